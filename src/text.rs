@@ -1,0 +1,105 @@
+//! Display hygiene: how a raw output line is shown to a reader (summary, `grep`, `lines`).
+//!
+//! The stored file stays raw; only what is displayed is cleaned. Cleaning is per line, so line
+//! numbers of the display and of the stored file are the same.
+
+use std::borrow::Cow;
+
+/// Cleans one line (without its `\n`) for display: strips ANSI escape sequences and renders
+/// carriage-return progress as a terminal would, keeping the text after the last `\r`
+/// (a trailing `\r`, as in CRLF, ends the line instead). Invalid UTF-8 is shown lossily.
+pub fn clean_line(raw: &[u8]) -> Cow<'_, str> {
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let raw = match memchr::memrchr(b'\r', raw) {
+        Some(i) => &raw[i + 1..],
+        None => raw,
+    };
+    if memchr::memchr(0x1b, raw).is_none() {
+        return String::from_utf8_lossy(raw);
+    }
+    Cow::Owned(String::from_utf8_lossy(&strip_ansi(raw)).into_owned())
+}
+
+/// Removes ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`),
+/// other string sequences (DCS, SOS, PM, APC, ended by `ESC \`) and the short escapes
+/// (`ESC =`, `ESC ( B`).
+pub fn strip_ansi(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let Some(esc) = memchr::memchr(0x1b, &raw[i..]) else {
+            out.extend_from_slice(&raw[i..]);
+            break;
+        };
+        out.extend_from_slice(&raw[i..i + esc]);
+        i += esc + 1;
+        match raw.get(i) {
+            None => break,
+            Some(b'[') => {
+                i += 1;
+                // Parameter and intermediate bytes, then one final byte in 0x40..=0x7e.
+                while i < raw.len() && !(0x40..=0x7e).contains(&raw[i]) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            Some(b']' | b'P' | b'X' | b'^' | b'_') => {
+                i += 1;
+                while i < raw.len() {
+                    if raw[i] == 0x07 {
+                        i += 1;
+                        break;
+                    }
+                    if raw[i] == 0x1b && raw.get(i + 1) == Some(&b'\\') {
+                        i += 2;
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            Some(_) => {
+                // `ESC`, intermediate bytes (0x20..=0x2f, as in `ESC ( B`), one final byte.
+                while i < raw.len() && (0x20..=0x2f).contains(&raw[i]) {
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(clean_line(b"hello"), Cow::Borrowed("hello")));
+    }
+
+    #[test]
+    fn strips_colour_and_osc_sequences() {
+        assert_eq!(clean_line(b"\x1b[1;31merror\x1b[0m: x"), "error: x");
+        assert_eq!(clean_line(b"\x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end"), "link end");
+        assert_eq!(clean_line(b"a\x1b(Bb\x1b=c"), "abc");
+    }
+
+    #[test]
+    fn renders_carriage_return_progress() {
+        assert_eq!(clean_line(b" 10%\r 50%\r100% done"), "100% done");
+        assert_eq!(clean_line(b"crlf line\r"), "crlf line");
+        assert_eq!(clean_line(b"a\rb\r"), "b");
+    }
+
+    #[test]
+    fn invalid_utf8_is_lossy() {
+        assert_eq!(clean_line(b"a\xffb"), "a\u{fffd}b");
+    }
+
+    #[test]
+    fn truncated_escape_at_end_is_dropped() {
+        assert_eq!(clean_line(b"abc\x1b"), "abc");
+        assert_eq!(clean_line(b"abc\x1b[31"), "abc");
+    }
+}

@@ -1,0 +1,1 @@
+//! Token counting behind one small interface (SPEC §6). Placeholder until the real module lands.
