@@ -72,7 +72,7 @@ impl Tokenizer {
     }
 
     /// The longest prefix of `text` that holds at most `max` tokens, cut at a token boundary.
-    pub fn prefix(&self, text: &str, max: u64) -> &str {
+    pub fn prefix<'a>(&self, text: &'a str, max: u64) -> &'a str {
         let tokens = self.bpe.encode(text);
         if tokens.len() as u64 <= max {
             return text;
@@ -86,7 +86,7 @@ impl Tokenizer {
     }
 
     /// The longest suffix of `text` that holds at most `max` tokens, cut at a token boundary.
-    pub fn suffix(&self, text: &str, max: u64) -> &str {
+    pub fn suffix<'a>(&self, text: &'a str, max: u64) -> &'a str {
         let tokens = self.bpe.encode(text);
         if tokens.len() as u64 <= max {
             return text;
