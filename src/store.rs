@@ -2,7 +2,7 @@
 //! per-session manifest `index.jsonl`. Reading outputs back lives in `reference` and `cmd/*`.
 
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// An opened scratch space: the root and the session outputs are stored in.
 #[derive(Clone, Debug)]
@@ -44,4 +44,27 @@ pub struct Entry {
     pub complete: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duplicate_of: Option<String>,
+}
+
+/// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
+/// are skipped (a capture killed mid-write leaves at most one torn line). Sorted by `n`.
+pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
+    let Ok(text) = std::fs::read(session_dir.join(MANIFEST)) else {
+        return Vec::new();
+    };
+    let mut by_n = std::collections::BTreeMap::new();
+    for line in text.split(|&b| b == b'\n') {
+        if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
+            by_n.insert(entry.n, entry);
+        }
+    }
+    by_n.into_values().collect()
+}
+
+/// Marks an output as just used: gc removes outputs by last use, which is the later of the
+/// file's access and modification times; retrieval sets the access time explicitly (so it works
+/// on `noatime` mounts).
+pub fn touch_last_use(path: &Path) -> std::io::Result<()> {
+    let file = std::fs::File::open(path)?;
+    file.set_times(std::fs::FileTimes::new().set_accessed(std::time::SystemTime::now()))
 }
