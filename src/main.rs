@@ -1,1 +1,39 @@
-fn main() {}
+//! ctxoff's entry point: parse, dispatch, and turn errors into exit statuses.
+
+use std::process::ExitCode;
+
+use ctxoff::cli::{self, Command};
+use ctxoff::cmd;
+use ctxoff::config::Settings;
+use ctxoff::error;
+
+fn main() -> ExitCode {
+    let args = std::env::args_os().collect();
+    let cli = match cli::parse(args, |_, word| word.starts_with('@')) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) if error::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ctxoff: {e:#}");
+            ExitCode::from(error::exit_code(&e))
+        }
+    }
+}
+
+fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
+    let settings = Settings::resolve(&cli.global)?;
+    let mut stdout = std::io::stdout().lock();
+    match &cli.subcommand {
+        Some(Command::Count(args)) => cmd::count::run(args, settings.encoding, &mut stdout),
+        None => {
+            drop(stdout);
+            cmd::run::run(&cli.command, &cli.run, settings)
+        }
+    }
+}

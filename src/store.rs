@@ -1,24 +1,37 @@
 //! The scratch space (SPEC §4): root, sessions, exclusive creation of output files, the
-//! per-session manifest `index.jsonl`. Reading outputs back lives in `reference` and `cmd/*`.
+//! per-session manifest `index.jsonl`, and the names outputs get. Reading outputs back lives in
+//! `reference` and `cmd/*`; deleting them in `cmd/gc`.
+//!
+//! The root usually sits in a world-writable /tmp, so nothing here follows a symlink or writes
+//! into a directory another user controls: such a root or session falls back to a private
+//! per-user directory, and the reader is told.
 
+use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+use crate::config::Settings;
+
+/// The manifest file of a session directory.
+pub const MANIFEST: &str = "index.jsonl";
+/// The session's owner record: which process the session belongs to, for gc.
+pub const OWNER: &str = "session.json";
+/// The per-session sequence counter behind `<name>_<n>`.
+const SEQUENCE: &str = ".seq";
 
 /// An opened scratch space: the root and the session outputs are stored in.
 #[derive(Clone, Debug)]
 pub struct Store {
     pub root: PathBuf,
     pub session: String,
+    /// Set when the configured root or session directory could not be used safely and a private
+    /// fallback was chosen instead: says why, for the summary.
+    pub fallback: Option<String>,
 }
-
-impl Store {
-    pub fn session_dir(&self) -> PathBuf {
-        self.root.join(&self.session)
-    }
-}
-
-/// The manifest file of a session directory.
-pub const MANIFEST: &str = "index.jsonl";
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.
@@ -46,10 +59,124 @@ pub struct Entry {
     pub duplicate_of: Option<String>,
 }
 
+/// The process a session belongs to, recorded when the session directory is created.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Owner {
+    pub pid: u32,
+    /// Start time of the process in clock ticks after boot (`/proc/PID/stat` field 22), so a
+    /// reused pid is not mistaken for the owner.
+    pub start_time: u64,
+    pub comm: String,
+}
+
+/// A freshly created, exclusively owned output file.
+pub struct NewOutput {
+    pub n: u64,
+    pub path: PathBuf,
+    pub file: File,
+}
+
+impl Store {
+    /// Opens (creating as needed) the root and session of `settings`, falling back to a private
+    /// directory when the root or session directory is not safe to use.
+    pub fn open(settings: &Settings) -> Result<Store> {
+        let (session, owner) = match &settings.session {
+            Some(name) => (checked_session_name(name)?, None),
+            None => match ancestor_session() {
+                Some((name, owner)) => (name, Some(owner)),
+                None => ("default".to_string(), None),
+            },
+        };
+        match prepare(&settings.root, &session, owner.as_ref()) {
+            Ok(()) => Ok(Store {
+                root: settings.root.clone(),
+                session,
+                fallback: None,
+            }),
+            Err(why) => {
+                let root = fallback_root().context("no private fallback directory")?;
+                prepare(&root, &session, owner.as_ref()).map_err(|e| {
+                    anyhow::anyhow!(
+                        "scratch root {} unusable ({why}), and fallback {} too: {e}",
+                        settings.root.display(),
+                        root.display()
+                    )
+                })?;
+                let note = format!(
+                    "scratch root {} not used ({why}); using {}",
+                    settings.root.display(),
+                    root.display()
+                );
+                Ok(Store {
+                    root,
+                    session,
+                    fallback: Some(note),
+                })
+            }
+        }
+    }
+
+    /// A store for reading: no directory is created or checked.
+    pub fn locate(settings: &Settings) -> Result<Store> {
+        let session = match &settings.session {
+            Some(name) => checked_session_name(name)?,
+            None => ancestor_session().map_or_else(|| "default".to_string(), |(name, _)| name),
+        };
+        Ok(Store {
+            root: settings.root.clone(),
+            session,
+            fallback: None,
+        })
+    }
+
+    pub fn session_dir(&self) -> PathBuf {
+        self.root.join(&self.session)
+    }
+
+    /// Creates `<name>_<n>.<ext>` with the session's next `n`: exclusive create, mode 0600,
+    /// never through a symlink. Concurrent captures get distinct numbers.
+    pub fn create_output(&self, name: &str, ext: &str) -> io::Result<NewOutput> {
+        let dir = self.session_dir();
+        let mut seq = open_private(&dir.join(SEQUENCE), false)?;
+        lock(&seq, libc::LOCK_EX)?;
+        let mut text = String::new();
+        seq.read_to_string(&mut text)?;
+        let mut n = text.trim().parse::<u64>().unwrap_or(0);
+        loop {
+            n += 1;
+            let path = dir.join(format!("{name}_{n}.{ext}"));
+            match open_private(&path, true) {
+                Ok(file) => {
+                    seq.set_len(0)?;
+                    seq.rewind()?;
+                    seq.write_all(n.to_string().as_bytes())?;
+                    return Ok(NewOutput { n, path, file });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Appends one line to the session's manifest, in a single write so concurrent captures
+    /// never interleave within a line.
+    pub fn append_manifest(&self, entry: &Entry) -> io::Result<()> {
+        let mut line = serde_json::to_vec(entry).map_err(io::Error::other)?;
+        line.push(b'\n');
+        let mut file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(self.session_dir().join(MANIFEST))?;
+        file.write_all(&line)
+    }
+}
+
 /// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
 /// are skipped (a capture killed mid-write leaves at most one torn line). Sorted by `n`.
 pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
-    let Ok(text) = std::fs::read(session_dir.join(MANIFEST)) else {
+    let Ok(text) = fs::read(session_dir.join(MANIFEST)) else {
         return Vec::new();
     };
     let mut by_n = std::collections::BTreeMap::new();
@@ -64,7 +191,353 @@ pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
 /// Marks an output as just used: gc removes outputs by last use, which is the later of the
 /// file's access and modification times; retrieval sets the access time explicitly (so it works
 /// on `noatime` mounts).
-pub fn touch_last_use(path: &Path) -> std::io::Result<()> {
-    let file = std::fs::File::open(path)?;
-    file.set_times(std::fs::FileTimes::new().set_accessed(std::time::SystemTime::now()))
+pub fn touch_last_use(path: &Path) -> io::Result<()> {
+    let file = File::open(path)?;
+    file.set_times(fs::FileTimes::new().set_accessed(std::time::SystemTime::now()))
+}
+
+/// Takes or releases an advisory lock (`flock`). Captures hold `LOCK_EX` on the output file
+/// while writing it; gc skips files it cannot lock.
+pub fn lock(file: &File, op: libc::c_int) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: flock on a file descriptor we own; no memory is shared with the kernel.
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+fn open_private(path: &Path, exclusive: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options
+        .read(true)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    if exclusive {
+        options.create_new(true);
+    } else {
+        options.create(true);
+    }
+    options.open(path)
+}
+
+/// Makes sure `root/session` is safe to write into, creating what is missing. The error says
+/// why it is not.
+fn prepare(root: &Path, session: &str, owner: Option<&Owner>) -> Result<(), String> {
+    let uid = current_uid();
+    match fs::symlink_metadata(root) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Some(parent) = root.parent() {
+                fs::create_dir_all(parent).map_err(|e| format!("cannot create it: {e}"))?;
+            }
+            match fs::DirBuilder::new().mode(0o700).create(root) {
+                // Shared like /tmp: every user may add a session, none may remove another's.
+                Ok(()) => fs::set_permissions(root, fs::Permissions::from_mode(0o1777))
+                    .map_err(|e| format!("cannot set its mode: {e}"))?,
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(format!("cannot create it: {e}")),
+            }
+        }
+        Err(e) => return Err(e.to_string()),
+        Ok(_) => {}
+    }
+    let meta = fs::symlink_metadata(root).map_err(|e| e.to_string())?;
+    check_root(&meta, uid)?;
+
+    let dir = root.join(session);
+    let created = match fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => true,
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+        Err(e) => return Err(format!("cannot create session {session}: {e}")),
+    };
+    let meta = fs::symlink_metadata(&dir).map_err(|e| e.to_string())?;
+    check_session(&meta, uid).map_err(|why| format!("session directory {session} {why}"))?;
+    if created && let Some(owner) = owner {
+        let record = serde_json::to_vec(owner).map_err(|e| e.to_string())?;
+        let _ = open_private(&dir.join(OWNER), true).and_then(|mut f| f.write_all(&record));
+    }
+    Ok(())
+}
+
+fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+    if meta.file_type().is_symlink() {
+        return Err("it is a symlink".into());
+    }
+    if !meta.is_dir() {
+        return Err("it is not a directory".into());
+    }
+    let sticky = meta.mode() & 0o1000 != 0;
+    let others_write = meta.mode() & 0o022 != 0;
+    if meta.uid() != uid && meta.uid() != 0 && !sticky {
+        return Err(format!("owned by uid {} and not sticky", meta.uid()));
+    }
+    if others_write && !sticky {
+        return Err("writable by others and not sticky".into());
+    }
+    Ok(())
+}
+
+fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+    if meta.file_type().is_symlink() {
+        return Err("is a symlink".into());
+    }
+    if !meta.is_dir() {
+        return Err("is not a directory".into());
+    }
+    if meta.uid() != uid {
+        return Err(format!("is owned by uid {}", meta.uid()));
+    }
+    if meta.mode() & 0o022 != 0 {
+        return Err("is writable by others".into());
+    }
+    Ok(())
+}
+
+fn current_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// The private per-user directory used when the configured root is not safe.
+fn fallback_root() -> Option<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "ctxoff")?;
+    let base = dirs.runtime_dir().unwrap_or_else(|| dirs.cache_dir());
+    Some(base.join("scratch"))
+}
+
+/// Session names become directory names: `[A-Za-z0-9._-]`, not empty, not `.` or `..`.
+pub fn checked_session_name(name: &str) -> Result<String> {
+    let ok = !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if !ok {
+        bail!(
+            "bad session name '{}': use 1-128 of [A-Za-z0-9._-], not starting with '.'",
+            name.escape_debug()
+        );
+    }
+    Ok(name.to_string())
+}
+
+/// Programs that run ctxoff on someone else's behalf: the session belongs to the process above.
+const NOT_A_SESSION: &[&str] = &[
+    "bash", "sh", "zsh", "fish", "dash", "ksh", "mksh", "tcsh", "csh", "busybox", "env", "timeout",
+    "nice", "nohup", "sudo", "doas", "su", "setsid", "stdbuf", "time", "xargs", "script", "ctxoff",
+    "make",
+];
+
+/// The nearest ancestor process that is not a shell or wrapper: `<comm>-<pid>` and its identity.
+fn ancestor_session() -> Option<(String, Owner)> {
+    let mut pid = process_stat(std::process::id())?.1;
+    for _ in 0..64 {
+        if pid <= 1 {
+            return None;
+        }
+        let (comm, ppid, start_time) = process_stat(pid)?;
+        if !NOT_A_SESSION.contains(&comm.as_str()) {
+            let name = format!("{}-{pid}", sanitize(&comm, "proc"));
+            return Some((
+                name,
+                Owner {
+                    pid,
+                    start_time,
+                    comm,
+                },
+            ));
+        }
+        pid = ppid;
+    }
+    None
+}
+
+/// `(comm, ppid, start_time)` of a process, from `/proc/PID/stat`.
+pub fn process_stat(pid: u32) -> Option<(String, u32, u64)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // comm may contain spaces and parentheses: it ends at the last ')'.
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = stat.get(open + 1..close)?.to_string();
+    let fields: Vec<&str> = stat.get(close + 2..)?.split(' ').collect();
+    // fields[0] is field 3 (state): ppid is field 4, starttime field 22.
+    let ppid = fields.get(1)?.parse().ok()?;
+    let start = fields.get(19)?.parse().ok()?;
+    Some((comm, ppid, start))
+}
+
+/// Reduces a name to `[A-Za-z0-9._-]` (others become `_`), at most 64 bytes, no leading dot.
+pub fn sanitize(name: &str, fallback: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    out.truncate(64);
+    let out = out.trim_start_matches('.');
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
+    }
+}
+
+/// The name an output of `argv` gets: the program's base name, seeing through wrappers
+/// (`env A=b`, `sudo`, `timeout 5`, `nice`, `npx`, `uv run`, `python -m X`, `sh -c '…'`).
+pub fn output_name(argv: &[OsString]) -> String {
+    let words: Vec<String> = argv
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    sanitize(&program_of(&words, 0), "cmd")
+}
+
+fn program_of(words: &[String], depth: usize) -> String {
+    let mut i = 0;
+    // Leading `VAR=value` assignments (as `env` and shells take them).
+    let skip_assignments = |i: &mut usize| {
+        while words.get(*i).is_some_and(|w| is_assignment(w)) {
+            *i += 1;
+        }
+    };
+    skip_assignments(&mut i);
+    while let Some(word) = words.get(i) {
+        let base = word.rsplit('/').next().unwrap_or(word);
+        // Options of each wrapper that take a separate value.
+        let (valued, positional): (&[&str], usize) = match base {
+            "env" => (&["-u", "--unset", "-C", "--chdir", "-S"], 0),
+            "sudo" | "doas" => (&["-u", "-g", "-C", "-D", "-h", "-p", "-U", "-r", "-t"], 0),
+            "timeout" => (&["-s", "--signal", "-k", "--kill-after"], 1),
+            "nice" => (&["-n", "--adjustment"], 0),
+            "nohup" | "time" | "setsid" | "exec" => (&[], 0),
+            "stdbuf" => (&["-i", "-o", "-e"], 0),
+            "npx" | "pnpx" | "bunx" | "uvx" => (&["-p", "--package", "-c", "--call"], 0),
+            "uv" | "poetry" | "pipenv" | "pnpm" | "yarn" | "bundle"
+                if words.get(i + 1).is_some_and(|w| w == "run" || w == "exec") =>
+            {
+                i += 1;
+                (&["--with", "--python", "-p", "--directory", "--project"], 0)
+            }
+            b if b.starts_with("python") && words.get(i + 1).is_some_and(|w| w == "-m") => {
+                return words
+                    .get(i + 2)
+                    .map_or_else(|| base.to_string(), |m| m.clone());
+            }
+            "sh" | "bash" | "zsh" | "dash" | "ksh" => {
+                // `-c` may be combined with other flags, as in `bash -lc`.
+                let script = words
+                    .iter()
+                    .skip(i + 1)
+                    .position(|w| w.starts_with('-') && !w.starts_with("--") && w.ends_with('c'));
+                return match script.and_then(|p| words.get(i + 2 + p)) {
+                    Some(script) if depth < 4 => {
+                        let inner: Vec<String> =
+                            script.split_whitespace().map(str::to_string).collect();
+                        program_of(&inner, depth + 1)
+                    }
+                    _ => base.to_string(),
+                };
+            }
+            _ => return base.to_string(),
+        };
+        i += 1;
+        let mut positional = positional;
+        while let Some(w) = words.get(i) {
+            if w == "--" {
+                i += 1;
+                break;
+            }
+            if w.starts_with('-') && w.len() > 1 {
+                i += if valued.contains(&w.as_str()) { 2 } else { 1 };
+            } else if is_assignment(w) {
+                i += 1;
+            } else if positional > 0 {
+                positional -= 1;
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        skip_assignments(&mut i);
+    }
+    words.last().map_or_else(String::new, |w| {
+        w.rsplit('/').next().unwrap_or(w).to_string()
+    })
+}
+
+fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(words: &[&str]) -> String {
+        output_name(&words.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn names_see_through_wrappers() {
+        assert_eq!(name(&["cargo", "test"]), "cargo");
+        assert_eq!(name(&["/usr/bin/seq", "1", "9"]), "seq");
+        assert_eq!(name(&["env", "A=b", "-u", "X", "cargo", "t"]), "cargo");
+        assert_eq!(name(&["RUST_LOG=1", "cargo"]), "cargo");
+        assert_eq!(name(&["sudo", "-u", "bob", "make"]), "make");
+        assert_eq!(name(&["timeout", "-s", "KILL", "5", "pytest"]), "pytest");
+        assert_eq!(name(&["nice", "-n", "5", "rg", "x"]), "rg");
+        assert_eq!(name(&["npx", "vitest", "run"]), "vitest");
+        assert_eq!(name(&["uv", "run", "pytest", "-q"]), "pytest");
+        assert_eq!(name(&["python3", "-m", "pytest"]), "pytest");
+        assert_eq!(name(&["sh", "-c", "cargo test 2>&1"]), "cargo");
+        assert_eq!(name(&["bash", "-lc", "pytest -q"]), "pytest");
+        assert_eq!(name(&["bash", "script.sh"]), "bash");
+        assert_eq!(name(&["timeout", "5"]), "5");
+    }
+
+    #[test]
+    fn names_are_sanitised() {
+        assert_eq!(name(&["./my tool;rm -rf"]), "my_tool_rm_-rf");
+        assert_eq!(name(&[".."]), "cmd");
+        assert_eq!(name(&["héllo"]), "h_llo");
+        assert_eq!(sanitize(&"x".repeat(200), "cmd").len(), 64);
+    }
+
+    #[test]
+    fn session_names_are_checked() {
+        for bad in ["", "..", ".x", "a/b", "a\0b", &"x".repeat(129)] {
+            assert!(checked_session_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            checked_session_name("claude-123_x.y").unwrap(),
+            "claude-123_x.y"
+        );
+    }
+
+    #[test]
+    fn own_process_stat_is_parsed() {
+        let (comm, ppid, start) = process_stat(std::process::id()).expect("own stat");
+        assert!(!comm.is_empty());
+        assert!(ppid > 0);
+        assert!(start > 0);
+    }
 }

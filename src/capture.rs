@@ -1,0 +1,343 @@
+//! The child process and its two output streams, read in arrival order; standard input in pipe
+//! mode; and the signals sent to ctxoff meanwhile. What happens to the bytes is the `Sink`'s
+//! business: capture only reads, forwards signals and reports how the command ended.
+
+use anyhow::Result;
+use std::ffi::OsString;
+use std::io::{self, ErrorKind};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::error::Failure;
+
+/// After the command exits, how long to keep reading from a pipe a background grandchild still
+/// holds open.
+pub const GRACE: Duration = Duration::from_millis(500);
+/// After forwarding a terminating signal, how long the command gets before it is killed.
+pub const KILL_AFTER: Duration = Duration::from_secs(5);
+
+const READ_SIZE: usize = 256 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Where captured bytes go, in the order they arrived.
+pub trait Sink {
+    fn output(&mut self, stream: Stream, data: &[u8]);
+    /// Called about ten times a second while waiting, for progress display.
+    fn tick(&mut self) {}
+}
+
+/// How the capture ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ending {
+    /// The command's exit code, when it exited normally.
+    pub code: Option<i32>,
+    /// The signal that killed the command.
+    pub signal: Option<i32>,
+    /// The signal that interrupted ctxoff itself (SIGINT, SIGTERM, SIGHUP): the output is
+    /// incomplete.
+    pub interrupted: Option<i32>,
+}
+
+impl Ending {
+    /// ctxoff's exit status: the command's, 128+N for a signal, 128+N when ctxoff was
+    /// interrupted, else 0 (pipe mode).
+    pub fn exit_status(&self) -> u8 {
+        if let Some(sig) = self.interrupted.or(self.signal) {
+            return (128 + sig).clamp(0, 255) as u8;
+        }
+        self.code.map_or(0, |c| c.clamp(0, 255) as u8)
+    }
+}
+
+/// Runs `argv`, feeding its stdout and stderr to `sink` as they arrive.
+pub fn run_command(argv: &[OsString], sink: &mut dyn Sink) -> Result<Ending> {
+    let mut child = spawn(argv)?;
+    let signals = Signals::install()?;
+    ignore_file_size_signal();
+    // The pipes close when these are dropped, after the loop.
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let mut sources = [
+        (stdout.as_ref().map(|s| s.as_raw_fd()), Stream::Stdout),
+        (stderr.as_ref().map(|s| s.as_raw_fd()), Stream::Stderr),
+    ];
+    pump(&mut sources, Some(&mut child), &signals, sink)
+}
+
+/// Reads standard input (pipe mode) into `sink` until end of file or a terminating signal.
+pub fn read_stdin(sink: &mut dyn Sink) -> Result<Ending> {
+    let signals = Signals::install()?;
+    ignore_file_size_signal();
+    let mut sources = [(Some(0), Stream::Stdout), (None, Stream::Stderr)];
+    pump(&mut sources, None, &signals, sink)
+}
+
+fn spawn(argv: &[OsString]) -> Result<Child> {
+    let (program, args) = argv
+        .split_first()
+        .ok_or_else(|| Failure::new(2, "no command given"))?;
+    let shown = program.to_string_lossy();
+    Command::new(program)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            let failure = match e.kind() {
+                ErrorKind::NotFound => Failure::new(127, format!("{shown}: command not found")),
+                ErrorKind::PermissionDenied => {
+                    Failure::new(126, format!("{shown}: permission denied"))
+                }
+                _ => Failure::new(126, format!("{shown}: cannot run: {e}")),
+            };
+            anyhow::Error::new(failure)
+        })
+}
+
+/// The child as the capture loop sees it: a pidfd that becomes readable when it exits (no
+/// polling, no race with signals), or periodic checks where pidfds are not available.
+struct Running<'a> {
+    child: &'a mut Child,
+    pidfd: Option<RawFd>,
+    exited_at: Option<Instant>,
+    kill_at: Option<Instant>,
+}
+
+impl Running<'_> {
+    /// Reaps the child if it has exited, recording how.
+    fn reap(&mut self, ending: &mut Ending) {
+        let mut status = 0;
+        // SAFETY: waitpid on our own child with a valid status pointer.
+        let pid =
+            unsafe { libc::waitpid(self.child.id() as libc::pid_t, &mut status, libc::WNOHANG) };
+        if pid > 0 {
+            let status = std::process::ExitStatus::from_raw(status);
+            ending.code = status.code();
+            ending.signal = status.signal();
+            self.exited_at = Some(Instant::now());
+        } else if pid < 0 {
+            // Not our child any more (should not happen): stop waiting for it.
+            self.exited_at = Some(Instant::now());
+        }
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if let Some(fd) = self.pidfd {
+            // SAFETY: closing the pidfd this struct owns.
+            unsafe { libc::close(fd) };
+        }
+    }
+}
+
+fn pidfd_open(pid: u32) -> Option<RawFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+    (fd >= 0).then_some(fd as RawFd)
+}
+
+/// The capture loop: poll the open sources, the signal pipe and the child's exit, hand data to
+/// the sink, and stop once the child has exited and its pipes are drained, or the grace period
+/// after its exit has passed (a background grandchild may hold them open forever).
+fn pump(
+    sources: &mut [(Option<RawFd>, Stream); 2],
+    child: Option<&mut Child>,
+    signals: &Signals,
+    sink: &mut dyn Sink,
+) -> Result<Ending> {
+    let mut ending = Ending::default();
+    let mut buf = vec![0u8; READ_SIZE];
+    let mut running = child.map(|child| Running {
+        pidfd: pidfd_open(child.id()),
+        child,
+        exited_at: None,
+        kill_at: None,
+    });
+    loop {
+        let open = sources.iter().filter(|s| s.0.is_some()).count();
+        let timeout = match &running {
+            None if open == 0 || ending.interrupted.is_some() => break,
+            None => 100,
+            Some(r) => match r.exited_at {
+                Some(_) if open == 0 => break,
+                Some(at) if at.elapsed() >= GRACE => break,
+                Some(at) => (GRACE - at.elapsed()).as_millis().clamp(1, 100) as i32,
+                None => 100,
+            },
+        };
+        let pidfd = running
+            .as_ref()
+            .filter(|r| r.exited_at.is_none())
+            .and_then(|r| r.pidfd);
+        let mut fds: Vec<libc::pollfd> = sources
+            .iter()
+            .filter_map(|s| s.0)
+            .chain([signals.read_fd])
+            .chain(pidfd)
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        // SAFETY: `fds` is a valid, exclusively borrowed array of pollfd for the call.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+        if ready < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err.into());
+        }
+        for pfd in &fds {
+            if pfd.revents == 0 || Some(pfd.fd) == pidfd {
+                continue;
+            }
+            if pfd.fd == signals.read_fd {
+                for (sig, from_terminal) in signals.drain() {
+                    ending.interrupted.get_or_insert(sig);
+                    if let Some(r) = running.as_mut().filter(|r| r.exited_at.is_none()) {
+                        // A signal from the terminal reached the whole foreground process group,
+                        // the command included; forward only what was sent to ctxoff alone.
+                        if !from_terminal {
+                            send_signal(r.child, sig);
+                        }
+                        r.kill_at.get_or_insert(Instant::now() + KILL_AFTER);
+                    }
+                }
+                continue;
+            }
+            let Some(source) = sources.iter_mut().find(|s| s.0 == Some(pfd.fd)) else {
+                continue;
+            };
+            match read_fd(pfd.fd, &mut buf) {
+                Ok(0) => source.0 = None,
+                Ok(n) => sink.output(source.1, &buf[..n]),
+                Err(e)
+                    if e.kind() == ErrorKind::Interrupted || e.kind() == ErrorKind::WouldBlock => {}
+                Err(_) => source.0 = None,
+            }
+        }
+        if ready == 0 {
+            sink.tick();
+        }
+        if let Some(r) = running.as_mut().filter(|r| r.exited_at.is_none()) {
+            let pidfd_ready = fds.iter().any(|p| Some(p.fd) == pidfd && p.revents != 0);
+            if pidfd_ready || r.pidfd.is_none() {
+                r.reap(&mut ending);
+            }
+            if r.exited_at.is_none() && r.kill_at.is_some_and(|at| Instant::now() >= at) {
+                let _ = r.child.kill();
+                r.kill_at = Some(Instant::now() + KILL_AFTER);
+            }
+        }
+    }
+    Ok(ending)
+}
+
+fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: `buf` is valid for writes of `buf.len()` bytes.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    if n < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(n as usize)
+    }
+}
+
+fn send_signal(child: &Child, sig: i32) {
+    // SAFETY: kill has no memory-safety preconditions; the pid is our unreaped child.
+    unsafe { libc::kill(child.id() as libc::pid_t, sig) };
+}
+
+/// A write past the file-size limit (`ulimit -f`) should fail with EFBIG, so ctxoff can still
+/// print what it could not save, not kill ctxoff.
+fn ignore_file_size_signal() {
+    // SAFETY: setting a signal disposition to SIG_IGN is always sound.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+}
+
+const FORWARDED: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// SIGINT, SIGTERM and SIGHUP delivered through a self-pipe, so the capture loop sees them
+/// between reads; the previous handlers come back when this is dropped.
+struct Signals {
+    read_fd: RawFd,
+    write_fd: RawFd,
+    previous: Vec<(i32, libc::sigaction)>,
+}
+
+extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // SAFETY: the kernel passes a valid siginfo_t with SA_SIGINFO.
+    let code = unsafe { info.as_ref() }.map_or(0, |i| i.si_code);
+    let from_terminal = code == libc::SI_KERNEL;
+    let byte = (sig as u8 & 0x7f) | if from_terminal { 0x80 } else { 0 };
+    let fd = SIGNAL_PIPE.load(Ordering::Relaxed);
+    // SAFETY: write(2) is async-signal-safe; the pipe is non-blocking, a full pipe drops it.
+    unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
+}
+
+impl Signals {
+    fn install() -> io::Result<Signals> {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        SIGNAL_PIPE.store(fds[1], Ordering::Relaxed);
+        let mut previous = Vec::new();
+        for sig in FORWARDED {
+            // SAFETY: a zeroed sigaction is a valid starting point; the handler is
+            // async-signal-safe; `old` receives the previous action.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO;
+                libc::sigemptyset(&mut action.sa_mask);
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, &action, &mut old) == 0 {
+                    previous.push((sig, old));
+                }
+            }
+        }
+        Ok(Signals {
+            read_fd: fds[0],
+            write_fd: fds[1],
+            previous,
+        })
+    }
+
+    /// The signals received since the last call, each with whether it came from the terminal.
+    fn drain(&self) -> Vec<(i32, bool)> {
+        let mut buf = [0u8; 64];
+        let n = read_fd(self.read_fd, &mut buf).unwrap_or(0);
+        buf[..n]
+            .iter()
+            .map(|&b| (i32::from(b & 0x7f), b & 0x80 != 0))
+            .collect()
+    }
+}
+
+impl Drop for Signals {
+    fn drop(&mut self) {
+        for (sig, old) in &self.previous {
+            // SAFETY: restoring the action sigaction gave us.
+            unsafe { libc::sigaction(*sig, old, std::ptr::null_mut()) };
+        }
+        SIGNAL_PIPE.store(-1, Ordering::Relaxed);
+        // SAFETY: closing descriptors this struct owns.
+        unsafe {
+            libc::close(self.read_fd);
+            libc::close(self.write_fd);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! `ctxoff count [FILE...]`: token counts like `wc`, per file and in total; stdin when no file.
+
+use anyhow::Result;
+use clap::{Args, ValueHint};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::tokens::{Counter, Encoding, Tokenizer};
+
+/// Print token counts, like `wc` for tokens.
+///
+/// Counts in the encoding of --encoding (default o200k_base): one line per file, `TOKENS FILE`,
+/// and a total line when there is more than one file. Reads standard input when no FILE is given
+/// (or for `-`). Bytes that are not UTF-8 count as U+FFFD, as tiktoken does.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// Files to count (standard input when none, or `-`)
+    #[arg(value_hint = ValueHint::FilePath)]
+    pub files: Vec<PathBuf>,
+}
+
+pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<ExitCode> {
+    let tokenizer = Tokenizer::load(encoding);
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let mut total = 0;
+    let mut failed = false;
+    for path in files {
+        let counted = if path.as_os_str() == "-" {
+            count_reader(tokenizer, std::io::stdin().lock())
+        } else {
+            std::fs::File::open(path).and_then(|f| count_reader(tokenizer, f))
+        };
+        match counted {
+            Ok(n) => {
+                total += n;
+                writeln!(out, "{n:>10} {}", path.display())?;
+            }
+            Err(e) => {
+                failed = true;
+                eprintln!("ctxoff: {}: {e}", path.display());
+            }
+        }
+    }
+    if files.len() > 1 {
+        writeln!(out, "{total:>10} total")?;
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn count_reader(tokenizer: Tokenizer, mut reader: impl Read) -> std::io::Result<u64> {
+    let mut counter = Counter::new(tokenizer);
+    let mut buf = vec![0; 1 << 20];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(counter.finish()),
+            Ok(n) => counter.feed(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! One module per subcommand; `run` is run and pipe mode.
+
+pub mod count;
+pub mod run;

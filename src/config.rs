@@ -1,0 +1,154 @@
+//! Settings: flags > environment > config file > defaults (SPEC §7). The flags and their
+//! environment variables are declared in `cli`; this module adds the file and the defaults.
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+use crate::cli::GlobalOptions;
+use crate::tokens::Encoding;
+
+pub const DEFAULT_THRESHOLD: u64 = 2_500;
+pub const DEFAULT_PREVIEW: u64 = 1_000;
+pub const DEFAULT_ROOT: &str = "/tmp/agent";
+
+/// The resolved settings every command works with.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Offload when the output has strictly more tokens than this.
+    pub threshold: u64,
+    /// Tokens of head plus tail in a summary.
+    pub preview: u64,
+    pub encoding: Encoding,
+    pub root: PathBuf,
+    /// `None`: resolve from the ancestor process (see `store`).
+    pub session: Option<String>,
+    /// Extra notable-line patterns (regexes) from the config file.
+    pub notable: Vec<String>,
+    /// Command patterns never offloaded.
+    pub keep: Vec<String>,
+}
+
+/// The config file's keys. Unknown keys are errors, so a typo never passes silently.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub threshold: Option<u64>,
+    pub preview: Option<u64>,
+    pub encoding: Option<String>,
+    pub dir: Option<PathBuf>,
+    #[serde(default)]
+    pub notable: Vec<String>,
+    #[serde(default)]
+    pub keep: Vec<String>,
+}
+
+impl Settings {
+    pub fn resolve(flags: &GlobalOptions) -> Result<Settings> {
+        let path = config_path();
+        let file = match &path {
+            Some(p) => load_file(p)?,
+            None => FileConfig::default(),
+        };
+        let named = |key: &str| match &path {
+            Some(p) => format!("config {}: key `{key}`", p.display()),
+            None => format!("key `{key}`"),
+        };
+        let encoding = match (flags.encoding, &file.encoding) {
+            (Some(e), _) => e,
+            (None, Some(s)) => s
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("{}: {e}", named("encoding")))?,
+            (None, None) => Encoding::default(),
+        };
+        let threshold = flags
+            .threshold
+            .or(file.threshold)
+            .unwrap_or(DEFAULT_THRESHOLD);
+        let preview = flags.preview.or(file.preview).unwrap_or(DEFAULT_PREVIEW);
+        if preview == 0 {
+            bail!("preview must be at least 1 token");
+        }
+        let root = flags
+            .dir
+            .clone()
+            .or(file.dir)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_ROOT));
+        if root.as_os_str().is_empty() {
+            bail!("the scratch directory must not be empty");
+        }
+        Ok(Settings {
+            threshold,
+            preview,
+            encoding,
+            root,
+            session: flags.session.clone(),
+            notable: file.notable,
+            keep: file.keep,
+        })
+    }
+}
+
+/// `CTXOFF_CONFIG` if set (it must exist), else the platform config file if it exists.
+fn config_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CTXOFF_CONFIG") {
+        return Some(PathBuf::from(p));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "ctxoff")?;
+    let p = dirs.config_dir().join("config.toml");
+    p.is_file().then_some(p)
+}
+
+fn load_file(path: &Path) -> Result<FileConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config {}", path.display()))?;
+    let config: FileConfig = toml::from_str(&text).map_err(|e| {
+        let msg = e.message().trim().to_string();
+        anyhow::anyhow!("config {}: {msg}", path.display())
+    })?;
+    Ok(config)
+}
+
+/// Shell-style wildcard match of a whole string: `*` any run, `?` one character.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(&c) if c == '?' || c == t[ti] => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    pi = sp + 1;
+                    ti = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs_match_whole_command_lines() {
+        assert!(glob_match("git diff*", "git diff"));
+        assert!(glob_match("git diff*", "git diff --stat HEAD~1"));
+        assert!(!glob_match("git diff*", "git log"));
+        assert!(glob_match("cat ?.txt", "cat a.txt"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("a*b", "acbd"));
+        assert!(glob_match("a*b*c", "axxbyyc"));
+    }
+}

@@ -1,0 +1,696 @@
+//! The decision between pass-through and offload, and the offload itself: a `Sink` that keeps
+//! output in memory while it may still pass through, and once it is surely over the threshold
+//! streams it to the session file while counting tokens, hashing, numbering lines and analysing
+//! them on other threads. Memory stays bounded whatever the output size.
+
+use sha2::{Digest, Sha256};
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use crate::capture::{Sink, Stream};
+use crate::config::Settings;
+use crate::sniff;
+use crate::store::{Entry, NewOutput, Store};
+use crate::summary::analysis::{Analysis, NotablePatterns, Report};
+use crate::summary::preview::{Ends, Preview};
+use crate::text::clean_line;
+use crate::tokens::{Counter, Tokenizer};
+
+/// How much of each end of the output is kept for the preview.
+const KEEP: usize = 256 * 1024;
+/// Lines longer than this reach the analysis cut to this length.
+const LINE_CAP: usize = 64 * 1024;
+/// While undecided, wait for the tokenizer rather than buffer more than this.
+const UNDECIDED_CAP: usize = 8 * 1024 * 1024;
+/// Chunks in flight to each worker thread (backpressure keeps memory bounded).
+const IN_FLIGHT: usize = 16;
+
+/// What kind of content an output is; decides its file extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Json,
+    Binary(Option<&'static str>),
+}
+
+impl Kind {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::Text => "txt",
+            Kind::Json => "json",
+            Kind::Binary(_) => "bin",
+        }
+    }
+}
+
+/// The result of a capture.
+pub enum Outcome {
+    /// At or under the threshold: the chunks as they arrived, to replay.
+    PassThrough(Buffered),
+    /// Saved to the session file.
+    Offloaded(Box<Offloaded>),
+    /// Over the threshold, but saving failed: everything was printed instead.
+    Unsaved { error: String },
+}
+
+/// Output held in memory, with the stream each byte came from.
+#[derive(Default)]
+pub struct Buffered {
+    pub bytes: Vec<u8>,
+    /// Where each run of one stream ends in `bytes`.
+    pub segments: Vec<(Stream, usize)>,
+}
+
+impl Buffered {
+    fn push(&mut self, stream: Stream, data: &[u8]) {
+        self.bytes.extend_from_slice(data);
+        match self.segments.last_mut() {
+            Some((s, end)) if *s == stream => *end = self.bytes.len(),
+            _ => self.segments.push((stream, self.bytes.len())),
+        }
+    }
+
+    /// Writes each byte to the stream it came from, in arrival order.
+    pub fn replay(&self, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+        let mut start = 0;
+        for &(stream, end) in &self.segments {
+            let target: &mut dyn Write = if stream == Stream::Stdout {
+                &mut *out
+            } else {
+                &mut *err
+            };
+            target.write_all(&self.bytes[start..end])?;
+            target.flush()?;
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// An output saved to its file, with everything the summary says about it.
+pub struct Offloaded {
+    pub store: Store,
+    pub path: PathBuf,
+    pub entry: Entry,
+    pub kind: Kind,
+    pub preview: Preview,
+    pub report: Report,
+}
+
+/// What the recorder needs to know about the run.
+pub struct Job {
+    pub settings: Settings,
+    pub name: String,
+    pub argv: Vec<String>,
+    pub notable: NotablePatterns,
+}
+
+/// The capture sink: buffers, decides, offloads.
+pub struct Recorder {
+    job: Job,
+    started: std::time::SystemTime,
+    state: State,
+    tokenizer: Option<Tokenizer>,
+    loader: Option<JoinHandle<Tokenizer>>,
+}
+
+enum State {
+    Undecided {
+        buffer: Buffered,
+        counter: Option<Counter>,
+        counted: usize,
+    },
+    Writing(Box<Writer>),
+    /// Saving failed: everything goes straight to stdout.
+    Printing {
+        error: String,
+    },
+}
+
+impl Recorder {
+    pub fn new(job: Job) -> Recorder {
+        Recorder {
+            job,
+            started: std::time::SystemTime::now(),
+            state: State::Undecided {
+                buffer: Buffered::default(),
+                counter: None,
+                counted: 0,
+            },
+            tokenizer: None,
+            loader: None,
+        }
+    }
+
+    fn tokenizer(&mut self) -> Tokenizer {
+        if let Some(t) = self.tokenizer {
+            return t;
+        }
+        let encoding = self.job.settings.encoding;
+        let t = self
+            .loader
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_else(|| Tokenizer::load(encoding));
+        self.tokenizer = Some(t);
+        t
+    }
+
+    /// Once the output passes the threshold in bytes, start loading the tokenizer in the
+    /// background while the command keeps running.
+    fn start_loading(&mut self) {
+        if self.tokenizer.is_none() && self.loader.is_none() {
+            let encoding = self.job.settings.encoding;
+            self.loader = Some(std::thread::spawn(move || Tokenizer::load(encoding)));
+        }
+    }
+
+    /// Ends the capture: decides for output still in memory and finishes the offload.
+    pub fn finish(mut self, ending: &crate::capture::Ending) -> Outcome {
+        let state = std::mem::replace(
+            &mut self.state,
+            State::Printing {
+                error: String::new(),
+            },
+        );
+        match state {
+            State::Undecided {
+                buffer,
+                counter,
+                counted,
+            } => {
+                if (buffer.bytes.len() as u64) <= self.job.settings.threshold {
+                    return Outcome::PassThrough(buffer);
+                }
+                let tokenizer = self.tokenizer();
+                let mut counter = counter.unwrap_or_else(|| Counter::new(tokenizer));
+                counter.feed(&buffer.bytes[counted..]);
+                let tokens = counter.finish();
+                if tokens <= self.job.settings.threshold {
+                    return Outcome::PassThrough(buffer);
+                }
+                match self.open_writer(&buffer.bytes, Tokens::Counted(tokens)) {
+                    Ok(writer) => writer.finish(ending, self.started, &self.job, tokenizer),
+                    Err(error) => {
+                        print_all(&[&buffer.bytes]);
+                        Outcome::Unsaved { error }
+                    }
+                }
+            }
+            State::Writing(writer) => {
+                let tokenizer = self.tokenizer();
+                writer.finish(ending, self.started, &self.job, tokenizer)
+            }
+            State::Printing { error } => Outcome::Unsaved { error },
+        }
+    }
+
+    /// Creates the output file and starts the worker threads, with the buffered output as the
+    /// first chunk. On failure the caller prints the output instead.
+    fn open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
+        let store = Store::open(&self.job.settings).map_err(|e| format!("{e:#}"))?;
+        let kind = if sniff::is_binary(first) {
+            Kind::Binary(sniff::binary_type(first))
+        } else {
+            Kind::Text
+        };
+        let output = store
+            .create_output(&self.job.name, kind.extension())
+            .map_err(|e| {
+                format!(
+                    "cannot create an output file in {}: {e}",
+                    store.session_dir().display()
+                )
+            })?;
+        crate::store::lock(&output.file, libc::LOCK_EX).map_err(|e| e.to_string())?;
+        let entry = Entry {
+            n: output.n,
+            file: file_name(&output.path),
+            name: self.job.name.clone(),
+            argv: self.job.argv.clone(),
+            cwd: std::env::current_dir()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            started: rfc3339(self.started),
+            encoding: self.job.settings.encoding.name().to_string(),
+            complete: false,
+            ..Entry::default()
+        };
+        store
+            .append_manifest(&entry)
+            .map_err(|e| format!("cannot write the manifest: {e}"))?;
+        let mut writer = Box::new(Writer::start(store, output, entry, kind, tokens, &self.job));
+        if let Err(e) = writer.write(first, false) {
+            return Err(writer.abandon(e, first));
+        }
+        Ok(writer)
+    }
+}
+
+impl Sink for Recorder {
+    fn output(&mut self, stream: Stream, data: &[u8]) {
+        let threshold = self.job.settings.threshold;
+        match &mut self.state {
+            State::Undecided { buffer, .. } => {
+                buffer.push(stream, data);
+                if (buffer.bytes.len() as u64) <= threshold {
+                    return;
+                }
+            }
+            State::Writing(writer) => {
+                if let Err(e) = writer.write(data, true) {
+                    let error = writer.abandon(e, data);
+                    self.state = State::Printing { error };
+                }
+                return;
+            }
+            State::Printing { .. } => {
+                print_all(&[data]);
+                return;
+            }
+        }
+        // Undecided and over the threshold in bytes: count what the tokenizer can take now.
+        self.start_loading();
+        let State::Undecided {
+            buffer,
+            counter,
+            counted,
+        } = &mut self.state
+        else {
+            return;
+        };
+        let ready =
+            self.loader.as_ref().is_some_and(|h| h.is_finished()) || self.tokenizer.is_some();
+        if counter.is_none() && !ready && buffer.bytes.len() < UNDECIDED_CAP {
+            return;
+        }
+        let buffer = std::mem::take(buffer);
+        let (mut counter_now, counted_now) = (counter.take(), *counted);
+        let tokenizer = self.tokenizer();
+        let c = counter_now.get_or_insert_with(|| Counter::new(tokenizer));
+        c.feed(&buffer.bytes[counted_now..]);
+        if c.committed() <= threshold {
+            self.state = State::Undecided {
+                counted: buffer.bytes.len(),
+                buffer,
+                counter: counter_now,
+            };
+            return;
+        }
+        // The counter has seen the buffer; it goes on counting on the writer's thread.
+        let counter = counter_now
+            .take()
+            .unwrap_or_else(|| Counter::new(tokenizer));
+        self.state = match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
+            Ok(writer) => State::Writing(writer),
+            Err(error) => {
+                print_all(&[&buffer.bytes]);
+                State::Printing { error }
+            }
+        };
+    }
+}
+
+/// Writes to stdout, ignoring a closed reader.
+fn print_all(parts: &[&[u8]]) {
+    let mut out = io::stdout().lock();
+    for part in parts {
+        if out.write_all(part).is_err() {
+            return;
+        }
+    }
+    let _ = out.flush();
+}
+
+/// How the writer gets its token count.
+enum Tokens {
+    /// The output ended while undecided: counted already.
+    Counted(u64),
+    /// A counter that has seen the output so far and goes on with the rest.
+    Counting(Counter),
+}
+
+/// An offload in progress: the file, the hash, and the worker threads.
+struct Writer {
+    store: Store,
+    output: NewOutput,
+    entry: Entry,
+    kind: Kind,
+    hasher: Sha256,
+    bytes: u64,
+    counter: Option<Worker<u64>>,
+    /// The token count when it was complete before the writer started.
+    counted: Option<u64>,
+    lines: Worker<LineReport>,
+}
+
+struct Worker<T> {
+    tx: SyncSender<Arc<Vec<u8>>>,
+    handle: JoinHandle<T>,
+}
+
+impl<T: Send + 'static> Worker<T> {
+    fn spawn(f: impl FnOnce(Receiver<Arc<Vec<u8>>>) -> T + Send + 'static) -> Worker<T> {
+        let (tx, rx) = sync_channel(IN_FLIGHT);
+        Worker {
+            tx,
+            handle: std::thread::spawn(move || f(rx)),
+        }
+    }
+
+    fn join(self) -> Option<T> {
+        drop(self.tx);
+        self.handle.join().ok()
+    }
+}
+
+impl Writer {
+    fn start(
+        store: Store,
+        output: NewOutput,
+        entry: Entry,
+        kind: Kind,
+        tokens: Tokens,
+        job: &Job,
+    ) -> Writer {
+        let (counter, counted) = match tokens {
+            // Binary output is not tokenized: it is slow and means nothing to a reader.
+            _ if matches!(kind, Kind::Binary(_)) => (None, None),
+            Tokens::Counted(n) => (None, Some(n)),
+            Tokens::Counting(mut counter) => {
+                let worker = Worker::spawn(move |rx| {
+                    for chunk in rx {
+                        counter.feed(&chunk);
+                    }
+                    counter.finish()
+                });
+                (Some(worker), None)
+            }
+        };
+        let analysis = Analysis::new(&job.notable, job.settings.preview);
+        let lines = Worker::spawn(move |rx| {
+            let mut scan = LineScan::new(analysis);
+            for chunk in rx {
+                scan.feed(&chunk);
+            }
+            scan.finish()
+        });
+        Writer {
+            store,
+            output,
+            entry,
+            kind,
+            hasher: Sha256::new(),
+            bytes: 0,
+            counter,
+            counted,
+            lines,
+        }
+    }
+
+    /// Saves `data`; `count` is false for bytes the token counter has already seen.
+    fn write(&mut self, data: &[u8], count: bool) -> io::Result<()> {
+        self.output.file.write_all(data)?;
+        self.hasher.update(data);
+        self.bytes += data.len() as u64;
+        let chunk = Arc::new(data.to_vec());
+        if let Some(counter) = self.counter.as_ref().filter(|_| count) {
+            let _ = counter.tx.send(Arc::clone(&chunk));
+        }
+        let _ = self.lines.tx.send(chunk);
+        Ok(())
+    }
+
+    /// Saving failed after `written` bytes reached the file: print what the file holds and the
+    /// chunk that failed, remove the partial file, and say why.
+    fn abandon(&mut self, error: io::Error, failed: &[u8]) -> String {
+        use std::io::{Read, Seek};
+        let _ = self.output.file.rewind();
+        let mut file = &self.output.file;
+        let mut buf = vec![0; 1 << 20];
+        let mut left = self.bytes;
+        while left > 0 {
+            match file.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let n = n.min(left as usize);
+                    print_all(&[&buf[..n]]);
+                    left -= n as u64;
+                }
+            }
+        }
+        print_all(&[failed]);
+        let _ = std::fs::remove_file(&self.output.path);
+        self.entry.bytes = self.bytes;
+        let _ = self.store.append_manifest(&self.entry);
+        format!(
+            "could not save output to {}: {error}",
+            self.output.path.display()
+        )
+    }
+
+    fn finish(
+        mut self: Box<Self>,
+        ending: &crate::capture::Ending,
+        started: std::time::SystemTime,
+        job: &Job,
+        tokenizer: Tokenizer,
+    ) -> Outcome {
+        let tokens = self.counter.take().and_then(Worker::join).or(self.counted);
+        let Some(lines) = self.lines.join() else {
+            return Outcome::Unsaved {
+                error: "internal error: line analysis failed".into(),
+            };
+        };
+        let preview = match self.kind {
+            Kind::Binary(_) => Preview::default(),
+            _ => Preview::new(&lines.ends(), &tokenizer, job.settings.preview),
+        };
+        let omitted = preview.omitted_lines(lines.total);
+        let report = lines.analysis.finish(omitted);
+        let mut kind = self.kind;
+        let mut path = self.output.path.clone();
+        if kind == Kind::Text
+            && report.is_json_document()
+            && let Some(renamed) = rename_extension(&path, "json")
+        {
+            kind = Kind::Json;
+            path = renamed;
+        }
+        let sha256 = hex(&self.hasher.finalize());
+        let mut entry = self.entry;
+        entry.file = file_name(&path);
+        entry.duration_ms = started.elapsed().map_or(0, |d| d.as_millis() as u64);
+        entry.exit_code = ending.code;
+        entry.signal = ending.signal.or(ending.interrupted);
+        entry.bytes = self.bytes;
+        entry.lines = lines.total;
+        entry.tokens = tokens;
+        entry.duplicate_of = link_duplicate(&self.store, &path, &sha256, entry.n);
+        entry.sha256 = sha256;
+        entry.complete = ending.interrupted.is_none();
+        let _ = self.output.file.flush();
+        let _ = self.store.append_manifest(&entry);
+        Outcome::Offloaded(Box::new(Offloaded {
+            store: self.store,
+            path,
+            entry,
+            kind,
+            preview,
+            report,
+        }))
+    }
+}
+
+/// Renames `x_3.txt` to `x_3.<ext>` without replacing anything; `None` when it could not.
+fn rename_extension(path: &std::path::Path, ext: &str) -> Option<PathBuf> {
+    let target = path.with_extension(ext);
+    std::fs::hard_link(path, &target).ok()?;
+    let _ = std::fs::remove_file(path);
+    Some(target)
+}
+
+/// When an earlier complete output of the session has the same bytes, makes this file a hard
+/// link to it and returns its name (`cargo_2`).
+fn link_duplicate(store: &Store, path: &std::path::Path, sha256: &str, n: u64) -> Option<String> {
+    let dir = store.session_dir();
+    let earlier = crate::store::read_manifest(&dir)
+        .into_iter()
+        .find(|e| e.n != n && e.complete && e.sha256 == sha256 && dir.join(&e.file).is_file())?;
+    let temp = dir.join(format!(".dup-{n}"));
+    std::fs::hard_link(dir.join(&earlier.file), &temp).ok()?;
+    if std::fs::rename(&temp, path).is_err() {
+        let _ = std::fs::remove_file(&temp);
+        return None;
+    }
+    Some(
+        earlier
+            .file
+            .rsplit_once('.')
+            .map_or(earlier.file.clone(), |(stem, _)| stem.to_string()),
+    )
+}
+
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Formats a time as RFC 3339 in UTC, to the second.
+pub fn rfc3339(time: std::time::SystemTime) -> String {
+    let secs = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The line worker: numbers lines, keeps both ends of the output, feeds the analysis.
+struct LineScan {
+    analysis: Analysis,
+    total: u64,
+    bytes: u64,
+    /// The current line, cut to `LINE_CAP`.
+    partial: Vec<u8>,
+    partial_len: usize,
+    start: Vec<u8>,
+    end: VecDeque<u8>,
+    /// The byte just before `end`, once the output is longer than the window.
+    before_end: Option<u8>,
+}
+
+/// What the line worker hands back.
+struct LineReport {
+    analysis: Analysis,
+    total: u64,
+    bytes: u64,
+    start: Vec<u8>,
+    end: Vec<u8>,
+    before_end: Option<u8>,
+}
+
+impl LineReport {
+    fn ends(&self) -> Ends<'_> {
+        Ends {
+            start: &self.start,
+            end: &self.end,
+            end_at_line_start: self.before_end.is_none_or(|b| b == b'\n'),
+            whole: self.bytes as usize == self.start.len(),
+            total_lines: self.total,
+        }
+    }
+}
+
+impl LineScan {
+    fn new(analysis: Analysis) -> LineScan {
+        LineScan {
+            analysis,
+            total: 0,
+            bytes: 0,
+            partial: Vec::new(),
+            partial_len: 0,
+            start: Vec::new(),
+            end: VecDeque::new(),
+            before_end: None,
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8]) {
+        self.analysis.raw(chunk);
+        self.bytes += chunk.len() as u64;
+        if self.start.len() < KEEP {
+            let take = (KEEP - self.start.len()).min(chunk.len());
+            self.start.extend_from_slice(&chunk[..take]);
+        }
+        let keep = &chunk[chunk.len().saturating_sub(KEEP)..];
+        let overflow = (self.end.len() + keep.len()).saturating_sub(KEEP);
+        if overflow > 0 {
+            self.before_end = self.end.get(overflow - 1).copied();
+            self.end.drain(..overflow);
+        }
+        if keep.len() < chunk.len() {
+            self.before_end = Some(chunk[chunk.len() - keep.len() - 1]);
+        }
+        self.end.extend(keep);
+
+        let mut rest = chunk;
+        while let Some(i) = memchr::memchr(b'\n', rest) {
+            let line = &rest[..i];
+            rest = &rest[i + 1..];
+            self.total += 1;
+            if self.partial_len == 0 {
+                let line = &line[..line.len().min(LINE_CAP)];
+                self.analysis.line(self.total, &clean_line(line));
+            } else {
+                self.append_partial(line);
+                let text = clean_line(&self.partial).into_owned();
+                self.analysis.line(self.total, &text);
+                self.partial.clear();
+                self.partial_len = 0;
+            }
+        }
+        if !rest.is_empty() {
+            self.append_partial(rest);
+        }
+    }
+
+    fn append_partial(&mut self, piece: &[u8]) {
+        let room = LINE_CAP.saturating_sub(self.partial.len());
+        self.partial
+            .extend_from_slice(&piece[..piece.len().min(room)]);
+        self.partial_len += piece.len();
+    }
+
+    fn finish(mut self) -> LineReport {
+        if self.partial_len > 0 {
+            self.total += 1;
+            let text = clean_line(&self.partial).into_owned();
+            self.analysis.line(self.total, &text);
+        }
+        LineReport {
+            analysis: self.analysis,
+            total: self.total,
+            bytes: self.bytes,
+            start: self.start,
+            end: self.end.into(),
+            before_end: self.before_end,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_formats_known_instants() {
+        let at = |s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
+        assert_eq!(rfc3339(at(0)), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(at(1_795_000_000)), "2026-11-18T11:06:40Z");
+    }
+}

@@ -1,0 +1,256 @@
+//! The summary the reader gets instead of a large output (SPEC §3): a header with exact counts
+//! and the path, head and tail, what was omitted, counted facts, and the commands to read more.
+//! `preview` picks head and tail; `analysis` counts notable lines and facts while streaming.
+
+pub mod analysis;
+pub mod preview;
+
+use serde_json::{Value, json};
+
+use crate::capture::Ending;
+use crate::offload::{Kind, Offloaded};
+use crate::summary::preview::PreviewLine;
+
+/// How the run is described in the header: the command line, or the pipe's name.
+pub struct Origin<'a> {
+    /// The command as typed (shell-quoted); `None` in pipe mode.
+    pub command: Option<&'a str>,
+    pub name: &'a str,
+}
+
+/// The text summary, one line per element, each ending in a newline.
+pub fn render(origin: &Origin, ending: &Ending, off: &Offloaded) -> String {
+    let e = &off.entry;
+    let path = shell_quote(&off.path.to_string_lossy());
+    let mut out = Vec::new();
+    let what = match origin.command {
+        Some(cmd) => format!("`{cmd}` {}", describe_ending(ending)),
+        None => match ending.interrupted {
+            Some(sig) => format!(
+                "standard input ({}) interrupted by {}",
+                origin.name,
+                signal_name(sig)
+            ),
+            None => format!("standard input ({})", origin.name),
+        },
+    };
+    if let Kind::Binary(kind) = off.kind {
+        out.push(format!(
+            "[ctxoff] {what} · binary output{} · {} bytes · sha256 {} · full output: {path}",
+            kind.map(|k| format!(" ({k})")).unwrap_or_default(),
+            thousands(e.bytes),
+            e.sha256
+        ));
+    } else {
+        out.push(format!(
+            "[ctxoff] {what} · {} · {} tokens · full output: {path}",
+            plural(e.lines, "line", "lines"),
+            e.tokens.map_or_else(|| "?".to_string(), thousands),
+        ));
+    }
+    if let Some(note) = &off.store.fallback {
+        out.push(format!("[ctxoff] note: {note}"));
+    }
+    if !e.complete {
+        out.push("[ctxoff] ctxoff was interrupted: the saved output is incomplete".to_string());
+    }
+    if let Some(original) = &e.duplicate_of {
+        out.push(format!(
+            "[ctxoff] identical to {original} (same sha256; stored once)"
+        ));
+    }
+    if let Kind::Binary(_) = off.kind {
+        out.push(format!(
+            "[ctxoff] not shown: binary. Inspect with: file {path} · xxd {path} | head"
+        ));
+        return join(out);
+    }
+    let p = &off.preview;
+    out.extend(p.head.iter().map(head_line));
+    let omitted = p.omitted_lines(e.lines);
+    let omitted_tokens = e.tokens.unwrap_or(0).saturating_sub(p.shown_tokens);
+    match &omitted {
+        Some(range) => out.push(format!(
+            "[ctxoff] … {} omitted ({} tokens) …",
+            line_range(range.start(), range.end()),
+            thousands(omitted_tokens)
+        )),
+        None if p.head.iter().chain(&p.tail).any(|l| l.cut) => {
+            let line = p.head.last().map_or(1, |l| l.number);
+            out.push(format!(
+                "[ctxoff] … the middle of line {} omitted ({} tokens) …",
+                thousands(line),
+                thousands(omitted_tokens)
+            ));
+        }
+        None => {}
+    }
+    out.extend(p.tail.iter().map(tail_line));
+    out.extend(off.report.render());
+    let (from, to) = match &omitted {
+        Some(r) => (*r.start(), (*r.start() + 99).min(*r.end())),
+        None => (1, e.lines.min(100)),
+    };
+    out.push(format!(
+        "[ctxoff] read more: ctxoff lines {path} {from}:{to} · ctxoff grep {path} 'REGEX' -C 3"
+    ));
+    join(out)
+}
+
+/// The `--json` object for an offloaded output.
+pub fn to_json(ending: &Ending, off: &Offloaded) -> Value {
+    let e = &off.entry;
+    let p = &off.preview;
+    let omitted = p.omitted_lines(e.lines).map(|r| {
+        json!({
+            "from": r.start(),
+            "to": r.end(),
+            "tokens": e.tokens.map(|t| t.saturating_sub(p.shown_tokens)),
+        })
+    });
+    let lines = |v: &[PreviewLine]| -> Value {
+        v.iter()
+            .map(|l| json!({"line": l.number, "text": l.text, "cut": l.cut}))
+            .collect()
+    };
+    json!({
+        "offloaded": true,
+        "path": off.path,
+        "name": e.name,
+        "n": e.n,
+        "session": off.store.session,
+        "exit_code": ending.code,
+        "signal": ending.signal.or(ending.interrupted),
+        "complete": e.complete,
+        "bytes": e.bytes,
+        "lines": e.lines,
+        "tokens": e.tokens,
+        "encoding": e.encoding,
+        "sha256": e.sha256,
+        "kind": match off.kind { Kind::Text => "text", Kind::Json => "json", Kind::Binary(_) => "binary" },
+        "binary_type": match off.kind { Kind::Binary(t) => t, _ => None },
+        "duplicate_of": e.duplicate_of,
+        "head": lines(&p.head),
+        "tail": lines(&p.tail),
+        "omitted": omitted,
+        "notable": off.report.notable_json(),
+        "facts": off.report.facts_json(),
+        "note": off.store.fallback,
+    })
+}
+
+fn head_line(l: &PreviewLine) -> String {
+    if l.cut {
+        format!("{} [… line {} cut]", l.text, thousands(l.number))
+    } else {
+        l.text.clone()
+    }
+}
+
+fn tail_line(l: &PreviewLine) -> String {
+    if l.cut {
+        format!("[line {} cut …] {}", thousands(l.number), l.text)
+    } else {
+        l.text.clone()
+    }
+}
+
+fn join(lines: Vec<String>) -> String {
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+fn line_range(from: &u64, to: &u64) -> String {
+    if from == to {
+        format!("line {}", thousands(*from))
+    } else {
+        format!("lines {}–{}", thousands(*from), thousands(*to))
+    }
+}
+
+fn describe_ending(ending: &Ending) -> String {
+    match (ending.interrupted, ending.signal, ending.code) {
+        (Some(sig), _, _) => format!("interrupted by {}", signal_name(sig)),
+        (None, Some(sig), _) => format!("killed by {}", signal_name(sig)),
+        (None, None, Some(code)) => format!("exited {code}"),
+        (None, None, None) => "ended".to_string(),
+    }
+}
+
+/// `SIGTERM` for 15, or `signal N`.
+pub fn signal_name(sig: i32) -> String {
+    const NAMES: [(i32, &str); 12] = [
+        (libc::SIGHUP, "SIGHUP"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGKILL, "SIGKILL"),
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGPIPE, "SIGPIPE"),
+        (libc::SIGALRM, "SIGALRM"),
+        (libc::SIGTERM, "SIGTERM"),
+    ];
+    NAMES
+        .iter()
+        .find(|(n, _)| *n == sig)
+        .map_or_else(|| format!("signal {sig}"), |(_, name)| name.to_string())
+}
+
+/// `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// Quotes a word for a POSIX shell when it needs it, so printed commands can be pasted.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_get_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(48_213), "48,213");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn words_are_quoted_only_when_needed() {
+        assert_eq!(
+            shell_quote("/tmp/agent/x/cargo_4.txt"),
+            "/tmp/agent/x/cargo_4.txt"
+        );
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
