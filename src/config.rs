@@ -82,7 +82,10 @@ impl Settings {
             preview,
             encoding,
             root,
-            session: flags.session.clone(),
+            session: match &flags.session {
+                Some(name) => Some(crate::store::checked_session_name(name)?),
+                None => None,
+            },
             notable: file.notable,
             keep: file.keep,
         })

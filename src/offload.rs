@@ -195,10 +195,7 @@ impl Recorder {
                 }
                 match self.open_writer(&buffer.bytes, Tokens::Counted(tokens)) {
                     Ok(writer) => writer.finish(ending, self.started, &self.job, tokenizer),
-                    Err(error) => {
-                        print_all(&[&buffer.bytes]);
-                        Outcome::Unsaved { error }
-                    }
+                    Err(error) => Outcome::Unsaved { error },
                 }
             }
             State::Writing(writer) => {
@@ -210,8 +207,13 @@ impl Recorder {
     }
 
     /// Creates the output file and starts the worker threads, with the buffered output as the
-    /// first chunk. On failure the caller prints the output instead.
+    /// first chunk. On failure the output is printed instead, and the error says why.
     fn open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
+        self.try_open_writer(first, tokens)
+            .inspect_err(|_| print_all(&[first]))
+    }
+
+    fn try_open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
         let store = Store::open(&self.job.settings).map_err(|e| format!("{e:#}"))?;
         let kind = if sniff::is_binary(first) {
             Kind::Binary(sniff::binary_type(first))
@@ -244,10 +246,10 @@ impl Recorder {
             .append_manifest(&entry)
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
         let mut writer = Box::new(Writer::start(store, output, entry, kind, tokens, &self.job));
-        if let Err(e) = writer.write(first, false) {
-            return Err(writer.abandon(e, first));
+        match writer.write(first, false) {
+            Ok(()) => Ok(writer),
+            Err(e) => Err(writer.discard(e)),
         }
-        Ok(writer)
     }
 }
 
@@ -307,10 +309,7 @@ impl Sink for Recorder {
             .unwrap_or_else(|| Counter::new(tokenizer));
         self.state = match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
             Ok(writer) => State::Writing(writer),
-            Err(error) => {
-                print_all(&[&buffer.bytes]);
-                State::Printing { error }
-            }
+            Err(error) => State::Printing { error },
         };
     }
 }
@@ -444,6 +443,11 @@ impl Writer {
             }
         }
         print_all(&[failed]);
+        self.discard(error)
+    }
+
+    /// Removes the partial file, records the failure in the manifest, and says what failed.
+    fn discard(&mut self, error: io::Error) -> String {
         let _ = std::fs::remove_file(&self.output.path);
         self.entry.bytes = self.bytes;
         let _ = self.store.append_manifest(&self.entry);
