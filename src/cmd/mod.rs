@@ -1,0 +1,4 @@
+//! One module per subcommand: its clap arguments and its `run`.
+
+pub mod hook;
+pub mod init;
