@@ -1,7 +1,9 @@
 //! `ctxoff hook claude`: the Claude Code `PreToolUse` hook handler (SPEC §8). It reads the hook
 //! event on stdin and, for a simple Bash command it can wrap safely, prints a rewrite to
-//! `CTXOFF_SESSION=<session> ctxoff -- <command>`. Everything else gets no output and exit 0,
-//! which Claude Code treats as "no opinion": the hook must never break or block a tool call.
+//! `CTXOFF_SESSION=<session> ctxoff -- <command>` (a command already running ctxoff only gets the
+//! `CTXOFF_SESSION=` prefix, so its references resolve in the same session). Everything else gets
+//! no output and exit 0, which Claude Code treats as "no opinion": the hook must never break or
+//! block a tool call.
 //! Deciding what is a simple command is `shell`'s job; installing the hook is `init`'s.
 //!
 //! The output schema (Claude Code hooks reference, "PreToolUse decision control",
@@ -36,8 +38,8 @@ use crate::shell;
 /// `CTXOFF_SESSION=<session id> ctxoff -- <command>`, so large outputs land in the agent's
 /// session. It leaves alone (prints nothing, exits 0) what a prefix could change: shell builtins
 /// such as `cd` or `export`, lists and pipelines (`;`, `&&`, `|`), redirections, substitutions,
-/// interactive programs, commands already using ctxoff, background commands, and commands
-/// matching a `keep` pattern of the configuration. It never approves a command: Claude Code's
+/// interactive programs, background commands, and commands matching a `keep` pattern of the
+/// configuration. A command that already runs ctxoff only gets the session. It never approves a command: Claude Code's
 /// own permission rules still decide.
 #[derive(Debug, clap::Args)]
 pub struct HookArgs {
@@ -98,7 +100,7 @@ pub fn claude_rewrite(event: &str, keep: &[String]) -> Option<Value> {
 }
 
 /// `command` prefixed to run through ctxoff in `session`, or `None` when a prefix could change
-/// what it does. The original text is kept byte for byte; leading `NAME=value` assignments move
+/// what it does. A command that already runs ctxoff only gets the session. The original text is kept byte for byte; leading `NAME=value` assignments move
 /// in front of `ctxoff`, whose child inherits them.
 pub fn wrap_command(command: &str, session: &str, keep: &[String]) -> Option<String> {
     let cmd = shell::simple_command(command).ok()?;
@@ -108,11 +110,18 @@ pub fn wrap_command(command: &str, session: &str, keep: &[String]) -> Option<Str
     {
         return None;
     }
+    if base_name(program) == "ctxoff" {
+        // Already ctxoff (often `ctxoff lines @last …`): not wrapped again, but given the
+        // session so `@last` and `cargo_4` resolve where the hook's own runs stored their output.
+        let has_session = cmd
+            .assignments
+            .split_whitespace()
+            .any(|a| a.starts_with("CTXOFF_SESSION="));
+        return (!has_session).then(|| format!("CTXOFF_SESSION={session} {command}"));
+    }
     let inner = see_through_wrappers(&cmd.words);
     if inner.is_empty()
-        || [&cmd.words[..], inner]
-            .iter()
-            .any(|w| base_name(&w[0]) == "ctxoff")
+        || base_name(&inner[0]) == "ctxoff"
         || is_interactive(inner)
         || keep
             .iter()
@@ -626,13 +635,23 @@ mod tests {
     }
 
     #[test]
-    fn leaves_commands_already_using_ctxoff_alone() {
+    fn commands_already_using_ctxoff_only_get_the_session() {
         for command in [
             "ctxoff cargo test",
             "ctxoff -- make",
+            "ctxoff lines @last 1:40",
+            "ctxoff grep cargo_4 'error\\[E' -C 3",
             "CTXOFF_THRESHOLD=100 ctxoff make",
-            "~/.cargo/bin/ctxoff lines @last 1:40",
+            "~/.cargo/bin/ctxoff list",
+        ] {
+            let expected = format!("CTXOFF_SESSION={SESSION} {command}");
+            assert_eq!(rewritten(command), Some(expected), "{command:?}");
+        }
+        for command in [
+            "CTXOFF_SESSION=mine ctxoff lines @last 1:9",
             "env A=1 ctxoff make",
+            "sudo ctxoff make",
+            "ctxoff cargo test && ctxoff list",
         ] {
             assert_eq!(rewritten(command), None, "{command:?}");
         }
