@@ -39,8 +39,8 @@ use crate::shell;
 /// session. It leaves alone (prints nothing, exits 0) what a prefix could change: shell builtins
 /// such as `cd` or `export`, lists and pipelines (`;`, `&&`, `|`), redirections, substitutions,
 /// interactive programs, background commands, and commands matching a `keep` pattern of the
-/// configuration. A command that already runs ctxoff only gets the session. It never approves a command: Claude Code's
-/// own permission rules still decide.
+/// configuration. A command that already runs ctxoff only gets the session. It never approves a
+/// command: Claude Code's own permission rules still decide.
 #[derive(Debug, clap::Args)]
 pub struct HookArgs {
     /// The agent whose hook protocol to speak
@@ -100,8 +100,9 @@ pub fn claude_rewrite(event: &str, keep: &[String]) -> Option<Value> {
 }
 
 /// `command` prefixed to run through ctxoff in `session`, or `None` when a prefix could change
-/// what it does. A command that already runs ctxoff only gets the session. The original text is kept byte for byte; leading `NAME=value` assignments move
-/// in front of `ctxoff`, whose child inherits them.
+/// what it does. A command that already runs ctxoff only gets the session. The original text is
+/// kept byte for byte; leading `NAME=value` assignments move in front of `ctxoff`, whose child
+/// inherits them.
 pub fn wrap_command(command: &str, session: &str, keep: &[String]) -> Option<String> {
     let cmd = shell::simple_command(command).ok()?;
     let program = cmd.words[0].as_str();
