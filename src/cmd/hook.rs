@@ -38,8 +38,8 @@ use crate::shell;
 /// `CTXOFF_SESSION=<session id> ctxoff -- <command>`, so large outputs land in the agent's
 /// session. It leaves alone (prints nothing, exits 0) what a prefix could change: shell builtins
 /// such as `cd` or `export`, lists and pipelines (`;`, `&&`, `|`), redirections, substitutions,
-/// interactive programs, background commands, and commands matching a `keep` pattern of the
-/// configuration. A command that already runs ctxoff only gets the session. It never approves a
+/// interactive programs, names not found on PATH (aliases, functions), background commands, and
+/// commands matching a `keep` pattern of the configuration. A command that already runs ctxoff only gets the session. It never approves a
 /// command: Claude Code's own permission rules still decide.
 #[derive(Debug, clap::Args)]
 pub struct HookArgs {
@@ -66,7 +66,9 @@ pub fn run(
     let Agent::Claude = args.agent;
     let mut event = String::new();
     if input.read_to_string(&mut event).is_ok()
-        && let Some(response) = claude_rewrite(&event, keep)
+        && let Some(response) = claude_rewrite(&event, keep, &|program| {
+            program_on_path(program, std::env::var_os("PATH").as_deref())
+        })
     {
         // A failed write leaves Claude Code with no output, which is "no change": still exit 0.
         let _ = writeln!(out, "{response}").and_then(|()| out.flush());
@@ -75,7 +77,12 @@ pub fn run(
 }
 
 /// The hook response for a Claude Code `PreToolUse` event, or `None` to leave the call alone.
-pub fn claude_rewrite(event: &str, keep: &[String]) -> Option<Value> {
+/// `is_program` tells whether a command name is a program ctxoff can run (see `wrap_command`).
+pub fn claude_rewrite(
+    event: &str,
+    keep: &[String],
+    is_program: &dyn Fn(&str) -> bool,
+) -> Option<Value> {
     let event: Value = serde_json::from_str(event).ok()?;
     if event.get("hook_event_name")?.as_str()? != "PreToolUse"
         || event.get("tool_name")?.as_str()? != "Bash"
@@ -88,7 +95,12 @@ pub fn claude_rewrite(event: &str, keep: &[String]) -> Option<Value> {
     if tool_input.get("run_in_background").and_then(Value::as_bool) == Some(true) {
         return None;
     }
-    let command = wrap_command(tool_input.get("command")?.as_str()?, &session, keep)?;
+    let command = wrap_command(
+        tool_input.get("command")?.as_str()?,
+        &session,
+        keep,
+        is_program,
+    )?;
     let mut updated: Map<String, Value> = tool_input.clone();
     updated.insert("command".into(), Value::String(command));
     Some(json!({
@@ -103,10 +115,20 @@ pub fn claude_rewrite(event: &str, keep: &[String]) -> Option<Value> {
 /// what it does. A command that already runs ctxoff only gets the session. The original text is
 /// kept byte for byte; leading `NAME=value` assignments move in front of `ctxoff`, whose child
 /// inherits them.
-pub fn wrap_command(command: &str, session: &str, keep: &[String]) -> Option<String> {
+///
+/// A program name without a `/` must satisfy `is_program` (normally: found on `PATH`). Claude
+/// Code's shell loads the user's aliases and functions (`ll`, `gst`); ctxoff cannot run those, and
+/// left alone they work.
+pub fn wrap_command(
+    command: &str,
+    session: &str,
+    keep: &[String],
+    is_program: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     let cmd = shell::simple_command(command).ok()?;
     let program = cmd.words[0].as_str();
     if SHELL_BUILTINS.contains(&program)
+        || (!program.contains('/') && !is_program(program))
         || (program == "printf" && cmd.words.get(1).is_some_and(|a| a == "-v"))
     {
         return None;
@@ -392,6 +414,28 @@ fn skip_options<'a>(mut words: &'a [String], with_value: &[&str]) -> &'a [String
     words
 }
 
+/// Whether `name` is an executable file in one of the `path` directories, as `execvp` finds it.
+pub fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
+    path.is_some_and(|dirs| {
+        std::env::split_paths(dirs).any(|dir| {
+            let candidate = dir.join(name);
+            candidate.is_file() && is_executable(&candidate)
+        })
+    })
+}
+
+#[cfg(unix)]
+fn is_executable(file: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    file.metadata()
+        .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &Path) -> bool {
+    true
+}
+
 fn base_name(program: &str) -> &str {
     Path::new(program)
         .file_name()
@@ -423,15 +467,17 @@ mod tests {
         })
     }
 
+    /// Names the fake shell knows only as aliases or functions; everything else is a program.
+    const NOT_PROGRAMS: &[&str] = &["ll", "gst", "my_function"];
+
+    /// The response line for `input`, or "" when the hook would print nothing.
     fn hook(input: &str, keep: &[&str]) -> String {
         let keep: Vec<String> = keep.iter().map(|k| k.to_string()).collect();
-        let args = HookArgs {
-            agent: Agent::Claude,
-        };
-        let mut out = Vec::new();
-        let code = run(&args, &keep, &mut input.as_bytes(), &mut out).unwrap();
-        assert_eq!(code, ExitCode::SUCCESS);
-        String::from_utf8(out).unwrap()
+        let is_program = |p: &str| !NOT_PROGRAMS.contains(&p);
+        match claude_rewrite(input, &keep, &is_program) {
+            Some(response) => format!("{response}\n"),
+            None => String::new(),
+        }
     }
 
     /// The rewritten command, or `None` when the hook printed nothing.
@@ -656,6 +702,52 @@ mod tests {
         ] {
             assert_eq!(rewritten(command), None, "{command:?}");
         }
+    }
+
+    #[test]
+    fn leaves_aliases_and_functions_alone() {
+        for command in ["ll", "ll -a src", "gst", "my_function arg", "RUST_LOG=1 ll"] {
+            assert_eq!(rewritten(command), None, "{command:?}");
+        }
+        // A path is run as it is, whatever PATH holds.
+        assert_eq!(rewritten("./ll"), Some(wrapped("./ll")));
+        assert_eq!(rewritten("sudo ll"), Some(wrapped("sudo ll")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn finds_programs_on_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (bin, data) = (dir.path().join("bin"), dir.path().join("data"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(bin.join("tool"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(bin.join("tool"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(data.join("notes"), "").unwrap();
+        let path = std::env::join_paths([&data, &bin]).unwrap();
+        assert!(program_on_path("tool", Some(&path)));
+        assert!(!program_on_path("notes", Some(&path)), "not executable");
+        assert!(
+            !program_on_path("bin", Some(dir.path().as_os_str())),
+            "a directory"
+        );
+        assert!(!program_on_path("ll", Some(&path)));
+        assert!(!program_on_path("tool", None));
+    }
+
+    #[test]
+    fn run_reads_stdin_and_writes_one_line() {
+        let args = HookArgs {
+            agent: Agent::Claude,
+        };
+        let input = event("ls -la").to_string();
+        let mut out = Vec::new();
+        let code = run(&args, &[], &mut input.as_bytes(), &mut out).unwrap();
+        assert_eq!(code, ExitCode::SUCCESS);
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains(" ctxoff -- ls -la\""), "{out}");
+        assert!(out.ends_with("}\n") && out.lines().count() == 1, "{out}");
     }
 
     #[test]
