@@ -625,6 +625,7 @@ mod tests {
             #[command(flatten)]
             init: InitArgs,
         }
+        <Cli as clap::CommandFactory>::command().debug_assert();
         let cli = Cli::try_parse_from(["ctxoff", "--print"]).unwrap();
         let mut out = Vec::new();
         let code = run(
