@@ -102,6 +102,8 @@ pub struct RunOptions {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Count(crate::cmd::count::CountArgs),
+    Hook(crate::cmd::hook::HookArgs),
+    Init(crate::cmd::init::InitArgs),
 }
 
 /// Parses the command line, applying the `grep` dispatch rule: `grep` followed by a word that

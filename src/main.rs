@@ -31,6 +31,23 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     match &cli.subcommand {
         Some(Command::Count(args)) => cmd::count::run(args, settings.encoding, &mut stdout),
+        Some(Command::Hook(args)) => cmd::hook::run(
+            args,
+            &settings.keep,
+            &mut std::io::stdin().lock(),
+            &mut stdout,
+        ),
+        Some(Command::Init(args)) => {
+            let cwd = std::env::current_dir()?;
+            let home = cmd::init::home_dir();
+            cmd::init::run(
+                args,
+                home.as_deref(),
+                &cwd,
+                &mut stdout,
+                &mut std::io::stderr(),
+            )
+        }
         None => {
             drop(stdout);
             cmd::run::run(&cli.command, &cli.run, settings)

@@ -30,11 +30,15 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
             .collect::<Vec<_>>()
             .join(" ")
     });
-    if let Some(line) = &command_line
+    let words: Vec<String> = argv
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    if !pipe
         && settings
             .keep
             .iter()
-            .any(|p| crate::config::glob_match(p, line))
+            .any(|p| crate::shell::matches_keep(p, &words))
     {
         return Err(exec(argv));
     }
@@ -47,10 +51,7 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
     let job = Job {
         settings,
         name: name.clone(),
-        argv: argv
-            .iter()
-            .map(|w| w.to_string_lossy().into_owned())
-            .collect(),
+        argv: words,
         notable,
     };
     let mut recorder = Recorder::new(job);

@@ -203,7 +203,7 @@ fn a_child_killed_by_a_signal_gives_128_plus_n() {
 #[test]
 fn sigterm_saves_the_partial_output_and_says_incomplete() {
     let w = World::new();
-    let mut child = w
+    let child = w
         .ctxoff(&["sh", "-c", "seq 1 50000; sleep 30"])
         .stdout(Stdio::piped())
         .spawn()
