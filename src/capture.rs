@@ -30,7 +30,7 @@ pub enum Stream {
 /// Where captured bytes go, in the order they arrived.
 pub trait Sink {
     fn output(&mut self, stream: Stream, data: &[u8]);
-    /// Called about ten times a second while waiting, for progress display.
+    /// Called after each wait (at least ten times a second), for progress display.
     fn tick(&mut self) {}
 }
 
@@ -226,9 +226,7 @@ fn pump(
                 Err(_) => source.0 = None,
             }
         }
-        if ready == 0 {
-            sink.tick();
-        }
+        sink.tick();
         if let Some(r) = running.as_mut().filter(|r| r.exited_at.is_none()) {
             let pidfd_ready = fds.iter().any(|p| Some(p.fd) == pidfd && p.revents != 0);
             if pidfd_ready || r.pidfd.is_none() {

@@ -10,6 +10,7 @@ pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod offload;
+pub mod progress;
 pub mod shell;
 pub mod sniff;
 pub mod store;

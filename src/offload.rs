@@ -104,6 +104,8 @@ pub struct Offloaded {
 /// What the recorder needs to know about the run.
 pub struct Job {
     pub settings: Settings,
+    /// The spinner, when stderr is a terminal.
+    pub progress: Option<crate::progress::Progress>,
     pub name: String,
     pub argv: Vec<String>,
     pub notable: NotablePatterns,
@@ -171,6 +173,9 @@ impl Recorder {
 
     /// Ends the capture: decides for output still in memory and finishes the offload.
     pub fn finish(mut self, ending: &crate::capture::Ending) -> Outcome {
+        if let Some(p) = &mut self.job.progress {
+            p.clear();
+        }
         let state = std::mem::replace(
             &mut self.state,
             State::Printing {
@@ -254,7 +259,16 @@ impl Recorder {
 }
 
 impl Sink for Recorder {
+    fn tick(&mut self) {
+        if let Some(p) = &mut self.job.progress {
+            p.tick();
+        }
+    }
+
     fn output(&mut self, stream: Stream, data: &[u8]) {
+        if let Some(p) = &mut self.job.progress {
+            p.observe(data);
+        }
         let threshold = self.job.settings.threshold;
         match &mut self.state {
             State::Undecided { buffer, .. } => {

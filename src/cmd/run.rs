@@ -49,6 +49,7 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
         None => output_name(argv),
     };
     let job = Job {
+        progress: crate::progress::Progress::for_terminal(options.quiet),
         settings,
         name: name.clone(),
         argv: words,
