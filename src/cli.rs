@@ -36,7 +36,6 @@ use crate::tokens::Encoding;
     name = "ctxoff",
     version,
     disable_help_subcommand = true,
-    args_conflicts_with_subcommands = true,
     max_term_width = 100
 )]
 pub struct Cli {

@@ -106,8 +106,16 @@ fn load_file(path: &Path) -> Result<FileConfig> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read config {}", path.display()))?;
     let config: FileConfig = toml::from_str(&text).map_err(|e| {
-        let msg = e.message().trim().to_string();
-        anyhow::anyhow!("config {}: {msg}", path.display())
+        let line = e.span().map(|span| {
+            text.as_bytes()[..span.start.min(text.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        });
+        let at = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let msg = e.message().trim().replace('\n', " ");
+        anyhow::anyhow!("config {}: {at}{msg}", path.display())
     })?;
     Ok(config)
 }

@@ -1,6 +1,7 @@
 //! ctxoff's integration tests: one binary, one module per area, each run of ctxoff in its own
 //! temporary scratch root, session and config.
 
+mod config;
 mod generated;
 mod progress;
 mod run;
