@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/run.sh [DIR] — ctxoff's benchmark suite, every figure measured side by side with a
+# reference in the same run and reported as a ratio. DIR holds the generated inputs
+# (default: a directory under ${TMPDIR:-/tmp}); generating the 1 GiB input takes a minute.
+#
+# Needs: cargo, python3, hyperfine and ripgrep (installed with apt-get when missing and root),
+# GNU time (/usr/bin/time) for peak RSS.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+data=${1:-${TMPDIR:-/tmp}/ctxoff-bench}
+runs=${BENCH_RUNS:-5}
+
+need() {
+    command -v "$1" >/dev/null && return
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && apt-get install -y -qq "$2" >/dev/null
+    else
+        echo "bench: $1 is missing (install $2)" >&2
+        exit 2
+    fi
+}
+need hyperfine hyperfine
+need rg ripgrep
+need /usr/bin/time time
+
+# The corpus's own generator, beside the corpus files it draws lines from.
+bash "$repo/tests/fixtures/corpus/gen-big.sh" "$data" >/dev/null
+
+(cd "$repo" && cargo build --release -q && cargo build --release -q --example reference_count)
+ctxoff="$repo/target/release/ctxoff"
+reference="$repo/target/release/examples/reference_count"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export CTXOFF_DIR="$scratch/root" CTXOFF_SESSION=bench CTXOFF_CONFIG=/dev/null
+results="$scratch/results"
+: > "$results"
+
+# compare NAME REFERENCE_CMD CTXOFF_CMD [hyperfine options]: median of each, ratio ctxoff/reference.
+compare() {
+    local name=$1 ref=$2 cmd=$3
+    shift 3
+    hyperfine -N --runs "$runs" --warmup 1 --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null 2>&1 ||
+        hyperfine --runs "$runs" --warmup 1 --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null
+    python3 - "$scratch/h.json" "$name" >>"$results" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+ref, new = (statistics.median(x["times"]) for x in r)
+print(f"{sys.argv[2]}\t{ref*1000:.2f} ms\t{new*1000:.2f} ms\t{new/ref:.2f}x\t{(new-ref)*1000:+.2f} ms")
+PY
+}
+
+# peak RSS in MiB of a shell command
+rss() { /usr/bin/time -f %M sh -c "$1" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1/1024}'; }
+
+echo "== 1. small output (no tokenizer, no file) =="
+compare "true" "true" "$ctxoff true"
+compare "echo hi" "echo hi" "$ctxoff echo hi"
+
+echo "== 2. capture =="
+clean="rm -rf $scratch/root"
+for f in log-100m.txt log-1g.txt one-line-100m.txt minified-50m.json random-10m.bin; do
+    F="$data/$f"
+    compare "cat $f (vs cat >/dev/null)" "cat $F" "$ctxoff cat $F" --prepare "$clean" --runs 3
+    compare "cat $f (vs tee file)" "sh -c 'cat $F | tee $scratch/tee.out >/dev/null'" \
+        "sh -c 'cat $F | $ctxoff --name pipe >/dev/null'" --prepare "$clean" --runs 3
+    $clean
+    printf 'peak RSS %s\tctxoff cat %s MiB\tcat | ctxoff %s MiB\n' "$f" \
+        "$(rss "$ctxoff cat $F")" "$(rm -rf "$scratch/root"; rss "cat $F | $ctxoff")" >>"$results"
+done
+
+echo "== 3. token counting =="
+for f in log-100m.txt minified-50m.json letter-4m.txt; do
+    compare "count $f (vs tiktoken-rs)" "$reference o200k_base $data/$f" "$ctxoff count $data/$f" --runs 3
+done
+# tiktoken-rs overflows its stack on 1 MiB of spaces: ctxoff alone, against the letter run.
+compare "count spaces-1m (vs letter-4m/4)" "$ctxoff count $data/letter-4m.txt" "$ctxoff count $data/spaces-1m.txt"
+size=$(stat -c %s "$data/log-100m.txt")
+secs=$(hyperfine -N --runs 3 --export-json "$scratch/c.json" "$ctxoff count $data/log-100m.txt" >/dev/null 2>&1 &&
+    python3 -c "import json,statistics;print(statistics.median(json.load(open('$scratch/c.json'))['results'][0]['times']))")
+python3 -c "print(f'count throughput\tlog-100m\t{$size/$secs/1e6:.0f} MB/s')" >>"$results"
+
+echo "== 4. retrieval on a 1 GiB output =="
+rm -rf "$scratch/root"
+out=$("$ctxoff" --json cat "$data/log-1g.txt" | python3 -c 'import json,sys;print(json.load(sys.stdin)["path"])')
+compare "grep rare (vs rg -n)" "rg -n 'E0502' $out" "$ctxoff grep $out 'E0502' --all -C 0"
+compare "grep rare (vs grep -n)" "grep -n 'E0502' $out" "$ctxoff grep $out 'E0502' --all -C 0"
+compare "grep common (vs rg -n)" "sh -c 'rg -n ERROR $out >/dev/null'" "sh -c '$ctxoff grep $out ERROR --all -C 0 >/dev/null'"
+lines=$(wc -l <"$out")
+compare "lines start (vs sed -n)" "sed -n '100,200p;200q' $out" "$ctxoff lines $out 100:200 --all"
+compare "lines middle (vs sed -n)" "sed -n '$((lines / 2)),$((lines / 2 + 100))p;$((lines / 2 + 100))q' $out" "$ctxoff lines $out $((lines / 2)):$((lines / 2 + 100)) --all"
+compare "lines end (vs sed -n)" "sed -n '$((lines - 100)),\$p' $out" "$ctxoff lines $out $((lines - 100)): --all"
+compare "lines end (vs tail -n)" "tail -n 100 $out" "$ctxoff lines $out -100: --all"
+
+echo "== 5. gc of 10,000 sessions, 100,000 outputs =="
+python3 "$here/make-tree.py" "$scratch/tree-template" 10000 10
+compare "gc --all (vs rm -rf)" "rm -rf $scratch/gc" "$ctxoff --dir $scratch/gc gc --all -q" \
+    --runs 3 --prepare "rm -rf $scratch/gc; cp -a $scratch/tree-template $scratch/gc"
+
+echo
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+printf 'benchmark\treference\tctxoff\tratio\tdifference\n' | cat - "$results" | column -t -s "$(printf '\t')"
