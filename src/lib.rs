@@ -2,5 +2,6 @@
 //! print a summary an agent can trust. `main.rs` is a thin shell around this library.
 
 pub mod store;
+pub mod summary;
 pub mod text;
 pub mod tokens;
