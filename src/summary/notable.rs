@@ -187,7 +187,8 @@ fn counts_as_word(line: &str, start: usize, end: usize, suffixes: &[&str]) -> bo
 /// `…0 ` or `…no ` (a whole word) right before a failure word: a count of zero.
 fn after_zero_or_no(before: &[u8]) -> bool {
     let Some(before) = before.strip_suffix(b" ") else { return false };
-    let word_start = |prefix: &[u8]| prefix.last().is_none_or(|&b| !is_word_byte(b) && b != b'.' && b != b',');
+    // `0` as a whole number: `0 failed`, `(0 errors)`, but not `1.0 failed` nor `worker-0 error`.
+    let word_start = |prefix: &[u8]| prefix.last().is_none_or(|&b| b.is_ascii_whitespace() || b == b'(' || b == b'[');
     if let Some(prefix) = before.strip_suffix(b"0") {
         return word_start(prefix);
     }
@@ -214,6 +215,7 @@ pub(crate) struct NotableCounter {
     patterns: NotablePatterns,
     totals: Vec<u64>,
     first_hits: Vec<(u64, u64)>,
+    first_hits_kept: usize,
     /// Every hit on a line ≤ `covered` is in `first_hits`.
     covered: u64,
     saturated: bool,
@@ -232,6 +234,7 @@ impl NotableCounter {
             patterns: patterns.clone(),
             totals: vec![0; kinds],
             first_hits: Vec::new(),
+            first_hits_kept: FIRST_HITS_KEPT,
             covered: 0,
             saturated: false,
             first_after_cover: vec![0; kinds],
@@ -240,6 +243,13 @@ impl NotableCounter {
             last_line: 0,
             examples: vec![Vec::new(); kinds],
         }
+    }
+
+    /// Keeps fewer first hits, to test what happens when the head holds more.
+    #[cfg(test)]
+    pub(crate) fn keeping_first_hits(mut self, n: usize) -> NotableCounter {
+        self.first_hits_kept = n;
+        self
     }
 
     pub(crate) fn line(&mut self, number: u64, text: &str) {
@@ -265,7 +275,7 @@ impl NotableCounter {
         }
         if !self.saturated {
             self.first_hits.push((number, mask));
-            self.saturated = self.first_hits.len() == FIRST_HITS_KEPT;
+            self.saturated = self.first_hits.len() == self.first_hits_kept;
         }
         if self.max_tail_lines > 0 {
             self.tail.push_back((number, mask));
@@ -431,6 +441,8 @@ mod tests {
         assert_eq!(kinds("10 failed"), ["fail"]);
         assert_eq!(kinds("1.0 failed"), ["fail"]);
         assert_eq!(kinds("known error; no errors here"), ["error"]);
+        assert_eq!(kinds("worker-0 error"), ["error"]);
+        assert!(kinds("(0 errors)").is_empty());
     }
 
     #[test]

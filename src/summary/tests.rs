@@ -490,3 +490,334 @@ fn notable_counts_match_a_direct_count_on_the_corpus() {
         assert_eq!(streamed, direct, "{name}");
     }
 }
+
+// ---- bounded memory on 100 MB of each shape ----
+
+const BIG: u64 = 100 << 20;
+/// The analysis's heap (measured by `approx_heap`) must stay under this on any input.
+const HEAP_LIMIT: usize = 4 << 20;
+
+/// Streams 100 MB of lines made by `make` (line number → text) through an analysis, raw bytes
+/// and lines, checking the heap as it goes. Returns the report and the line count.
+fn stream_big(mut make: impl FnMut(u64, &mut String)) -> (Report, u64) {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let (mut line, mut raw) = (String::new(), Vec::with_capacity(1 << 17));
+    let (mut bytes, mut n, mut max_heap) = (0u64, 0u64, 0usize);
+    while bytes < BIG {
+        n += 1;
+        line.clear();
+        make(n, &mut line);
+        analysis.line(n, &line);
+        raw.extend_from_slice(line.as_bytes());
+        raw.push(b'\n');
+        bytes += line.len() as u64 + 1;
+        if raw.len() >= 1 << 16 {
+            analysis.raw(&raw);
+            raw.clear();
+        }
+        if n % 65_536 == 0 {
+            max_heap = max_heap.max(analysis.approx_heap());
+        }
+    }
+    analysis.raw(&raw);
+    max_heap = max_heap.max(analysis.approx_heap());
+    assert!(max_heap < HEAP_LIMIT, "heap grew to {max_heap} bytes");
+    (analysis.finish(Some(50..=n - 200)), n)
+}
+
+use std::fmt::Write as _;
+
+#[test]
+fn bounded_memory_log_lines() {
+    let words = ["error", "warning", "failed", "panicked", "Exception", "Traceback", "fatal", "denied", "assert", "segfault"];
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(s, "2024-01-01T00:00:00Z #{n:09} worker-{} {} in module_{n} with a long tail of text", n % 97, words[(n % 10) as usize]);
+    });
+    let kinds = r.notable_json()["kinds"].as_array().unwrap().len();
+    assert_eq!(kinds, 10);
+    // Every 10th line from 50 on, in each kind: the count is exact.
+    let error = &r.notable_json()["kinds"][0];
+    let direct = (50..=n - 200).filter(|i| i % 10 == 0).count() as u64;
+    assert_eq!(json_u64(&error["count"]), direct);
+}
+
+#[test]
+fn bounded_memory_grep_many_files() {
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(s, "src/module_{}/file_{}.rs:{}:    let value = compute(input)?; // error path", n / 1000, n / 10, n % 1000);
+    });
+    let f = fact(&r, "grep");
+    assert_eq!(json_u64(&f["matches"]), n);
+    // Over 65,536 files: too many to check that each came in one run, so no file count.
+    assert!(f["files"].is_null());
+}
+
+#[test]
+fn bounded_memory_test_and_compiler_output() {
+    let (r, _) = stream_big(|n, s| match n % 8 {
+        0 => {
+            let _ = write!(s, "test module_{n}::case_{n} ... FAILED");
+        }
+        1 => {
+            let _ = write!(s, "error[E{:04}]: mismatched types number {n}", n % 9999);
+        }
+        2 => {
+            let _ = write!(s, "  --> src/file_{n}.rs:{n}:5");
+        }
+        3 => {
+            let _ = write!(s, "src/file_{n}.c:{n}:3: warning: unused variable ‘v{n}’");
+        }
+        4 => {
+            let _ = write!(s, "src/file_{n}.ts({n},3): error TS{}: Type is not assignable.", 2000 + n % 5000);
+        }
+        5 => {
+            let _ = write!(s, "FAILED tests/test_{n}.py::test_case_{n} - assert 1 == 2");
+        }
+        6 => s.push_str("test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"),
+        _ => {
+            let _ = write!(s, "running {n} tests");
+        }
+    });
+    assert_eq!(shapes(&r), ["cargo test", "rustc", "gcc", "tsc"]);
+}
+
+#[test]
+fn bounded_memory_json_lines_with_many_keys() {
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(s, r#"{{"type":"event_{}","key_{}":{n},"payload":{{"nested":[1,2,{{"deep":"value {n}"}}]}},"text":"x\u00e9\n"}}"#, n % 20, n % 100);
+    });
+    let f = fact(&r, "json lines");
+    assert_eq!(json_u64(&f["records"]["count"]), n);
+    assert!(f["records"]["keys"].is_null(), "more than 64 distinct keys: not listed");
+    assert!(f["records"]["values"]["type"].is_null(), "more than 16 distinct types: not listed");
+}
+
+#[test]
+fn bounded_memory_minified_json_document() {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let mut chunk = String::new();
+    let (mut bytes, mut items) = (0u64, 0u64);
+    analysis.raw(b"{\"items\":[");
+    while bytes < BIG {
+        chunk.clear();
+        for _ in 0..1000 {
+            if items > 0 {
+                chunk.push(',');
+            }
+            let _ = write!(chunk, r#"{{"id":{items},"name":"item {items}","price":{}.5e-3,"tags":["a","b\"c"],"ok":true,"none":null}}"#, items % 1000);
+            items += 1;
+        }
+        // Awkward chunk boundaries: split inside tokens.
+        for piece in chunk.as_bytes().chunks(8191) {
+            analysis.raw(piece);
+        }
+        bytes += chunk.len() as u64;
+    }
+    analysis.raw(b"],\"count\":1}");
+    // The capture pipeline truncates the one huge line to 64 KiB.
+    analysis.line(1, "{\"items\":[{\"id\":0");
+    assert!(analysis.approx_heap() < HEAP_LIMIT);
+    let r = analysis.finish(None);
+    assert!(r.is_json_document());
+    let f = fact(&r, "json");
+    assert_eq!(f["keys"][0], serde_json::json!({"key": "items", "type": "array", "length": items}));
+}
+
+#[test]
+fn bounded_memory_one_line_without_newline() {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let block = "error: lorem ipsum dolor sit amet ".repeat(2000);
+    let mut bytes = 0;
+    while bytes < BIG as usize {
+        analysis.raw(block.as_bytes());
+        bytes += block.len();
+    }
+    analysis.line(1, &block[..block.len().min(64 << 10)]);
+    assert!(analysis.approx_heap() < HEAP_LIMIT);
+    assert!(!analysis.finish(None).is_json_document());
+}
+
+// ---- properties: no count claimed differs from a direct count ----
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::super::notable::NotableCounter;
+    use super::*;
+
+    fn notable_line() -> impl Strategy<Value = String> {
+        let word = prop::sample::select(vec![
+            "error", "Errors", "ERROR", "TypeError", "errorCount", "on_error", "warn", "warnings", "0 failed", "failed",
+            "failure", "panicked", "exception", "Traceback", "fatal", "denied", "Segmentation fault", "assertion", "fine",
+            "no errors", "stderr", "é", "",
+        ]);
+        prop::collection::vec(word, 0..4).prop_map(|w| w.join(" "))
+    }
+
+    proptest! {
+        #[test]
+        fn notable_counts_equal_direct_counts(
+            lines in prop::collection::vec(notable_line(), 1..120),
+            head in 0usize..40,
+            tail in 0u64..20,
+            kept in 1usize..6,
+        ) {
+            let patterns = NotablePatterns::default();
+            for first_hits in [kept, usize::MAX] {
+                let mut counter = NotableCounter::new(&patterns, tail).keeping_first_hits(first_hits);
+                for (i, line) in lines.iter().enumerate() {
+                    counter.line(i as u64 + 1, line);
+                }
+                let n = lines.len() as u64;
+                let a = (head as u64 + 1).min(n);
+                let b = n.saturating_sub(tail).max(a);
+                let Some(report) = counter.finish(Some(a..=b)) else {
+                    // Nothing notable in the range counted (which is at least part of a..=b).
+                    continue;
+                };
+                // The range counted contains the omitted range (wider when the head held more hits
+                // than were kept).
+                prop_assert!(report.from <= a && report.to >= b);
+                if first_hits == usize::MAX {
+                    prop_assert_eq!((report.from, report.to), (a, b));
+                }
+                for kind in &report.kinds {
+                    let index = patterns.labels().iter().position(|l| *l == kind.label).unwrap();
+                    let hits: Vec<u64> = (report.from..=report.to)
+                        .filter(|&i| patterns.classify(&lines[i as usize - 1]) & (1 << index) != 0)
+                        .collect();
+                    prop_assert_eq!(kind.count, hits.len() as u64);
+                    prop_assert_eq!(Some(kind.first), hits.first().copied());
+                }
+                let listed: usize = report.kinds.len();
+                let direct = (0..patterns.labels().len())
+                    .filter(|&k| (report.from..=report.to).any(|i| patterns.classify(&lines[i as usize - 1]) & (1 << k) != 0))
+                    .count();
+                prop_assert_eq!(listed, direct);
+            }
+        }
+
+        #[test]
+        fn libtest_totals_equal_direct_sums(suites in prop::collection::vec(prop::collection::vec(0u8..3, 0..30), 1..5)) {
+            let mut out = String::new();
+            let (mut passed, mut failed, mut ignored) = (0u64, 0u64, 0u64);
+            let mut names = Vec::new();
+            for (s, tests) in suites.iter().enumerate() {
+                let _ = writeln!(out, "     Running unittests src/lib.rs (target/debug/deps/x-{s})\n\nrunning {} tests", tests.len());
+                let (mut p, mut f, mut i) = (0, 0, 0);
+                for (t, &outcome) in tests.iter().enumerate() {
+                    let name = format!("suite{s}::test_{t}");
+                    let word = ["ok", "FAILED", "ignored"][outcome as usize];
+                    let _ = writeln!(out, "test {name} ... {word}");
+                    match outcome { 0 => p += 1, 1 => { f += 1; names.push(name) }, _ => i += 1 }
+                }
+                let verdict = if f > 0 { "FAILED" } else { "ok" };
+                let _ = writeln!(out, "\ntest result: {verdict}. {p} passed; {f} failed; {i} ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+                passed += p; failed += f; ignored += i;
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "cargo test");
+            prop_assert_eq!(["passed", "failed", "ignored", "binaries"].map(|k| json_u64(&f[k])), [passed, failed, ignored, suites.len() as u64]);
+            let kept: Vec<String> = names.into_iter().take(crate::summary::format::NAMES_KEPT).collect();
+            prop_assert_eq!(&f["failing"], &serde_json::json!(kept));
+        }
+
+        #[test]
+        fn grep_counts_equal_direct_counts(
+            files in prop::collection::vec((0u8..6, 1usize..8), 1..12),
+            context in any::<bool>(),
+        ) {
+            let mut out = String::new();
+            let mut per_file: std::collections::BTreeMap<String, u64> = Default::default();
+            let mut previous = None;
+            let mut contiguous = true;
+            for (f, matches) in &files {
+                let path = format!("src/dir-{f}/file-{f}.rs");
+                if previous.as_ref() != Some(&path) && per_file.contains_key(&path) {
+                    contiguous = false;
+                }
+                for m in 0..*matches {
+                    if context {
+                        let _ = writeln!(out, "{path}-{}-    let a = \"x:1:y\";", m * 10 + 1);
+                    }
+                    let _ = writeln!(out, "{path}:{}:    call(x: 1, y - 2)", m * 10 + 2);
+                }
+                if context {
+                    out.push_str("--\n");
+                }
+                *per_file.entry(path.clone()).or_default() += *matches as u64;
+                previous = Some(path);
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "grep");
+            prop_assert_eq!(json_u64(&f["matches"]), per_file.values().sum::<u64>());
+            if contiguous {
+                prop_assert_eq!(json_u64(&f["files"]), per_file.len() as u64);
+                let mut top: Vec<(&String, &u64)> = per_file.iter().collect();
+                top.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+                let top: Vec<serde_json::Value> = top.iter().take(3).map(|(p, n)| serde_json::json!({"path": p, "matches": n})).collect();
+                prop_assert_eq!(&f["top_files"], &serde_json::json!(top));
+            } else {
+                prop_assert!(f["files"].is_null());
+            }
+        }
+
+        #[test]
+        fn json_validation_agrees_with_serde_json(
+            value in json_value(),
+            pretty in any::<bool>(),
+            mutation in prop::option::of((any::<prop::sample::Index>(), any::<u8>())),
+            chunk in 1usize..64,
+        ) {
+            let mut bytes = if pretty { serde_json::to_vec_pretty(&value) } else { serde_json::to_vec(&value) }.unwrap();
+            if let Some((at, byte)) = mutation {
+                let i = at.index(bytes.len());
+                bytes[i] = byte;
+            }
+            let mut analysis = Analysis::new(&NotablePatterns::default(), 0);
+            for c in bytes.chunks(chunk) {
+                analysis.raw(c);
+            }
+            let valid = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
+            prop_assert_eq!(analysis.finish(None).is_json_document(), valid);
+        }
+
+        #[test]
+        fn json_lines_counts_equal_direct_counts(records in prop::collection::vec(prop::collection::btree_map("[a-d]", 0u8..3, 0..4), 2..30)) {
+            let mut out = String::new();
+            for record in &records {
+                out.push_str(&serde_json::to_string(record).unwrap());
+                out.push('\n');
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "json lines");
+            prop_assert_eq!(json_u64(&f["records"]["count"]), records.len() as u64);
+            let mut keys: std::collections::BTreeMap<String, u64> = Default::default();
+            for record in &records {
+                for key in record.keys() {
+                    *keys.entry(key.clone()).or_default() += 1;
+                }
+            }
+            let streamed: std::collections::BTreeMap<String, u64> =
+                serde_json::from_value(f["records"]["keys"].clone()).unwrap();
+            prop_assert_eq!(streamed, keys);
+        }
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(serde_json::Value::from),
+            "[ -~é\n\t\"\\\\]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                prop::collection::btree_map("[a-z\"]{0,4}", inner, 0..6)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+}
