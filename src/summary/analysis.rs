@@ -102,7 +102,11 @@ impl Analysis {
         .into_iter()
         .flatten()
         .collect();
-        Report { notable: self.notable.finish(omitted), facts, is_json_document }
+        Report {
+            notable: self.notable.finish(omitted),
+            facts,
+            is_json_document,
+        }
     }
 
     #[cfg(test)]
@@ -132,7 +136,11 @@ pub struct Report {
 impl Report {
     /// Summary lines: `[ctxoff] …` lines and, after the notable counts, `  L12: …` examples.
     pub fn render(&self) -> Vec<String> {
-        let mut lines = self.notable.as_ref().map(NotableReport::render).unwrap_or_default();
+        let mut lines = self
+            .notable
+            .as_ref()
+            .map(NotableReport::render)
+            .unwrap_or_default();
         for fact in &self.facts {
             lines.extend(fact.lines.iter().map(|l| format!("[ctxoff] {l}")));
         }
@@ -142,7 +150,9 @@ impl Report {
     /// `{"from", "to", "kinds": [{"kind", "count", "first"}], "examples": [{"line", "text"}]}`,
     /// or `null` when nothing notable was omitted.
     pub fn notable_json(&self) -> Value {
-        self.notable.as_ref().map_or(Value::Null, NotableReport::json)
+        self.notable
+            .as_ref()
+            .map_or(Value::Null, NotableReport::json)
     }
 
     /// An array with one object per recognised shape, each with a `"shape"` key.

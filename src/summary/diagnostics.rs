@@ -44,8 +44,11 @@ impl Tally {
         }
         let mut sorted: Vec<&(String, u64)> = self.counts.iter().collect();
         sorted.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-        let out: Vec<String> =
-            sorted.iter().take(TALLY_SHOWN).map(|(k, n)| format!("{k} ×{}", thousands(*n))).collect();
+        let out: Vec<String> = sorted
+            .iter()
+            .take(TALLY_SHOWN)
+            .map(|(k, n)| format!("{k} ×{}", thousands(*n)))
+            .collect();
         let mut out = out.join(", ");
         if sorted.len() > TALLY_SHOWN {
             out.push_str(&format!(" +{} more", sorted.len() - TALLY_SHOWN));
@@ -57,7 +60,11 @@ impl Tally {
         if self.overflow {
             return serde_json::Value::Null;
         }
-        self.counts.iter().map(|(k, n)| (k.clone(), json!(n))).collect::<serde_json::Map<_, _>>().into()
+        self.counts
+            .iter()
+            .map(|(k, n)| (k.clone(), json!(n)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
     }
 
     #[cfg(test)]
@@ -109,8 +116,13 @@ impl Diagnostics {
     }
 
     pub(crate) fn fact(&self, tool: &str, shape: &str, files_label: &str) -> Fact {
-        let plural = |n: u64, word: &str| format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" });
-        let mut counts = vec![plural(self.errors, "error"), plural(self.warnings, "warning")];
+        let plural = |n: u64, word: &str| {
+            format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
+        };
+        let mut counts = vec![
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning"),
+        ];
         if self.notes > 0 {
             counts.push(plural(self.notes, "note"));
         }

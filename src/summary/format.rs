@@ -6,7 +6,7 @@ pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -54,7 +54,8 @@ impl Names {
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
-        self.kept.capacity() * std::mem::size_of::<String>() + self.kept.iter().map(String::capacity).sum::<usize>()
+        self.kept.capacity() * std::mem::size_of::<String>()
+            + self.kept.iter().map(String::capacity).sum::<usize>()
     }
 }
 

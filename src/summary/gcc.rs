@@ -11,8 +11,11 @@ pub(crate) struct Gcc {
 
 impl Gcc {
     pub(crate) fn line(&mut self, text: &str) {
-        let Some((file, location, level)) = parse(text) else { return };
-        self.diagnostics.add(level, Some(location), &text[location.len() + 2..]);
+        let Some((file, location, level)) = parse(text) else {
+            return;
+        };
+        self.diagnostics
+            .add(level, Some(location), &text[location.len() + 2..]);
         if level != Level::Note {
             self.diagnostics.files.add(file);
         }
@@ -20,7 +23,8 @@ impl Gcc {
 
     pub(crate) fn finish(self) -> Option<Fact> {
         let d = &self.diagnostics;
-        (d.errors + d.warnings + d.notes > 0).then(|| d.fact("gcc/clang", "gcc", "errors and warnings by file"))
+        (d.errors + d.warnings + d.notes > 0)
+            .then(|| d.fact("gcc/clang", "gcc", "errors and warnings by file"))
     }
 
     #[cfg(test)]
@@ -42,7 +46,10 @@ fn parse(text: &str) -> Option<(&str, &str, Level)> {
     // One or two `:digits` groups.
     while numbers < 2 {
         let start = end + 1;
-        let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let digits = bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         if digits == 0 || bytes.get(start + digits) != Some(&b':') {
             break;
         }
@@ -71,9 +78,18 @@ mod tests {
 
     #[test]
     fn parses_locations() {
-        assert_eq!(parse("src/a.c:49:13: error: x"), Some(("src/a.c", "src/a.c:49:13", Level::Error)));
-        assert_eq!(parse("a.h:3: warning: y"), Some(("a.h", "a.h:3", Level::Warning)));
-        assert_eq!(parse("a.c:1:2: fatal error: z.h: No such file"), Some(("a.c", "a.c:1:2", Level::Error)));
+        assert_eq!(
+            parse("src/a.c:49:13: error: x"),
+            Some(("src/a.c", "src/a.c:49:13", Level::Error))
+        );
+        assert_eq!(
+            parse("a.h:3: warning: y"),
+            Some(("a.h", "a.h:3", Level::Warning))
+        );
+        assert_eq!(
+            parse("a.c:1:2: fatal error: z.h: No such file"),
+            Some(("a.c", "a.c:1:2", Level::Error))
+        );
         assert_eq!(parse("src/ringbuf.c: In function ‘rb_write’:"), None);
         assert_eq!(parse("a.rs:12:    let x = 1; // error: no"), None);
         assert_eq!(parse("x:"), None);

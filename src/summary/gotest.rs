@@ -23,9 +23,15 @@ impl GoTest {
     pub(crate) fn line(&mut self, text: &str) {
         match text.as_bytes().first() {
             Some(b' ' | b'-') => {
-                let Some(rest) = text.trim_start_matches(' ').strip_prefix("--- ") else { return };
-                let Some((status, rest)) = rest.split_once(": ") else { return };
-                let Some((name, _)) = rest.split_once(" (") else { return };
+                let Some(rest) = text.trim_start_matches(' ').strip_prefix("--- ") else {
+                    return;
+                };
+                let Some((status, rest)) = rest.split_once(": ") else {
+                    return;
+                };
+                let Some((name, _)) = rest.split_once(" (") else {
+                    return;
+                };
                 match status {
                     "PASS" => self.passed += 1,
                     "FAIL" => {
@@ -69,7 +75,10 @@ impl GoTest {
             thousands(self.packages_failed)
         ));
         if self.packages_without_tests > 0 {
-            line.push_str(&format!(", {} without test files", thousands(self.packages_without_tests)));
+            line.push_str(&format!(
+                ", {} without test files",
+                thousands(self.packages_without_tests)
+            ));
         }
         line.push(')');
         if self.failed > 0 {

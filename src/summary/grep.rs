@@ -34,12 +34,26 @@ impl Grep {
     pub(crate) fn finish(self) -> Option<Fact> {
         let p = self.prefixed;
         if p.plausible && p.matches > 0 {
-            return Some(fact("path:line", p.matches, p.context, p.separators, p.binary, p.files));
+            return Some(fact(
+                "path:line",
+                p.matches,
+                p.context,
+                p.separators,
+                p.binary,
+                p.files,
+            ));
         }
         let mut h = self.heading;
         h.end_group();
         if h.plausible && h.matches > 0 {
-            return Some(fact("heading", h.matches, h.context, h.separators, 0, h.files));
+            return Some(fact(
+                "heading",
+                h.matches,
+                h.context,
+                h.separators,
+                0,
+                h.files,
+            ));
         }
         None
     }
@@ -50,11 +64,22 @@ impl Grep {
     }
 }
 
-fn fact(layout: &str, matches: u64, context: u64, separators: u64, binary: u64, files: Files) -> Fact {
+fn fact(
+    layout: &str,
+    matches: u64,
+    context: u64,
+    separators: u64,
+    binary: u64,
+    files: Files,
+) -> Fact {
     let (count, top) = files.finish();
     let mut line = format!("grep: {} matching lines", thousands(matches));
     if let Some(n) = count {
-        line.push_str(&format!(" in {} file{}", thousands(n), if n == 1 { "" } else { "s" }));
+        line.push_str(&format!(
+            " in {} file{}",
+            thousands(n),
+            if n == 1 { "" } else { "s" }
+        ));
     }
     if context > 0 {
         line.push_str(&format!(" (+{} context lines)", thousands(context)));
@@ -62,7 +87,10 @@ fn fact(layout: &str, matches: u64, context: u64, separators: u64, binary: u64, 
     if let Some(top) = &top
         && count.is_some_and(|n| n > 1)
     {
-        let shown: Vec<String> = top.iter().map(|(p, n)| format!("{} {}", cut(p, 80), thousands(*n))).collect();
+        let shown: Vec<String> = top
+            .iter()
+            .map(|(p, n)| format!("{} {}", cut(p, 80), thousands(*n)))
+            .collect();
         line.push_str(&format!("; most: {}", shown.join(", ")));
     }
     if binary > 0 {
@@ -100,7 +128,14 @@ struct Prefixed {
 
 impl Default for Prefixed {
     fn default() -> Prefixed {
-        Prefixed { plausible: true, matches: 0, context: 0, separators: 0, binary: 0, files: Files::default() }
+        Prefixed {
+            plausible: true,
+            matches: 0,
+            context: 0,
+            separators: 0,
+            binary: 0,
+            files: Files::default(),
+        }
     }
 }
 
@@ -113,8 +148,13 @@ impl Prefixed {
             self.separators += 1;
             return;
         }
-        if text.starts_with("grep: ") || text.starts_with("rg: ") || text.starts_with("Binary file ") {
-            if text.ends_with(": binary file matches") || text.ends_with(" matches") && text.starts_with("Binary file ") {
+        if text.starts_with("grep: ")
+            || text.starts_with("rg: ")
+            || text.starts_with("Binary file ")
+        {
+            if text.ends_with(": binary file matches")
+                || text.ends_with(" matches") && text.starts_with("Binary file ")
+            {
                 self.binary += 1;
             }
             return;
@@ -264,9 +304,7 @@ impl Files {
         self.runs += 1;
         self.current.clear();
         self.current.push_str(path);
-        if self.seen.len() >= PATHS_CHECKED {
-            self.unsure = true;
-        } else if !self.seen.insert(self.hasher.hash_one(path)) {
+        if self.seen.len() >= PATHS_CHECKED || !self.seen.insert(self.hasher.hash_one(path)) {
             self.unsure = true;
         }
     }
@@ -291,13 +329,21 @@ impl Files {
 
     fn finish(mut self) -> (Option<u64>, Option<Vec<(String, u64)>>) {
         self.close();
-        if self.unsure { (None, None) } else { (Some(self.runs), Some(self.top)) }
+        if self.unsure {
+            (None, None)
+        } else {
+            (Some(self.runs), Some(self.top))
+        }
     }
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.current.capacity()
             + self.seen.capacity() * 9
-            + self.top.iter().map(|(p, _)| p.capacity() + 32).sum::<usize>()
+            + self
+                .top
+                .iter()
+                .map(|(p, _)| p.capacity() + 32)
+                .sum::<usize>()
     }
 }

@@ -43,14 +43,18 @@ impl Jest {
             }
             Some(b'T') => {
                 if let Some(rest) = text.strip_prefix("Tests:") {
-                    self.tests = parse_counts(rest, &["passed", "failed", "skipped", "todo", "total"]).map(|c| {
-                        let mut out = [0; 5];
-                        out.copy_from_slice(&c);
-                        out
-                    });
+                    self.tests =
+                        parse_counts(rest, &["passed", "failed", "skipped", "todo", "total"]).map(
+                            |c| {
+                                let mut out = [0; 5];
+                                out.copy_from_slice(&c);
+                                out
+                            },
+                        );
                     self.current_file = None;
                 } else if let Some(rest) = text.strip_prefix("Test Suites:") {
-                    self.suites = parse_counts(rest, &["passed", "failed", "total"]).map(|c| [c[0], c[1], c[2]]);
+                    self.suites = parse_counts(rest, &["passed", "failed", "total"])
+                        .map(|c| [c[0], c[1], c[2]]);
                 }
             }
             Some(b'S') if text.starts_with("Summary of all failing tests") => self.repeated = true,
@@ -74,7 +78,11 @@ impl Jest {
         }
         line.push_str(&format!(" of {} (jest", thousands(total)));
         if let Some([_, suites_failed, suites_total]) = self.suites {
-            line.push_str(&format!(", suites: {} failed of {}", thousands(suites_failed), thousands(suites_total)));
+            line.push_str(&format!(
+                ", suites: {} failed of {}",
+                thousands(suites_failed),
+                thousands(suites_total)
+            ));
         }
         line.push(')');
         if failed > 0 && !self.failing.kept.is_empty() {
@@ -108,7 +116,9 @@ impl Jest {
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap() + self.not_run.approx_heap() + self.current_file.as_ref().map_or(0, String::capacity)
+        self.failing.approx_heap()
+            + self.not_run.approx_heap()
+            + self.current_file.as_ref().map_or(0, String::capacity)
     }
 }
 

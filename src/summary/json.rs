@@ -23,7 +23,9 @@ const MAX_TOP_KEYS: usize = 32;
 const MAX_VALUES: usize = 16;
 const SHOWN: usize = 10;
 /// Record keys whose string values are counted: they usually say what kind of record it is.
-const DISCRIMINATORS: &[&[u8]] = &[b"type", b"reason", b"kind", b"level", b"event", b"status", b"action"];
+const DISCRIMINATORS: &[&[u8]] = &[
+    b"type", b"reason", b"kind", b"level", b"event", b"status", b"action",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -36,7 +38,14 @@ enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [Kind::Object, Kind::Array, Kind::String, Kind::Number, Kind::Bool, Kind::Null];
+    const ALL: [Kind; 6] = [
+        Kind::Object,
+        Kind::Array,
+        Kind::String,
+        Kind::Number,
+        Kind::Bool,
+        Kind::Null,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -86,11 +95,21 @@ enum State {
     Colon,
     /// After a value: `,`, a closing bracket, or (top level) whitespace and another value.
     After,
-    Str { key: bool },
-    Escape { key: bool },
-    Hex { key: bool, left: u8 },
+    Str {
+        key: bool,
+    },
+    Escape {
+        key: bool,
+    },
+    Hex {
+        key: bool,
+        left: u8,
+    },
     Number(Num),
-    Literal { word: &'static [u8], at: u8 },
+    Literal {
+        word: &'static [u8],
+        at: u8,
+    },
 }
 
 /// Where the string being read goes.
@@ -107,6 +126,9 @@ enum Target {
     Value2(usize),
 }
 
+/// Distinct values of one key and how many records have each.
+type ValueCounts = Vec<(Vec<u8>, u64)>;
+
 /// Counts over a sequence of records: the top-level values (JSON Lines) or the elements of a
 /// top-level array.
 #[derive(Debug, Default)]
@@ -120,7 +142,7 @@ struct Records {
     /// The key just read, if its value is to be counted.
     pending: Option<usize>,
     /// Per key index, discriminating values and their counts (`None`: too many or too long).
-    values: Vec<(usize, Option<Vec<(Vec<u8>, u64)>>)>,
+    values: Vec<(usize, Option<ValueCounts>)>,
 }
 
 impl Records {
@@ -162,7 +184,9 @@ impl Records {
     }
 
     fn value(&mut self, key: usize, value: Option<&[u8]>) {
-        let Some((_, slot)) = self.values.iter_mut().find(|(k, _)| *k == key) else { return };
+        let Some((_, slot)) = self.values.iter_mut().find(|(k, _)| *k == key) else {
+            return;
+        };
         let (Some(values), Some(value)) = (slot.as_mut(), value) else {
             *slot = None;
             return;
@@ -180,7 +204,10 @@ impl Records {
         if self.keys_incomplete || self.keys.is_empty() {
             return None;
         }
-        Some(format!("keys: {}", tally(self.keys.iter().map(|(k, n)| (k.as_slice(), *n)))))
+        Some(format!(
+            "keys: {}",
+            tally(self.keys.iter().map(|(k, n)| (k.as_slice(), *n)))
+        ))
     }
 
     fn values_lines(&self) -> Vec<String> {
@@ -188,13 +215,20 @@ impl Records {
             .iter()
             .filter_map(|(k, v)| {
                 let v = v.as_ref().filter(|v| !v.is_empty())?;
-                Some(format!("by {}: {}", text(&self.keys[*k].0), tally(v.iter().map(|(v, n)| (v.as_slice(), *n)))))
+                Some(format!(
+                    "by {}: {}",
+                    text(&self.keys[*k].0),
+                    tally(v.iter().map(|(v, n)| (v.as_slice(), *n)))
+                ))
             })
             .collect()
     }
 
     fn kinds_text(&self) -> String {
-        let present: Vec<Kind> = Kind::ALL.into_iter().filter(|&k| self.kinds[k as usize] > 0).collect();
+        let present: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|&k| self.kinds[k as usize] > 0)
+            .collect();
         match present.as_slice() {
             [only] => format!("all {}", only.plural()),
             _ => present
@@ -235,7 +269,11 @@ impl Records {
 fn tally<'a>(items: impl Iterator<Item = (&'a [u8], u64)>) -> String {
     let mut items: Vec<(&[u8], u64)> = items.collect();
     items.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    let shown: Vec<String> = items.iter().take(SHOWN).map(|(k, n)| format!("{} {}", text(k), thousands(*n))).collect();
+    let shown: Vec<String> = items
+        .iter()
+        .take(SHOWN)
+        .map(|(k, n)| format!("{} {}", text(k), thousands(*n)))
+        .collect();
     let mut out = shown.join(", ");
     if items.len() > SHOWN {
         out.push_str(&format!(" +{} more", items.len() - SHOWN));
@@ -419,7 +457,10 @@ impl JsonScan {
                 } else if left == 1 {
                     self.state = State::Str { key };
                 } else {
-                    self.state = State::Hex { key, left: left - 1 };
+                    self.state = State::Hex {
+                        key,
+                        left: left - 1,
+                    };
                 }
             }
             State::Number(num) => return self.number(num, b),
@@ -509,15 +550,28 @@ impl JsonScan {
                     self.stack[word] &= !bit;
                 }
                 self.depth += 1;
-                if b == b'{' { State::KeyOrClose } else { State::ValueOrClose }
+                if b == b'{' {
+                    State::KeyOrClose
+                } else {
+                    State::ValueOrClose
+                }
             }
             b'"' => State::Str { key: false },
             b'-' => State::Number(Num::Minus),
             b'0' => State::Number(Num::Zero),
             b'1'..=b'9' => State::Number(Num::Int),
-            b't' => State::Literal { word: b"true", at: 1 },
-            b'f' => State::Literal { word: b"false", at: 1 },
-            _ => State::Literal { word: b"null", at: 1 },
+            b't' => State::Literal {
+                word: b"true",
+                at: 1,
+            },
+            b'f' => State::Literal {
+                word: b"false",
+                at: 1,
+            },
+            _ => State::Literal {
+                word: b"null",
+                at: 1,
+            },
         };
     }
 
@@ -607,7 +661,11 @@ impl JsonScan {
                 if self.first() {
                     self.top_keys_total += 1;
                     if self.top_keys.len() < MAX_TOP_KEYS {
-                        self.top_keys.push(TopKey { key: captured.map(<[u8]>::to_vec), kind: Kind::Null, len: 0 });
+                        self.top_keys.push(TopKey {
+                            key: captured.map(<[u8]>::to_vec),
+                            kind: Kind::Null,
+                            len: 0,
+                        });
                     }
                 }
             }
@@ -671,7 +729,8 @@ impl JsonScan {
         {
             self.value_done();
         }
-        let valid = !self.failed && self.utf8_len == 0 && self.depth == 0 && self.state == State::After;
+        let valid =
+            !self.failed && self.utf8_len == 0 && self.depth == 0 && self.state == State::After;
         if !valid || self.values == 0 {
             return (None, false);
         }
@@ -682,14 +741,21 @@ impl JsonScan {
             return (None, false);
         }
         let r = &self.records;
-        let mut line = format!("JSON Lines: {} records ({})", thousands(r.count), r.kinds_text());
+        let mut line = format!(
+            "JSON Lines: {} records ({})",
+            thousands(r.count),
+            r.kinds_text()
+        );
         if let Some(keys) = r.keys_line() {
             line.push_str(&format!("; {keys}"));
         }
         for values in r.values_lines() {
             line.push_str(&format!("; {values}"));
         }
-        let fact = Fact { lines: vec![line], json: json!({"shape": "json lines", "records": r.json()}) };
+        let fact = Fact {
+            lines: vec![line],
+            json: json!({"shape": "json lines", "records": r.json()}),
+        };
         (Some(fact), false)
     }
 
@@ -702,7 +768,10 @@ impl JsonScan {
                     .iter()
                     .take(SHOWN)
                     .map(|k| {
-                        let name = k.key.as_deref().map_or_else(|| "(long key)".to_owned(), text);
+                        let name = k
+                            .key
+                            .as_deref()
+                            .map_or_else(|| "(long key)".to_owned(), text);
                         match k.kind {
                             Kind::Array => format!("{name} (array of {})", thousands(k.len)),
                             Kind::Object => format!("{name} (object, {} keys)", thousands(k.len)),
@@ -711,9 +780,16 @@ impl JsonScan {
                     })
                     .collect();
                 if self.top_keys_total > SHOWN as u64 {
-                    described.push(format!("+{} more", thousands(self.top_keys_total - SHOWN as u64)));
+                    described.push(format!(
+                        "+{} more",
+                        thousands(self.top_keys_total - SHOWN as u64)
+                    ));
                 }
-                format!("JSON: object with {} keys: {}", thousands(self.top_keys_total), described.join(", "))
+                format!(
+                    "JSON: object with {} keys: {}",
+                    thousands(self.top_keys_total),
+                    described.join(", ")
+                )
             }
             Kind::Array => {
                 let e = &self.elements;
@@ -752,7 +828,12 @@ impl JsonScan {
         self.stack.capacity() * 8
             + self.capture.capacity()
             + self.top_keys.capacity() * std::mem::size_of::<TopKey>()
-            + self.top_keys.iter().filter_map(|k| k.key.as_ref()).map(Vec::capacity).sum::<usize>()
+            + self
+                .top_keys
+                .iter()
+                .filter_map(|k| k.key.as_ref())
+                .map(Vec::capacity)
+                .sum::<usize>()
             + self.records.approx_heap()
             + self.elements.approx_heap()
     }
@@ -777,14 +858,42 @@ mod tests {
     #[test]
     fn validates_like_serde_json() {
         let cases: &[&[u8]] = &[
-            b"{}", b"[]", b" 1 ", b"-0.5e+3", b"\"a\\u00e9\\n\"", b"[1,[2,{\"a\":null}],true]", b"{\"a\":1,}",
-            b"[1,]", b"01", b"1.", b"\"\x01\"", b"\"\\x\"", b"tru", b"nul", b"{\"a\" 1}", b"[1 2]", b"\"\xff\"",
-            b"\"\xc3\xa9\"", b"", b"  ", b"{\"a\":[]}x", b"-", b"1e", b"{,}", b"[}", b"{]",
+            b"{}",
+            b"[]",
+            b" 1 ",
+            b"-0.5e+3",
+            b"\"a\\u00e9\\n\"",
+            b"[1,[2,{\"a\":null}],true]",
+            b"{\"a\":1,}",
+            b"[1,]",
+            b"01",
+            b"1.",
+            b"\"\x01\"",
+            b"\"\\x\"",
+            b"tru",
+            b"nul",
+            b"{\"a\" 1}",
+            b"[1 2]",
+            b"\"\xff\"",
+            b"\"\xc3\xa9\"",
+            b"",
+            b"  ",
+            b"{\"a\":[]}x",
+            b"-",
+            b"1e",
+            b"{,}",
+            b"[}",
+            b"{]",
         ];
         for &case in cases {
             let expected = serde_json::from_slice::<serde_json::Value>(case).is_ok();
             for chunk in [1, 2, 3, 1000] {
-                assert_eq!(scan(case, chunk).1, expected, "{:?} chunk {chunk}", String::from_utf8_lossy(case));
+                assert_eq!(
+                    scan(case, chunk).1,
+                    expected,
+                    "{:?} chunk {chunk}",
+                    String::from_utf8_lossy(case)
+                );
             }
         }
     }

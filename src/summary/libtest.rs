@@ -37,7 +37,9 @@ impl Libtest {
             return;
         }
         if let Some(rest) = text.strip_prefix("running ") {
-            if let Some(n) = rest.strip_suffix(" tests").or_else(|| rest.strip_suffix(" test"))
+            if let Some(n) = rest
+                .strip_suffix(" tests")
+                .or_else(|| rest.strip_suffix(" test"))
                 && let Ok(n) = n.parse::<u64>()
             {
                 self.close_open();
@@ -74,10 +76,14 @@ impl Libtest {
 
     /// `ok. 204 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s`
     fn result(&mut self, rest: &str) {
-        let Some((_, counts)) = rest.split_once(". ") else { return };
+        let Some((_, counts)) = rest.split_once(". ") else {
+            return;
+        };
         let mut parsed = [None; 4];
         for part in counts.split("; ") {
-            let Some((n, word)) = part.split_once(' ') else { continue };
+            let Some((n, word)) = part.split_once(' ') else {
+                continue;
+            };
             let Ok(n) = n.parse::<u64>() else { continue };
             let slot = match word {
                 "passed" => 0,
@@ -88,7 +94,9 @@ impl Libtest {
             };
             parsed[slot] = Some(n);
         }
-        let [Some(passed), Some(failed), ignored, measured] = parsed else { return };
+        let [Some(passed), Some(failed), ignored, measured] = parsed else {
+            return;
+        };
         self.passed += passed;
         self.failed += failed;
         self.ignored += ignored.unwrap_or(0);
@@ -116,7 +124,11 @@ impl Libtest {
             if self.measured > 0 {
                 line.push_str(&format!(", {} measured", thousands(self.measured)));
             }
-            let binaries = if self.results == 1 { "binary" } else { "binaries" };
+            let binaries = if self.results == 1 {
+                "binary"
+            } else {
+                "binaries"
+            };
             line.push_str(&format!(" ({} cargo test {binaries})", self.results));
             if self.failed > 0 && !self.failing.kept.is_empty() {
                 line.push_str(&format!(": {}", self.failing.render(self.failed)));
@@ -125,7 +137,10 @@ impl Libtest {
         }
         if let Some((announced, ok)) = self.first_stopped {
             let mut line = if self.stopped == 1 {
-                format!("tests: a test binary stopped before its result line (running {} tests", thousands(announced))
+                format!(
+                    "tests: a test binary stopped before its result line (running {} tests",
+                    thousands(announced)
+                )
             } else {
                 format!(
                     "tests: {} test binaries stopped before their result line (the first: running {} tests",

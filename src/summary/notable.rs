@@ -31,7 +31,7 @@
 use std::collections::VecDeque;
 
 use anyhow::{Context, bail};
-use regex::{Regex, RegexSet};
+use regex::{Regex, RegexSet, bytes};
 use serde_json::json;
 
 use super::format::{cut, thousands};
@@ -44,25 +44,69 @@ struct Family {
 
 /// The default kinds, in the order the summary lists them.
 const FAMILIES: &[Family] = &[
-    Family { label: "error", stems: &["error"], suffixes: &["s"] },
-    Family { label: "warning", stems: &["warn"], suffixes: &["ings", "ing", "ed", "s"] },
-    Family { label: "fail", stems: &["fail"], suffixes: &["ures", "ure", "ing", "ed", "s"] },
-    Family { label: "panic", stems: &["panic"], suffixes: &["king", "ked", "s"] },
-    Family { label: "fatal", stems: &["fatal"], suffixes: &[] },
-    Family { label: "exception", stems: &["exception"], suffixes: &["s"] },
-    Family { label: "traceback", stems: &["traceback"], suffixes: &["s"] },
-    Family { label: "assert", stems: &["assert"], suffixes: &["ions", "ion", "ed", "s"] },
+    Family {
+        label: "error",
+        stems: &["error"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "warning",
+        stems: &["warn"],
+        suffixes: &["ings", "ing", "ed", "s"],
+    },
+    Family {
+        label: "fail",
+        stems: &["fail"],
+        suffixes: &["ures", "ure", "ing", "ed", "s"],
+    },
+    Family {
+        label: "panic",
+        stems: &["panic"],
+        suffixes: &["king", "ked", "s"],
+    },
+    Family {
+        label: "fatal",
+        stems: &["fatal"],
+        suffixes: &[],
+    },
+    Family {
+        label: "exception",
+        stems: &["exception"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "traceback",
+        stems: &["traceback"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "assert",
+        stems: &["assert"],
+        suffixes: &["ions", "ion", "ed", "s"],
+    },
     Family {
         label: "segfault",
         stems: &["segmentation fault", "segfault"],
         suffixes: &["ed", "s"],
     },
-    Family { label: "denied", stems: &["denied"], suffixes: &[] },
+    Family {
+        label: "denied",
+        stems: &["denied"],
+        suffixes: &[],
+    },
 ];
 
 /// Which kinds an example is picked for first: the most telling failures.
 const EXAMPLE_PRIORITY: &[&str] = &[
-    "panic", "error", "fatal", "fail", "segfault", "exception", "traceback", "assert", "denied",
+    "panic",
+    "error",
+    "fatal",
+    "fail",
+    "segfault",
+    "exception",
+    "traceback",
+    "assert",
+    "denied",
     "warning",
 ];
 
@@ -72,18 +116,22 @@ const MAX_KINDS: usize = 64;
 /// The patterns that make a line notable: the default failure words plus configured regexes.
 #[derive(Clone, Debug)]
 pub struct NotablePatterns {
-    /// Finds candidate stems; the word rules are then checked by hand (no look-around in
-    /// `regex`), which also keeps the common no-match case to one prefiltered search.
-    stems: Regex,
+    /// Finds candidate stems in the ASCII-lower-cased line: case-sensitive literals get the
+    /// regex crate's SIMD prefilter (a case-insensitive alternation of these words has too many
+    /// case variants for it, and runs 3x slower). The word rules are then checked by hand (no
+    /// look-around in `regex`).
+    stems: bytes::Regex,
     extra: Option<RegexSet>,
     labels: Vec<String>,
 }
 
 impl Default for NotablePatterns {
     fn default() -> NotablePatterns {
-        let alternatives: Vec<&str> = FAMILIES.iter().flat_map(|f| f.stems.iter().copied()).collect();
-        // ASCII-only case folding: Unicode folding would let `K` (Kelvin) or `ſ` stand in.
-        let stems = Regex::new(&format!("(?i-u:{})", alternatives.join("|")))
+        let alternatives: Vec<&str> = FAMILIES
+            .iter()
+            .flat_map(|f| f.stems.iter().copied())
+            .collect();
+        let stems = bytes::Regex::new(&format!("(?-u:{})", alternatives.join("|")))
             .expect("the default stems are a valid regex");
         NotablePatterns {
             stems,
@@ -101,7 +149,11 @@ impl NotablePatterns {
             return Ok(patterns);
         }
         if FAMILIES.len() + extra.len() > MAX_KINDS {
-            bail!("too many notable patterns: {} (at most {})", extra.len(), MAX_KINDS - FAMILIES.len());
+            bail!(
+                "too many notable patterns: {} (at most {})",
+                extra.len(),
+                MAX_KINDS - FAMILIES.len()
+            );
         }
         for pattern in extra {
             Regex::new(pattern).with_context(|| format!("invalid notable pattern `{pattern}`"))?;
@@ -120,11 +172,20 @@ impl NotablePatterns {
         self.labels.len()
     }
 
-    /// The kinds present in `line`, as a bit mask (bit `i` = `labels[i]`).
+    #[cfg(test)]
     pub(crate) fn classify(&self, line: &str) -> u64 {
+        self.classify_with(line, &mut Vec::new())
+    }
+
+    /// The kinds present in `line`, as a bit mask (bit `i` = `labels[i]`). `lower` is scratch
+    /// space, reused so that no line allocates.
+    pub(crate) fn classify_with(&self, line: &str, lower: &mut Vec<u8>) -> u64 {
+        lower.clear();
+        lower.extend_from_slice(line.as_bytes());
+        lower.make_ascii_lowercase();
         let mut mask = 0u64;
-        for m in self.stems.find_iter(line) {
-            if let Some(kind) = family_of(m.as_str())
+        for m in self.stems.find_iter(lower) {
+            if let Some(kind) = family_of(m.as_bytes())
                 && mask & (1 << kind) == 0
                 && counts_as_word(line, m.start(), m.end(), FAMILIES[kind].suffixes)
             {
@@ -140,10 +201,10 @@ impl NotablePatterns {
     }
 }
 
-fn family_of(stem: &str) -> Option<usize> {
+fn family_of(stem: &[u8]) -> Option<usize> {
     FAMILIES
         .iter()
-        .position(|f| f.stems.iter().any(|s| s.eq_ignore_ascii_case(stem)))
+        .position(|f| f.stems.iter().any(|s| s.as_bytes() == stem))
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -168,27 +229,39 @@ fn counts_as_word(line: &str, start: usize, end: usize, suffixes: &[&str]) -> bo
     }
     let rest = &bytes[end..];
     let last_of_stem = stem[stem.len() - 1];
-    std::iter::once("").chain(suffixes.iter().copied()).any(|suffix| {
-        let Some(word_rest) = rest.get(..suffix.len()) else { return false };
-        if !word_rest.eq_ignore_ascii_case(suffix.as_bytes()) {
-            return false;
-        }
-        let last = word_rest.last().copied().unwrap_or(last_of_stem);
-        match rest.get(suffix.len()) {
-            None => true,
-            Some(&next) => {
-                let pascal_hump = next.is_ascii_uppercase() && last.is_ascii_lowercase() && stem[0].is_ascii_uppercase();
-                !is_word_byte(next) || pascal_hump
+    std::iter::once("")
+        .chain(suffixes.iter().copied())
+        .any(|suffix| {
+            let Some(word_rest) = rest.get(..suffix.len()) else {
+                return false;
+            };
+            if !word_rest.eq_ignore_ascii_case(suffix.as_bytes()) {
+                return false;
             }
-        }
-    })
+            let last = word_rest.last().copied().unwrap_or(last_of_stem);
+            match rest.get(suffix.len()) {
+                None => true,
+                Some(&next) => {
+                    let pascal_hump = next.is_ascii_uppercase()
+                        && last.is_ascii_lowercase()
+                        && stem[0].is_ascii_uppercase();
+                    !is_word_byte(next) || pascal_hump
+                }
+            }
+        })
 }
 
 /// `…0 ` or `…no ` (a whole word) right before a failure word: a count of zero.
 fn after_zero_or_no(before: &[u8]) -> bool {
-    let Some(before) = before.strip_suffix(b" ") else { return false };
+    let Some(before) = before.strip_suffix(b" ") else {
+        return false;
+    };
     // `0` as a whole number: `0 failed`, `(0 errors)`, but not `1.0 failed` nor `worker-0 error`.
-    let word_start = |prefix: &[u8]| prefix.last().is_none_or(|&b| b.is_ascii_whitespace() || b == b'(' || b == b'[');
+    let word_start = |prefix: &[u8]| {
+        prefix
+            .last()
+            .is_none_or(|&b| b.is_ascii_whitespace() || b == b'(' || b == b'[')
+    };
     if let Some(prefix) = before.strip_suffix(b"0") {
         return word_start(prefix);
     }
@@ -225,6 +298,7 @@ pub(crate) struct NotableCounter {
     max_tail_lines: u64,
     last_line: u64,
     examples: Vec<Vec<(u64, String)>>,
+    lower: Vec<u8>,
 }
 
 impl NotableCounter {
@@ -242,6 +316,7 @@ impl NotableCounter {
             max_tail_lines,
             last_line: 0,
             examples: vec![Vec::new(); kinds],
+            lower: Vec::new(),
         }
     }
 
@@ -257,10 +332,14 @@ impl NotableCounter {
         if !self.saturated {
             self.covered = number;
         }
-        while self.tail.front().is_some_and(|&(n, _)| n.saturating_add(self.max_tail_lines) <= number) {
+        while self
+            .tail
+            .front()
+            .is_some_and(|&(n, _)| n.saturating_add(self.max_tail_lines) <= number)
+        {
             self.tail.pop_front();
         }
-        let mask = self.patterns.classify(text);
+        let mask = self.patterns.classify_with(text, &mut self.lower);
         if mask == 0 {
             return;
         }
@@ -286,6 +365,7 @@ impl NotableCounter {
     pub(crate) fn approx_heap(&self) -> usize {
         use std::mem::size_of;
         self.totals.capacity() * 8
+            + self.lower.capacity()
             + self.first_hits.capacity() * 16
             + self.first_after_cover.capacity() * 8
             + self.tail.capacity() * 16
@@ -293,11 +373,17 @@ impl NotableCounter {
             + self
                 .examples
                 .iter()
-                .map(|e| e.capacity() * size_of::<(u64, String)>() + e.iter().map(|(_, s)| s.capacity()).sum::<usize>())
+                .map(|e| {
+                    e.capacity() * size_of::<(u64, String)>()
+                        + e.iter().map(|(_, s)| s.capacity()).sum::<usize>()
+                })
                 .sum::<usize>()
     }
 
-    pub(crate) fn finish(self, omitted: Option<std::ops::RangeInclusive<u64>>) -> Option<NotableReport> {
+    pub(crate) fn finish(
+        self,
+        omitted: Option<std::ops::RangeInclusive<u64>>,
+    ) -> Option<NotableReport> {
         let (a, b) = omitted?.into_inner();
         let b = b.min(self.last_line);
         if a == 0 || a > b {
@@ -305,22 +391,25 @@ impl NotableCounter {
         }
         // Count exactly over [from, to]: the omitted range, unless the head or tail were longer
         // than what was kept, in which case the (stated) range is narrowed or widened.
-        let from = if a - 1 <= self.covered { a } else { self.covered + 1 };
+        let from = if a - 1 <= self.covered {
+            a
+        } else {
+            self.covered + 1
+        };
         let tail_start = self.last_line.saturating_sub(self.max_tail_lines);
         let to = b.max(tail_start);
         if from > to {
             return None;
         }
         let mut counts = self.totals.clone();
-        for &(n, mask) in self.first_hits.iter().filter(|&&(n, _)| n < from) {
-            debug_assert!(n < from);
+        for &(_, mask) in self.first_hits.iter().filter(|&&(n, _)| n < from) {
             for kind in bits(mask) {
-                counts[kind] -= 1;
+                counts[kind] = counts[kind].saturating_sub(1);
             }
         }
         for &(_, mask) in self.tail.iter().filter(|&&(n, _)| n > to) {
             for kind in bits(mask) {
-                counts[kind] -= 1;
+                counts[kind] = counts[kind].saturating_sub(1);
             }
         }
         let in_range = |n: u64| (from..=to).contains(&n);
@@ -335,13 +424,22 @@ impl NotableCounter {
         let kinds: Vec<NotableKind> = (0..counts.len())
             .filter(|&kind| counts[kind] > 0)
             .filter_map(|kind| {
-                Some(NotableKind { label: self.patterns.labels[kind].clone(), count: counts[kind], first: first(kind)? })
+                Some(NotableKind {
+                    label: self.patterns.labels[kind].clone(),
+                    count: counts[kind],
+                    first: first(kind)?,
+                })
             })
             .collect();
         if kinds.is_empty() {
             return None;
         }
-        let priority = |label: &str| EXAMPLE_PRIORITY.iter().position(|&p| p == label).unwrap_or(EXAMPLE_PRIORITY.len());
+        let priority = |label: &str| {
+            EXAMPLE_PRIORITY
+                .iter()
+                .position(|&p| p == label)
+                .unwrap_or(EXAMPLE_PRIORITY.len())
+        };
         let mut order: Vec<usize> = (0..self.patterns.labels.len()).collect();
         order.sort_by_key(|&kind| priority(&self.patterns.labels[kind]));
         let mut examples: Vec<(u64, String)> = Vec::new();
@@ -356,7 +454,13 @@ impl NotableCounter {
             }
         }
         examples.sort();
-        Some(NotableReport { from, to, omitted: (a, b), kinds, examples })
+        Some(NotableReport {
+            from,
+            to,
+            omitted: (a, b),
+            kinds,
+            examples,
+        })
     }
 }
 
@@ -387,18 +491,31 @@ impl NotableReport {
         let what = if (self.from, self.to) == self.omitted {
             "omitted lines contain".to_owned()
         } else {
-            format!("lines {}–{} contain", thousands(self.from), thousands(self.to))
+            format!(
+                "lines {}–{} contain",
+                thousands(self.from),
+                thousands(self.to)
+            )
         };
         let kinds: Vec<String> = self
             .kinds
             .iter()
             .map(|k| {
                 let first = if k.count == 1 { "" } else { "first " };
-                format!("{} ×{} ({first}L{})", k.label, thousands(k.count), thousands(k.first))
+                format!(
+                    "{} ×{} ({first}L{})",
+                    k.label,
+                    thousands(k.count),
+                    thousands(k.first)
+                )
             })
             .collect();
         let mut lines = vec![format!("[ctxoff] {what}: {}", kinds.join(" · "))];
-        lines.extend(self.examples.iter().map(|(n, text)| format!("  L{}: {text}", thousands(*n))));
+        lines.extend(
+            self.examples
+                .iter()
+                .map(|(n, text)| format!("  L{}: {text}", thousands(*n))),
+        );
         lines
     }
 
@@ -418,7 +535,9 @@ mod tests {
 
     fn kinds(line: &str) -> Vec<String> {
         let p = NotablePatterns::default();
-        bits(p.classify(line)).map(|k| p.labels[k].clone()).collect()
+        bits(p.classify(line))
+            .map(|k| p.labels[k].clone())
+            .collect()
     }
 
     #[test]
@@ -426,9 +545,15 @@ mod tests {
         assert_eq!(kinds("error[E0308]: mismatched types"), ["error"]);
         assert_eq!(kinds("ERROR: shard-007 checksum mismatch"), ["error"]);
         assert_eq!(kinds("E   ImportError: cannot import name"), ["error"]);
-        assert_eq!(kinds("AssertionError: perimeter was 4.8"), ["error", "assert"]);
+        assert_eq!(
+            kinds("AssertionError: perimeter was 4.8"),
+            ["error", "assert"]
+        );
         assert_eq!(kinds("thread 'x' panicked at src/lib.rs:1:1"), ["panic"]);
-        assert_eq!(kinds("fatal runtime error: stack overflow"), ["error", "fatal"]);
+        assert_eq!(
+            kinds("fatal runtime error: stack overflow"),
+            ["error", "fatal"]
+        );
         assert_eq!(kinds("Segmentation fault (core dumped)"), ["segfault"]);
         assert_eq!(kinds("open: Permission denied"), ["denied"]);
         assert_eq!(kinds("2 warnings emitted"), ["warning"]);
@@ -448,7 +573,12 @@ mod tests {
     #[test]
     fn configured_patterns_add_kinds_and_bad_ones_are_named() {
         let p = NotablePatterns::new(&["TODO".to_owned()]).unwrap();
-        assert_eq!(bits(p.classify("TODO: error")).map(|k| p.labels[k].as_str()).collect::<Vec<_>>(), ["error", "TODO"]);
+        assert_eq!(
+            bits(p.classify("TODO: error"))
+                .map(|k| p.labels[k].as_str())
+                .collect::<Vec<_>>(),
+            ["error", "TODO"]
+        );
         let err = NotablePatterns::new(&["ok".to_owned(), "(".to_owned()]).unwrap_err();
         assert!(format!("{err:#}").contains("`(`"), "{err:#}");
     }
@@ -461,8 +591,18 @@ mod tests {
         }
         // Head 1..=4, tail 18..=20: errors on 6, 8, …, 16.
         let r = c.finish(Some(5..=17)).unwrap();
-        assert_eq!(r.kinds, [NotableKind { label: "error".into(), count: 6, first: 6 }]);
-        assert_eq!(r.render()[0], "[ctxoff] omitted lines contain: error ×6 (first L6)");
+        assert_eq!(
+            r.kinds,
+            [NotableKind {
+                label: "error".into(),
+                count: 6,
+                first: 6
+            }]
+        );
+        assert_eq!(
+            r.render()[0],
+            "[ctxoff] omitted lines contain: error ×6 (first L6)"
+        );
         assert_eq!(r.render()[1], "  L6: error here");
     }
 }

@@ -64,7 +64,16 @@ impl Pytest {
         if self.sessions == 0 {
             return None;
         }
-        let [passed, failed, skipped, xfailed, xpassed, errors, deselected, _] = self.counts;
+        let [
+            passed,
+            failed,
+            skipped,
+            xfailed,
+            xpassed,
+            errors,
+            deselected,
+            _,
+        ] = self.counts;
         let run = passed + failed + xfailed + xpassed;
         let mut line = format!(
             "tests: {} run, {} passed, {} failed",
@@ -114,7 +123,9 @@ impl Pytest {
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap() + self.errors.approx_heap() + self.interrupted.as_ref().map_or(0, String::capacity)
+        self.failing.approx_heap()
+            + self.errors.approx_heap()
+            + self.interrupted.as_ref().map_or(0, String::capacity)
     }
 }
 
@@ -162,9 +173,18 @@ mod tests {
 
     #[test]
     fn final_lines() {
-        assert_eq!(parse_final_line("=== 3 failed, 59 passed, 1 error in 0.10s ==="), Some([59, 3, 0, 0, 0, 1, 0, 0]));
-        assert_eq!(parse_final_line("3 failed, 59 passed in 0.10s"), Some([59, 3, 0, 0, 0, 0, 0, 0]));
-        assert_eq!(parse_final_line("== 2 passed, 3 warnings in 1.20s (0:00:01) =="), Some([2, 0, 0, 0, 0, 0, 0, 3]));
+        assert_eq!(
+            parse_final_line("=== 3 failed, 59 passed, 1 error in 0.10s ==="),
+            Some([59, 3, 0, 0, 0, 1, 0, 0])
+        );
+        assert_eq!(
+            parse_final_line("3 failed, 59 passed in 0.10s"),
+            Some([59, 3, 0, 0, 0, 0, 0, 0])
+        );
+        assert_eq!(
+            parse_final_line("== 2 passed, 3 warnings in 1.20s (0:00:01) =="),
+            Some([2, 0, 0, 0, 0, 0, 0, 3])
+        );
         assert_eq!(parse_final_line("no tests ran in 0.01s"), Some([0; 8]));
         assert_eq!(parse_final_line("3 apples in 2s"), None);
         assert_eq!(parse_final_line("=== test session starts ==="), None);

@@ -38,7 +38,9 @@ impl Rustc {
             return;
         };
         let (code, message) = if let Some(rest) = rest.strip_prefix('[') {
-            let Some((code, message)) = rest.split_once("]: ") else { return };
+            let Some((code, message)) = rest.split_once("]: ") else {
+                return;
+            };
             (Some(code), message)
         } else if let Some(message) = rest.strip_prefix(": ") {
             (None, message)
@@ -62,7 +64,8 @@ impl Rustc {
                 self.diagnostics.codes.add(&code);
             }
         }
-        self.located.then(|| self.diagnostics.fact("rustc", "rustc", "files"))
+        self.located
+            .then(|| self.diagnostics.fact("rustc", "rustc", "files"))
     }
 
     #[cfg(test)]

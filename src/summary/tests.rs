@@ -8,7 +8,9 @@ use super::{Analysis, NotablePatterns, Report};
 use crate::text::clean_line;
 
 fn corpus(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/corpus").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus")
+        .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -37,13 +39,24 @@ fn facts(name: &str) -> Report {
 
 fn fact(report: &Report, shape: &str) -> serde_json::Value {
     let facts = report.facts_json();
-    let found: Vec<&serde_json::Value> = facts.as_array().unwrap().iter().filter(|f| f["shape"] == shape).collect();
+    let found: Vec<&serde_json::Value> = facts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["shape"] == shape)
+        .collect();
     assert_eq!(found.len(), 1, "one {shape} fact expected in {facts:#}");
     found[0].clone()
 }
 
 fn shapes(report: &Report) -> Vec<String> {
-    report.facts_json().as_array().unwrap().iter().map(|f| f["shape"].as_str().unwrap().to_owned()).collect()
+    report
+        .facts_json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["shape"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 /// The rendered line starting with `prefix` (after `[ctxoff] `).
@@ -51,7 +64,10 @@ fn rendered(report: &Report, prefix: &str) -> String {
     let lines = report.render();
     lines
         .iter()
-        .find_map(|l| l.strip_prefix("[ctxoff] ").filter(|l| l.starts_with(prefix)))
+        .find_map(|l| {
+            l.strip_prefix("[ctxoff] ")
+                .filter(|l| l.starts_with(prefix))
+        })
         .unwrap_or_else(|| panic!("no `{prefix}` line in {lines:#?}"))
         .to_owned()
 }
@@ -69,14 +85,32 @@ fn cargo_build_errors_plain_and_ansi() {
         assert_eq!(shapes(&r), ["rustc"], "{name}");
         let f = fact(&r, "rustc");
         assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (7, 4));
-        assert_eq!(f["first_error"], "src/item.rs:23:20: error[E0308]: mismatched types");
-        assert_eq!(f["first_warning"], "src/main.rs:2:5: warning: unused import: `std::fmt::Write as _`");
+        assert_eq!(
+            f["first_error"],
+            "src/item.rs:23:20: error[E0308]: mismatched types"
+        );
+        assert_eq!(
+            f["first_warning"],
+            "src/main.rs:2:5: warning: unused import: `std::fmt::Write as _`"
+        );
         assert_eq!(
             f["error_locations"],
-            serde_json::json!(["src/item.rs:23:20", "src/item.rs:23:9", "src/item.rs:23:18", "src/report.rs:22:32", "src/main.rs:43:24"])
+            serde_json::json!([
+                "src/item.rs:23:20",
+                "src/item.rs:23:9",
+                "src/item.rs:23:18",
+                "src/report.rs:22:32",
+                "src/main.rs:43:24"
+            ])
         );
-        assert_eq!(f["codes"], serde_json::json!({"E0308": 3, "E0277": 2, "E0382": 1, "E0502": 1}));
-        assert_eq!(rendered(&r, "rustc:"), "rustc: 7 errors, 4 warnings; codes: E0308 ×3, E0277 ×2, E0382 ×1, E0502 ×1");
+        assert_eq!(
+            f["codes"],
+            serde_json::json!({"E0308": 3, "E0277": 2, "E0382": 1, "E0502": 1})
+        );
+        assert_eq!(
+            rendered(&r, "rustc:"),
+            "rustc: 7 errors, 4 warnings; codes: E0308 ×3, E0277 ×2, E0382 ×1, E0502 ×1"
+        );
     }
 }
 
@@ -86,8 +120,14 @@ fn cargo_test_compile_error_has_no_test_counts() {
     assert_eq!(shapes(&r), ["rustc"]);
     let f = fact(&r, "rustc");
     assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (2, 0));
-    assert_eq!(f["first_error"], "tests/cli_cases.rs:167:18: error[E0308]: mismatched types");
-    assert_eq!(f["error_locations"], serde_json::json!(["tests/cli_cases.rs:167:18", "tests/cli_cases.rs:173:28"]));
+    assert_eq!(
+        f["first_error"],
+        "tests/cli_cases.rs:167:18: error[E0308]: mismatched types"
+    );
+    assert_eq!(
+        f["error_locations"],
+        serde_json::json!(["tests/cli_cases.rs:167:18", "tests/cli_cases.rs:173:28"])
+    );
 }
 
 #[test]
@@ -96,7 +136,10 @@ fn clippy_warnings_only() {
     assert_eq!(shapes(&r), ["rustc"]);
     let f = fact(&r, "rustc");
     assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (0, 57));
-    assert_eq!(f["first_warning"], "src/cli.rs:32:1: warning: more than 3 bools in a struct");
+    assert_eq!(
+        f["first_warning"],
+        "src/cli.rs:32:1: warning: more than 3 bools in a struct"
+    );
     assert!(f["first_error"].is_null());
 }
 
@@ -105,15 +148,33 @@ fn gcc_errors() {
     let r = facts("gcc-errors.txt");
     assert_eq!(shapes(&r), ["gcc"]);
     let f = fact(&r, "gcc");
-    assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"]), json_u64(&f["notes"])), (4, 10, 2));
-    assert_eq!(f["first_error"], "src/ringbuf.c:49:13: error: assignment of member ‘len’ in read-only object");
+    assert_eq!(
+        (
+            json_u64(&f["errors"]),
+            json_u64(&f["warnings"]),
+            json_u64(&f["notes"])
+        ),
+        (4, 10, 2)
+    );
+    assert_eq!(
+        f["first_error"],
+        "src/ringbuf.c:49:13: error: assignment of member ‘len’ in read-only object"
+    );
     assert!(f["first_warning"].as_str().unwrap().starts_with(
         "src/ringbuf.c:25:19: warning: comparison of integer expressions of different signedness: ‘int’ and ‘size_t’"
     ));
-    assert_eq!(f["files"], serde_json::json!({"src/ringbuf.c": 6, "src/main.c": 8}));
+    assert_eq!(
+        f["files"],
+        serde_json::json!({"src/ringbuf.c": 6, "src/main.c": 8})
+    );
     assert_eq!(
         f["error_locations"],
-        serde_json::json!(["src/ringbuf.c:49:13", "src/ringbuf.c:58:5", "src/main.c:29:25", "src/main.c:32:12"])
+        serde_json::json!([
+            "src/ringbuf.c:49:13",
+            "src/ringbuf.c:58:5",
+            "src/main.c:29:25",
+            "src/main.c:32:12"
+        ])
     );
 }
 
@@ -128,7 +189,10 @@ fn tsc_errors_plain_and_pretty() {
             f["first_error"],
             "src/http.ts:30:43: error TS2366: Function lacks ending return statement and return type does not include 'undefined'."
         );
-        assert_eq!(f["files"], serde_json::json!({"src/http.ts": 2, "src/index.ts": 3, "src/users.ts": 4}));
+        assert_eq!(
+            f["files"],
+            serde_json::json!({"src/http.ts": 2, "src/index.ts": 3, "src/users.ts": 4})
+        );
         assert_eq!(
             f["codes"],
             serde_json::json!({"TS2322": 2, "TS2366": 1, "TS6133": 1, "TS2554": 1, "TS2339": 1, "TS2345": 1, "TS18048": 1, "TS7006": 1})
@@ -144,11 +208,17 @@ fn cargo_test_failures_verbose_and_quiet() {
         let r = facts(name);
         assert_eq!(shapes(&r), ["cargo test"], "{name}");
         let f = fact(&r, "cargo test");
-        let counts = ["binaries", "run", "passed", "failed", "ignored", "measured"].map(|k| json_u64(&f[k]));
+        let counts =
+            ["binaries", "run", "passed", "failed", "ignored", "measured"].map(|k| json_u64(&f[k]));
         assert_eq!(counts, [2, 255, 251, 4, 3, 0], "{name}");
         assert_eq!(
             f["failing"],
-            serde_json::json!(["count_nbsp", "roman_table_lookup", "title_case_hyphenated", "truncate_zero_width"])
+            serde_json::json!([
+                "count_nbsp",
+                "roman_table_lookup",
+                "title_case_hyphenated",
+                "truncate_zero_width"
+            ])
         );
         assert_eq!(json_u64(&f["stopped_binaries"]), 0);
         assert_eq!(
@@ -164,7 +234,10 @@ fn cargo_test_pass() {
     let f = fact(&r, "cargo test");
     let counts = ["binaries", "run", "passed", "failed", "ignored"].map(|k| json_u64(&f[k]));
     assert_eq!(counts, [3, 260, 260, 0, 3]);
-    assert_eq!(rendered(&r, "tests:"), "tests: 260 run, 260 passed, 0 failed, 3 ignored (3 cargo test binaries)");
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 260 run, 260 passed, 0 failed, 3 ignored (3 cargo test binaries)"
+    );
 }
 
 #[test]
@@ -178,7 +251,9 @@ fn cargo_test_stack_overflow_invents_no_totals() {
     let lines = r.render();
     assert_eq!(
         lines,
-        ["[ctxoff] tests: a test binary stopped before its result line (running 23 tests, 22 reported ok); thread 'tests::simplify_add_zero_left' overflowed its stack"]
+        [
+            "[ctxoff] tests: a test binary stopped before its result line (running 23 tests, 22 reported ok); thread 'tests::simplify_add_zero_left' overflowed its stack"
+        ]
     );
 }
 
@@ -187,11 +262,17 @@ fn pytest_collection_error_is_a_failure_not_no_tests() {
     let r = facts("pytest-collection-error.txt");
     assert_eq!(shapes(&r), ["pytest"]);
     let f = fact(&r, "pytest");
-    assert_eq!(["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])), [0, 0, 0, 1]);
+    assert_eq!(
+        ["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])),
+        [0, 0, 0, 1]
+    );
     assert_eq!(f["interrupted"], "1 error during collection");
     assert_eq!(f["error_names"], serde_json::json!(["tests/test_units.py"]));
     let line = rendered(&r, "tests:");
-    assert_eq!(line, "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection); errors: tests/test_units.py");
+    assert_eq!(
+        line,
+        "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection); errors: tests/test_units.py"
+    );
     assert!(!line.contains("no tests"));
 }
 
@@ -203,11 +284,19 @@ const PYTEST_FAILING: [&str; 3] = [
 
 #[test]
 fn pytest_failures_default_tb_line_and_quiet() {
-    for (name, errors) in [("pytest-failures.txt", 1), ("pytest-tb-line.txt", 1), ("pytest-q.txt", 0)] {
+    for (name, errors) in [
+        ("pytest-failures.txt", 1),
+        ("pytest-tb-line.txt", 1),
+        ("pytest-q.txt", 0),
+    ] {
         let r = facts(name);
         assert_eq!(shapes(&r), ["pytest"], "{name}");
         let f = fact(&r, "pytest");
-        assert_eq!(["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])), [62, 59, 3, errors], "{name}");
+        assert_eq!(
+            ["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])),
+            [62, 59, 3, errors],
+            "{name}"
+        );
         assert_eq!(f["failing"], serde_json::json!(PYTEST_FAILING), "{name}");
         if errors == 1 {
             assert_eq!(f["error_names"], serde_json::json!(["tests/test_units.py"]));
@@ -221,9 +310,24 @@ fn jest_failures() {
     let r = facts("jest-failures.txt");
     assert_eq!(shapes(&r), ["jest"]);
     let f = fact(&r, "jest");
-    let counts = ["run", "passed", "failed", "skipped", "todo", "total", "suites_failed", "suites_total"].map(|k| json_u64(&f[k]));
+    let counts = [
+        "run",
+        "passed",
+        "failed",
+        "skipped",
+        "todo",
+        "total",
+        "suites_failed",
+        "suites_total",
+    ]
+    .map(|k| json_u64(&f[k]));
     assert_eq!(counts, [38, 35, 3, 1, 0, 39, 3, 3]);
-    let mut failing: Vec<&str> = f["failing"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let mut failing: Vec<&str> = f["failing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     failing.sort();
     assert_eq!(
         failing,
@@ -233,7 +337,10 @@ fn jest_failures() {
             "__tests__/text.test.js › template › renders a greeting for every user",
         ]
     );
-    assert_eq!(f["suites_not_run"], serde_json::json!(["__tests__/slug.test.js"]));
+    assert_eq!(
+        f["suites_not_run"],
+        serde_json::json!(["__tests__/slug.test.js"])
+    );
 }
 
 #[test]
@@ -241,7 +348,17 @@ fn vitest_failures() {
     let r = facts("vitest-failures.txt");
     assert_eq!(shapes(&r), ["vitest"]);
     let f = fact(&r, "vitest");
-    let counts = ["run", "passed", "failed", "skipped", "todo", "total", "files_failed", "files_total"].map(|k| json_u64(&f[k]));
+    let counts = [
+        "run",
+        "passed",
+        "failed",
+        "skipped",
+        "todo",
+        "total",
+        "files_failed",
+        "files_total",
+    ]
+    .map(|k| json_u64(&f[k]));
     assert_eq!(counts, [39, 35, 4, 1, 1, 41, 3, 3]);
     assert_eq!(
         f["failing"],
@@ -263,9 +380,20 @@ fn go_test_verbose_synthetic() {
     let r = feed(bytes, 0).0.finish(None);
     assert_eq!(shapes(&r), ["go test"]);
     let f = fact(&r, "go test");
-    let counts = ["passed", "failed", "skipped", "packages_ok", "packages_failed", "packages_without_tests"].map(|k| json_u64(&f[k]));
+    let counts = [
+        "passed",
+        "failed",
+        "skipped",
+        "packages_ok",
+        "packages_failed",
+        "packages_without_tests",
+    ]
+    .map(|k| json_u64(&f[k]));
     assert_eq!(counts, [7, 3, 1, 2, 2, 1]);
-    assert_eq!(f["failing"], serde_json::json!(["TestParse", "TestParse/nested", "TestEvalDivZero"]));
+    assert_eq!(
+        f["failing"],
+        serde_json::json!(["TestParse", "TestParse/nested", "TestEvalDivZero"])
+    );
     assert_eq!(
         rendered(&r, "tests:"),
         "tests: 10 run, 7 passed, 3 failed, 1 skipped (go test: 2 packages ok, 2 failed, 1 without test files): TestParse, TestParse/nested, TestEvalDivZero"
@@ -276,7 +404,10 @@ fn go_test_verbose_synthetic() {
 fn go_test_without_v_counts_only_failures() {
     let text = "--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\nFAIL\nFAIL\texample.com/x\t0.002s\nok  \texample.com/y\t0.001s\nFAIL\n";
     let r = feed(text.as_bytes(), 0).0.finish(None);
-    assert_eq!(rendered(&r, "tests:"), "tests: 1 failed (go test: 1 package ok, 1 failed): TestX");
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1 failed (go test: 1 package ok, 1 failed): TestX"
+    );
 }
 
 // ---- grep ----
@@ -285,42 +416,91 @@ fn assert_grep(name: &str, matches: u64, files: u64, top: &[(&str, u64)]) -> ser
     let r = facts(name);
     assert_eq!(shapes(&r), ["grep"], "{name}");
     let f = fact(&r, "grep");
-    assert_eq!((json_u64(&f["matches"]), json_u64(&f["files"])), (matches, files), "{name}");
-    let top_json: Vec<serde_json::Value> = top.iter().map(|(p, n)| serde_json::json!({"path": p, "matches": n})).collect();
+    assert_eq!(
+        (json_u64(&f["matches"]), json_u64(&f["files"])),
+        (matches, files),
+        "{name}"
+    );
+    let top_json: Vec<serde_json::Value> = top
+        .iter()
+        .map(|(p, n)| serde_json::json!({"path": p, "matches": n}))
+        .collect();
     assert_eq!(f["top_files"], serde_json::json!(top_json), "{name}");
     f
 }
 
 #[test]
 fn grep_shapes() {
-    assert_grep("rg-fd-unwrap.txt", 91, 8, &[("tests/tests.rs", 36), ("src/filter/time.rs", 26), ("src/exec/mod.rs", 11)]);
+    assert_grep(
+        "rg-fd-unwrap.txt",
+        91,
+        8,
+        &[
+            ("tests/tests.rs", 36),
+            ("src/filter/time.rs", 26),
+            ("src/exec/mod.rs", 11),
+        ],
+    );
     assert_grep(
         "rg-ripgrep-fn-struct.txt",
         3_365,
         91,
-        &[("crates/core/flags/defs.rs", 1020), ("crates/printer/src/standard.rs", 176), ("crates/ignore/src/walk.rs", 171)],
+        &[
+            ("crates/core/flags/defs.rs", 1020),
+            ("crates/printer/src/standard.rs", 176),
+            ("crates/ignore/src/walk.rs", 171),
+        ],
     );
     assert_grep(
         "rg-tokio-defs.txt",
         25_606,
         767,
-        &[("tokio/tests/sync_mpsc.rs", 330), ("tokio/tests/rt_common.rs", 281), ("tokio/src/net/windows/named_pipe.rs", 255)],
+        &[
+            ("tokio/tests/sync_mpsc.rs", 330),
+            ("tokio/tests/rt_common.rs", 281),
+            ("tokio/src/net/windows/named_pipe.rs", 255),
+        ],
     );
     assert_grep(
         "grep-rn-clap-assert.txt",
         4_291,
         148,
-        &[("./tests/builder/multiple_values.rs", 312), ("./tests/builder/help.rs", 181), ("./clap_builder/src/builder/arg.rs", 179)],
+        &[
+            ("./tests/builder/multiple_values.rs", 312),
+            ("./tests/builder/help.rs", 181),
+            ("./clap_builder/src/builder/arg.rs", 179),
+        ],
     );
-    let f = assert_grep("grep-rn-binary-matches.txt", 42, 2, &[("./src/lib.rs", 35), ("./tests/cli_cases.rs", 7)]);
+    let f = assert_grep(
+        "grep-rn-binary-matches.txt",
+        42,
+        2,
+        &[("./src/lib.rs", 35), ("./tests/cli_cases.rs", 7)],
+    );
     assert_eq!(json_u64(&f["binary_files"]), 30);
-    let f = assert_grep("grep-rn-context.txt", 91, 8, &[("tests/tests.rs", 36), ("src/filter/time.rs", 26), ("src/exec/mod.rs", 11)]);
-    assert_eq!((json_u64(&f["context_lines"]), json_u64(&f["separators"])), (276, 52));
+    let f = assert_grep(
+        "grep-rn-context.txt",
+        91,
+        8,
+        &[
+            ("tests/tests.rs", 36),
+            ("src/filter/time.rs", 26),
+            ("src/exec/mod.rs", 11),
+        ],
+    );
+    assert_eq!(
+        (json_u64(&f["context_lines"]), json_u64(&f["separators"])),
+        (276, 52)
+    );
     let f = assert_grep(
         "rg-heading-unsafe-impl.txt",
         127,
         44,
-        &[("tokio/src/sync/rwlock.rs", 14), ("tokio/src/runtime/task/mod.rs", 8), ("tokio/src/sync/mutex.rs", 8)],
+        &[
+            ("tokio/src/sync/rwlock.rs", 14),
+            ("tokio/src/runtime/task/mod.rs", 8),
+            ("tokio/src/sync/mutex.rs", 8),
+        ],
     );
     assert_eq!(f["layout"], "heading");
     assert_eq!(
@@ -337,23 +517,47 @@ fn json_documents() {
     assert!(r.is_json_document());
     assert_eq!(shapes(&r), ["json"]);
     let f = fact(&r, "json");
-    assert_eq!((f["type"].as_str(), json_u64(&f["length"])), (Some("object"), 9));
-    let keys: Vec<&str> = f["keys"].as_array().unwrap().iter().map(|k| k["key"].as_str().unwrap()).collect();
+    assert_eq!(
+        (f["type"].as_str(), json_u64(&f["length"])),
+        (Some("object"), 9)
+    );
+    let keys: Vec<&str> = f["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["key"].as_str().unwrap())
+        .collect();
     assert_eq!(
         keys,
         [
-            "packages", "workspace_members", "workspace_default_members", "resolve", "target_directory", "build_directory",
-            "version", "workspace_root", "metadata"
+            "packages",
+            "workspace_members",
+            "workspace_default_members",
+            "resolve",
+            "target_directory",
+            "build_directory",
+            "version",
+            "workspace_root",
+            "metadata"
         ]
     );
-    assert_eq!(f["keys"][0], serde_json::json!({"key": "packages", "type": "array", "length": 125}));
-    assert_eq!(f["keys"][1], serde_json::json!({"key": "workspace_members", "type": "array", "length": 1}));
+    assert_eq!(
+        f["keys"][0],
+        serde_json::json!({"key": "packages", "type": "array", "length": 125})
+    );
+    assert_eq!(
+        f["keys"][1],
+        serde_json::json!({"key": "workspace_members", "type": "array", "length": 1})
+    );
 
     let r = facts("npm-ls-all.json");
     assert!(r.is_json_document());
     let f = fact(&r, "json");
     assert_eq!(json_u64(&f["length"]), 3);
-    assert_eq!(f["keys"][2], serde_json::json!({"key": "dependencies", "type": "object", "length": 2}));
+    assert_eq!(
+        f["keys"][2],
+        serde_json::json!({"key": "dependencies", "type": "object", "length": 2})
+    );
     assert_eq!(
         rendered(&r, "JSON"),
         "JSON: object with 3 keys: version (string), name (string), dependencies (object, 2 keys)"
@@ -362,10 +566,19 @@ fn json_documents() {
     let r = facts("pip-list.json");
     assert!(r.is_json_document());
     let f = fact(&r, "json");
-    assert_eq!((f["type"].as_str(), json_u64(&f["length"])), (Some("array"), 99));
+    assert_eq!(
+        (f["type"].as_str(), json_u64(&f["length"])),
+        (Some("array"), 99)
+    );
     assert_eq!(f["elements"]["kinds"], serde_json::json!({"object": 99}));
-    assert_eq!(f["elements"]["keys"], serde_json::json!({"name": 99, "version": 99}));
-    assert_eq!(rendered(&r, "JSON"), "JSON: array of 99 items (all objects); keys: name 99, version 99");
+    assert_eq!(
+        f["elements"]["keys"],
+        serde_json::json!({"name": 99, "version": 99})
+    );
+    assert_eq!(
+        rendered(&r, "JSON"),
+        "JSON: array of 99 items (all objects); keys: name 99, version 99"
+    );
 }
 
 #[test]
@@ -450,7 +663,10 @@ fn notable_lines_over_the_omitted_range() {
         ]
     );
     // Lines 300..=309 hold `test result: FAILED.` and `error: test failed…`: not counted.
-    assert_eq!(r.notable_json()["kinds"][0], serde_json::json!({"kind": "fail", "count": 8, "first": 223}));
+    assert_eq!(
+        r.notable_json()["kinds"][0],
+        serde_json::json!({"kind": "fail", "count": 8, "first": 223})
+    );
 }
 
 #[test]
@@ -463,7 +679,12 @@ fn passing_run_has_nothing_notable() {
 #[test]
 fn notable_counts_match_a_direct_count_on_the_corpus() {
     let patterns = NotablePatterns::default();
-    for name in ["git-log-stat-tokio.txt", "rg-tokio-defs.txt", "cargo-build-errors-ansi.txt", "vitest-failures.txt"] {
+    for name in [
+        "git-log-stat-tokio.txt",
+        "rg-tokio-defs.txt",
+        "cargo-build-errors-ansi.txt",
+        "vitest-failures.txt",
+    ] {
         let bytes = corpus(name);
         let (analysis, n) = feed(&bytes, 50);
         let (a, b) = (20, n - 50);
@@ -485,7 +706,12 @@ fn notable_counts_match_a_direct_count_on_the_corpus() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|k| (k["kind"].as_str().unwrap().to_owned(), (json_u64(&k["count"]), json_u64(&k["first"]))))
+            .map(|k| {
+                (
+                    k["kind"].as_str().unwrap().to_owned(),
+                    (json_u64(&k["count"]), json_u64(&k["first"])),
+                )
+            })
             .collect();
         assert_eq!(streamed, direct, "{name}");
     }
@@ -529,9 +755,25 @@ use std::fmt::Write as _;
 
 #[test]
 fn bounded_memory_log_lines() {
-    let words = ["error", "warning", "failed", "panicked", "Exception", "Traceback", "fatal", "denied", "assert", "segfault"];
+    let words = [
+        "error",
+        "warning",
+        "failed",
+        "panicked",
+        "Exception",
+        "Traceback",
+        "fatal",
+        "denied",
+        "assert",
+        "segfault",
+    ];
     let (r, n) = stream_big(|n, s| {
-        let _ = write!(s, "2024-01-01T00:00:00Z #{n:09} worker-{} {} in module_{n} with a long tail of text", n % 97, words[(n % 10) as usize]);
+        let _ = write!(
+            s,
+            "2024-01-01T00:00:00Z #{n:09} worker-{} {} in module_{n} with a long tail of text",
+            n % 97,
+            words[(n % 10) as usize]
+        );
     });
     let kinds = r.notable_json()["kinds"].as_array().unwrap().len();
     assert_eq!(kinds, 10);
@@ -544,7 +786,13 @@ fn bounded_memory_log_lines() {
 #[test]
 fn bounded_memory_grep_many_files() {
     let (r, n) = stream_big(|n, s| {
-        let _ = write!(s, "src/module_{}/file_{}.rs:{}:    let value = compute(input)?; // error path", n / 1000, n / 10, n % 1000);
+        let _ = write!(
+            s,
+            "src/module_{}/file_{}.rs:{}:    let value = compute(input)?; // error path",
+            n / 1000,
+            n / 10,
+            n % 1000
+        );
     });
     let f = fact(&r, "grep");
     assert_eq!(json_u64(&f["matches"]), n);
@@ -554,7 +802,8 @@ fn bounded_memory_grep_many_files() {
 
 #[test]
 fn bounded_memory_test_and_compiler_output() {
-    let (r, _) = stream_big(|n, s| match n % 8 {
+    let (r, _) = stream_big(|n, s| {
+        match n % 8 {
         0 => {
             let _ = write!(s, "test module_{n}::case_{n} ... FAILED");
         }
@@ -577,6 +826,7 @@ fn bounded_memory_test_and_compiler_output() {
         _ => {
             let _ = write!(s, "running {n} tests");
         }
+    }
     });
     assert_eq!(shapes(&r), ["cargo test", "rustc", "gcc", "tsc"]);
 }
@@ -584,12 +834,23 @@ fn bounded_memory_test_and_compiler_output() {
 #[test]
 fn bounded_memory_json_lines_with_many_keys() {
     let (r, n) = stream_big(|n, s| {
-        let _ = write!(s, r#"{{"type":"event_{}","key_{}":{n},"payload":{{"nested":[1,2,{{"deep":"value {n}"}}]}},"text":"x\u00e9\n"}}"#, n % 20, n % 100);
+        let _ = write!(
+            s,
+            r#"{{"type":"event_{}","key_{}":{n},"payload":{{"nested":[1,2,{{"deep":"value {n}"}}]}},"text":"x\u00e9\n"}}"#,
+            n % 20,
+            n % 100
+        );
     });
     let f = fact(&r, "json lines");
     assert_eq!(json_u64(&f["records"]["count"]), n);
-    assert!(f["records"]["keys"].is_null(), "more than 64 distinct keys: not listed");
-    assert!(f["records"]["values"]["type"].is_null(), "more than 16 distinct types: not listed");
+    assert!(
+        f["records"]["keys"].is_null(),
+        "more than 64 distinct keys: not listed"
+    );
+    assert!(
+        f["records"]["values"]["type"].is_null(),
+        "more than 16 distinct types: not listed"
+    );
 }
 
 #[test]
@@ -604,7 +865,11 @@ fn bounded_memory_minified_json_document() {
             if items > 0 {
                 chunk.push(',');
             }
-            let _ = write!(chunk, r#"{{"id":{items},"name":"item {items}","price":{}.5e-3,"tags":["a","b\"c"],"ok":true,"none":null}}"#, items % 1000);
+            let _ = write!(
+                chunk,
+                r#"{{"id":{items},"name":"item {items}","price":{}.5e-3,"tags":["a","b\"c"],"ok":true,"none":null}}"#,
+                items % 1000
+            );
             items += 1;
         }
         // Awkward chunk boundaries: split inside tokens.
@@ -620,7 +885,10 @@ fn bounded_memory_minified_json_document() {
     let r = analysis.finish(None);
     assert!(r.is_json_document());
     let f = fact(&r, "json");
-    assert_eq!(f["keys"][0], serde_json::json!({"key": "items", "type": "array", "length": items}));
+    assert_eq!(
+        f["keys"][0],
+        serde_json::json!({"key": "items", "type": "array", "length": items})
+    );
 }
 
 #[test]
@@ -647,9 +915,29 @@ mod properties {
 
     fn notable_line() -> impl Strategy<Value = String> {
         let word = prop::sample::select(vec![
-            "error", "Errors", "ERROR", "TypeError", "errorCount", "on_error", "warn", "warnings", "0 failed", "failed",
-            "failure", "panicked", "exception", "Traceback", "fatal", "denied", "Segmentation fault", "assertion", "fine",
-            "no errors", "stderr", "é", "",
+            "error",
+            "Errors",
+            "ERROR",
+            "TypeError",
+            "errorCount",
+            "on_error",
+            "warn",
+            "warnings",
+            "0 failed",
+            "failed",
+            "failure",
+            "panicked",
+            "exception",
+            "Traceback",
+            "fatal",
+            "denied",
+            "Segmentation fault",
+            "assertion",
+            "fine",
+            "no errors",
+            "stderr",
+            "é",
+            "",
         ]);
         prop::collection::vec(word, 0..4).prop_map(|w| w.join(" "))
     }
@@ -804,12 +1092,40 @@ mod properties {
         }
     }
 
+    #[test]
+    fn analysis_is_send() {
+        fn send<T: Send>() {}
+        send::<Analysis>();
+        send::<Report>();
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(
+            lines in prop::collection::vec("(?s).{0,40}|([0-9a-z./]{1,6}[:(-][0-9]{1,3}[:,)-] ?(error|warning|note)?[: ]{0,2}.{0,10})|(test .{0,8} \\.\\.\\. (ok|FAILED))|(test result: .{0,30})|([={} ]{0,3}[0-9]{1,2} (passed|failed|error)[, ]{0,2}.{0,8})", 0..60),
+            raw in prop::collection::vec(any::<u8>(), 0..300),
+            range in (0u64..70, 0u64..70),
+            tail in 0u64..10,
+        ) {
+            let mut analysis = Analysis::new(&NotablePatterns::default(), tail);
+            analysis.raw(&raw);
+            for (i, line) in lines.iter().enumerate() {
+                analysis.raw(line.as_bytes());
+                analysis.line(i as u64 + 1, line);
+            }
+            let report = analysis.finish(Some(range.0..=range.1));
+            let _ = (report.render(), report.notable_json(), report.facts_json(), report.is_json_document());
+        }
+    }
+
     fn json_value() -> impl Strategy<Value = serde_json::Value> {
         let leaf = prop_oneof![
             Just(serde_json::Value::Null),
             any::<bool>().prop_map(serde_json::Value::from),
             any::<i64>().prop_map(serde_json::Value::from),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
             "[ -~é\n\t\"\\\\]{0,8}".prop_map(serde_json::Value::from),
         ];
         leaf.prop_recursive(4, 32, 6, |inner| {
@@ -819,5 +1135,41 @@ mod properties {
                     .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
             ]
         })
+    }
+}
+
+/// Throughput over the corpus's text, repeated: `cargo test --release --lib
+/// summary::tests::throughput -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, run in release"]
+fn throughput() {
+    for name in [
+        "git-log-stat-tokio.txt",
+        "rg-tokio-defs.txt",
+        "cargo-metadata-fd.json",
+    ] {
+        let bytes = corpus(name);
+        let lines: Vec<String> = bytes
+            .split(|&b| b == b'\n')
+            .map(|l| clean_line(l).into_owned())
+            .collect();
+        let rounds = (200 << 20) / bytes.len();
+        let start = std::time::Instant::now();
+        let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+        let mut n = 0;
+        for _ in 0..rounds {
+            analysis.raw(&bytes);
+            for line in &lines {
+                n += 1;
+                analysis.line(n, line);
+            }
+        }
+        let report = analysis.finish(Some(10..=n - 200));
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {:.0} MB/s ({} facts)",
+            (rounds * bytes.len()) as f64 / seconds / 1e6,
+            report.render().len()
+        );
     }
 }

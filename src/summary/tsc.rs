@@ -1,7 +1,9 @@
 //! TypeScript compiler errors: `file(line,col): error TS2322: …` (plain), `file:line:col -
 //! error TS2322: …` (`--pretty`) and location-less `error TS5023: …`, with codes and files.
 
-use memchr::memmem;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::analysis::Fact;
 use super::diagnostics::{Diagnostics, Level};
@@ -14,7 +16,9 @@ pub(crate) struct Tsc {
 
 impl Tsc {
     pub(crate) fn line(&mut self, text: &str) {
-        let Some((position, code, message)) = parse(text) else { return };
+        let Some((position, code, message)) = parse(text) else {
+            return;
+        };
         let location = position.map(|(file, line, col)| {
             self.location.clear();
             for part in [file, ":", line, ":", col] {
@@ -43,7 +47,8 @@ type Position<'a> = (&'a str, &'a str, &'a str);
 
 /// → ((file, line, column) if located, code, message from `error TS…` on).
 fn parse(text: &str) -> Option<(Option<Position<'_>>, &str, &str)> {
-    let at = memmem::find(text.as_bytes(), b"error TS")?;
+    static FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"error TS"));
+    let at = FINDER.find(text.as_bytes())?;
     let (head, message) = text.split_at(at);
     let (code, _) = message["error ".len()..].split_once(": ")?;
     if code.len() < 3 || !code[2..].bytes().all(|b| b.is_ascii_digit()) {
@@ -79,9 +84,18 @@ mod tests {
 
     #[test]
     fn parses_both_styles() {
-        assert_eq!(parse("src/a.ts(30,43): error TS2366: x"), Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x")));
-        assert_eq!(parse("src/a.ts:30:43 - error TS2366: x"), Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x")));
-        assert_eq!(parse("error TS5023: Unknown compiler option"), Some((None, "TS5023", "error TS5023: Unknown compiler option")));
+        assert_eq!(
+            parse("src/a.ts(30,43): error TS2366: x"),
+            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+        );
+        assert_eq!(
+            parse("src/a.ts:30:43 - error TS2366: x"),
+            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+        );
+        assert_eq!(
+            parse("error TS5023: Unknown compiler option"),
+            Some((None, "TS5023", "error TS5023: Unknown compiler option"))
+        );
         assert_eq!(parse("log: error TSX: y"), None);
     }
 }

@@ -62,7 +62,8 @@ impl Vitest {
 
     pub(crate) fn finish(self) -> Option<Fact> {
         let tests = self.tests?;
-        let (failed, passed, skipped, todo, total) = (tests[0], tests[1], tests[2], tests[3], tests[4]);
+        let (failed, passed, skipped, todo, total) =
+            (tests[0], tests[1], tests[2], tests[3], tests[4]);
         let mut line = format!(
             "tests: {} run, {} passed, {} failed",
             thousands(passed + failed),
@@ -77,7 +78,11 @@ impl Vitest {
         }
         line.push_str(&format!(" of {} (vitest", thousands(total)));
         if let Some(files) = &self.files {
-            line.push_str(&format!(", test files: {} failed of {}", thousands(files[0]), thousands(files[2])));
+            line.push_str(&format!(
+                ", test files: {} failed of {}",
+                thousands(files[0]),
+                thousands(files[2])
+            ));
         }
         line.push(')');
         if failed > 0 && !self.failing.kept.is_empty() {
