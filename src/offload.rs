@@ -15,8 +15,8 @@ use crate::capture::{Sink, Stream};
 use crate::config::Settings;
 use crate::sniff;
 use crate::store::{Entry, NewOutput, Store};
-use crate::summary::analysis::{Analysis, NotablePatterns, Report};
 use crate::summary::preview::{Ends, Preview};
+use crate::summary::{Analysis, NotablePatterns, Report};
 use crate::text::clean_line;
 use crate::tokens::{Counter, Tokenizer};
 

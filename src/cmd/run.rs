@@ -12,7 +12,7 @@ use crate::config::Settings;
 use crate::error::Failure;
 use crate::offload::{Buffered, Job, Outcome, Recorder};
 use crate::store::{output_name, sanitize};
-use crate::summary::{self, Origin, analysis::NotablePatterns, shell_quote};
+use crate::summary::{self, NotablePatterns, Origin, shell_quote};
 
 pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Result<ExitCode> {
     let pipe = argv.is_empty();

@@ -1,42 +1,167 @@
-//! Placeholder for the streaming analysis (notable lines, facts); replaced by the real one.
+//! The streaming analysis behind the summary: one pass over the raw bytes (JSON shapes) and the
+//! display-cleaned lines (everything else), in bounded memory, ending in a [`Report`] of notable
+//! lines and counted facts. It neither captures nor stores output, nor picks the head and tail.
+//!
+//! Every fact summariser states only what it counted, exactly, and nothing when the output's
+//! shape was not recognised.
 
 use std::ops::RangeInclusive;
 
-#[derive(Default)]
-pub struct NotablePatterns;
+use serde_json::Value;
 
-impl NotablePatterns {
-    pub fn new(_extra: &[String]) -> anyhow::Result<NotablePatterns> {
-        Ok(NotablePatterns)
-    }
+use super::gcc::Gcc;
+use super::gotest::GoTest;
+use super::grep::Grep;
+use super::jest::Jest;
+use super::json::JsonScan;
+use super::libtest::Libtest;
+use super::notable::{NotableCounter, NotablePatterns, NotableReport};
+use super::pytest::Pytest;
+use super::rustc::Rustc;
+use super::tsc::Tsc;
+use super::vitest::Vitest;
+
+/// One recognised shape's counted facts: summary lines (without the `[ctxoff] ` prefix) and
+/// the same facts as JSON.
+#[derive(Clone, Debug)]
+pub(crate) struct Fact {
+    pub(crate) lines: Vec<String>,
+    pub(crate) json: Value,
 }
 
-pub struct Analysis;
+/// The analysis of one output while it streams. `Send`, so it can run on its own thread; its
+/// memory is bounded whatever the output's size.
+pub struct Analysis {
+    notable: NotableCounter,
+    libtest: Libtest,
+    pytest: Pytest,
+    gotest: GoTest,
+    jest: Jest,
+    vitest: Vitest,
+    rustc: Rustc,
+    gcc: Gcc,
+    tsc: Tsc,
+    grep: Grep,
+    json: JsonScan,
+}
 
 impl Analysis {
-    pub fn new(_notable: &NotablePatterns, _max_tail_lines: u64) -> Analysis {
-        Analysis
+    /// `max_tail_lines`: the most lines the tail of the preview can have; hits in the tail are
+    /// taken out of the notable counts at [`Analysis::finish`].
+    pub fn new(notable: &NotablePatterns, max_tail_lines: u64) -> Analysis {
+        Analysis {
+            notable: NotableCounter::new(notable, max_tail_lines),
+            libtest: Libtest::default(),
+            pytest: Pytest::default(),
+            gotest: GoTest::default(),
+            jest: Jest::default(),
+            vitest: Vitest::default(),
+            rustc: Rustc::default(),
+            gcc: Gcc::default(),
+            tsc: Tsc::default(),
+            grep: Grep::default(),
+            json: JsonScan::default(),
+        }
     }
-    pub fn raw(&mut self, _bytes: &[u8]) {}
-    pub fn line(&mut self, _number: u64, _text: &str) {}
-    pub fn finish(self, _omitted: Option<RangeInclusive<u64>>) -> Report {
-        Report
+
+    /// Every raw output byte, in order, in chunks of any size.
+    pub fn raw(&mut self, bytes: &[u8]) {
+        self.json.feed(bytes);
+    }
+
+    /// Every display-cleaned line, numbered from 1, without its newline.
+    pub fn line(&mut self, number: u64, text: &str) {
+        self.notable.line(number, text);
+        self.libtest.line(text);
+        self.pytest.line(text);
+        self.gotest.line(text);
+        self.jest.line(text);
+        self.vitest.line(text);
+        self.rustc.line(text);
+        self.gcc.line(text);
+        self.tsc.line(text);
+        self.grep.line(text);
+    }
+
+    /// Ends the analysis. `omitted` is the range of lines the preview left out (none when the
+    /// output is shown whole); notable lines are counted over it.
+    pub fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
+        let (json_fact, is_json_document) = self.json.finish();
+        let facts = [
+            self.libtest.finish(),
+            self.pytest.finish(),
+            self.gotest.finish(),
+            self.jest.finish(),
+            self.vitest.finish(),
+            self.rustc.finish(),
+            self.gcc.finish(),
+            self.tsc.finish(),
+            self.grep.finish(),
+            json_fact,
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        Report {
+            notable: self.notable.finish(omitted),
+            facts,
+            is_json_document,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn approx_heap(&self) -> usize {
+        self.notable.approx_heap()
+            + self.libtest.approx_heap()
+            + self.pytest.approx_heap()
+            + self.gotest.approx_heap()
+            + self.jest.approx_heap()
+            + self.vitest.approx_heap()
+            + self.rustc.approx_heap()
+            + self.gcc.approx_heap()
+            + self.tsc.approx_heap()
+            + self.grep.approx_heap()
+            + self.json.approx_heap()
     }
 }
 
-pub struct Report;
+/// What the analysis found: notable lines in the omitted range and facts about the output.
+#[derive(Clone, Debug)]
+pub struct Report {
+    notable: Option<NotableReport>,
+    facts: Vec<Fact>,
+    is_json_document: bool,
+}
 
 impl Report {
+    /// Summary lines: `[ctxoff] …` lines and, after the notable counts, `  L12: …` examples.
     pub fn render(&self) -> Vec<String> {
-        Vec::new()
+        let mut lines = self
+            .notable
+            .as_ref()
+            .map(NotableReport::render)
+            .unwrap_or_default();
+        for fact in &self.facts {
+            lines.extend(fact.lines.iter().map(|l| format!("[ctxoff] {l}")));
+        }
+        lines
     }
-    pub fn notable_json(&self) -> serde_json::Value {
-        serde_json::Value::Null
+
+    /// `{"from", "to", "kinds": [{"kind", "count", "first"}], "examples": [{"line", "text"}]}`,
+    /// or `null` when nothing notable was omitted.
+    pub fn notable_json(&self) -> Value {
+        self.notable
+            .as_ref()
+            .map_or(Value::Null, NotableReport::json)
     }
-    pub fn facts_json(&self) -> serde_json::Value {
-        serde_json::Value::Null
+
+    /// An array with one object per recognised shape, each with a `"shape"` key.
+    pub fn facts_json(&self) -> Value {
+        Value::Array(self.facts.iter().map(|f| f.json.clone()).collect())
     }
+
+    /// The whole output is one valid JSON value (whitespace around it allowed).
     pub fn is_json_document(&self) -> bool {
-        false
+        self.is_json_document
     }
 }

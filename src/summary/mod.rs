@@ -1,9 +1,30 @@
 //! The summary the reader gets instead of a large output (SPEC §3): a header with exact counts
 //! and the path, head and tail, what was omitted, counted facts, and the commands to read more.
-//! `preview` picks head and tail; `analysis` counts notable lines and facts while streaming.
+//! `preview` picks head and tail; `analysis` counts notable lines and facts while streaming,
+//! with one small summariser per recognised output shape.
 
 pub mod analysis;
+mod diagnostics;
+mod format;
+mod gcc;
+mod gotest;
+mod grep;
+mod jest;
+mod json;
+mod libtest;
+pub mod notable;
 pub mod preview;
+mod pytest;
+mod rustc;
+mod tsc;
+mod vitest;
+
+#[cfg(test)]
+mod tests;
+
+pub use analysis::{Analysis, Report};
+pub use format::thousands;
+pub use notable::NotablePatterns;
 
 use serde_json::{Value, json};
 
@@ -200,19 +221,6 @@ pub fn signal_name(sig: i32) -> String {
         .map_or_else(|| format!("signal {sig}"), |(_, name)| name.to_string())
 }
 
-/// `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
@@ -231,7 +239,7 @@ pub fn shell_quote(word: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+mod render_tests {
     use super::*;
 
     #[test]

@@ -1,0 +1,79 @@
+//! Small formatting helpers shared by the summarisers: numbers with thousands separators,
+//! cutting display text to a length without splitting a character, bounded name lists.
+
+/// `1204` → `1,204`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The first `max_chars` characters of `text`, with `…` appended when something was cut.
+pub(crate) fn cut(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_owned(),
+    }
+}
+
+/// Names kept for display: at most `NAMES_KEPT`, each cut short, plus how many there were.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    pub(crate) kept: Vec<String>,
+    pub(crate) total: u64,
+}
+
+/// How many failing test names (or files, locations…) a summary line shows.
+pub(crate) const NAMES_KEPT: usize = 5;
+const NAME_CHARS: usize = 100;
+
+impl Names {
+    pub(crate) fn push(&mut self, name: &str) {
+        self.total += 1;
+        if self.kept.len() < NAMES_KEPT {
+            self.kept.push(cut(name, NAME_CHARS));
+        }
+    }
+
+    /// `a, b, c +2 more`, where the total is `total` (a count stated elsewhere, which may exceed
+    /// the names seen).
+    pub(crate) fn render(&self, total: u64) -> String {
+        let mut out = self.kept.join(", ");
+        let more = total.saturating_sub(self.kept.len() as u64);
+        if more > 0 {
+            out.push_str(&format!(" +{} more", thousands(more)));
+        }
+        out
+    }
+
+    #[cfg(test)]
+    pub(crate) fn approx_heap(&self) -> usize {
+        self.kept.capacity() * std::mem::size_of::<String>()
+            + self.kept.iter().map(String::capacity).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_204), "1,204");
+        assert_eq!(thousands(12_345_678), "12,345,678");
+    }
+
+    #[test]
+    fn cut_respects_characters() {
+        assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut("hé", 2), "hé");
+    }
+}

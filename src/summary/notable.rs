@@ -1,0 +1,608 @@
+//! Notable lines: lines of the omitted part that contain a failure word, counted exactly per
+//! kind, with the first line of each kind and a few short examples. It does not decide what is
+//! omitted (the preview does) nor recognise output shapes (the fact summarisers do).
+//!
+//! # Word rules (the default kinds)
+//!
+//! | kind      | words (any case)                                          |
+//! |-----------|-----------------------------------------------------------|
+//! | `error`   | error, errors                                             |
+//! | `warning` | warn, warns, warned, warning, warnings                    |
+//! | `fail`    | fail, fails, failed, failing, failure, failures           |
+//! | `panic`   | panic, panics, panicked, panicking                        |
+//! | `fatal`   | fatal                                                     |
+//! | `exception` | exception, exceptions                                   |
+//! | `traceback` | traceback, tracebacks                                   |
+//! | `assert`  | assert, asserts, asserted, assertion, assertions          |
+//! | `segfault`| segmentation fault, segfault, segfaults, segfaulted       |
+//! | `denied`  | denied                                                    |
+//!
+//! A word counts when it stands on its own: not glued to a letter, digit or `_` on either side
+//! (`stderr`, `on_error`, `errorCount`, `terror` and `Errorf` do not count), except at a
+//! CamelCase hump: `TypeError`, `IOError`, `AssertionError`, `PermissionDenied`,
+//! `ErrorKind` count (a capitalised word glued to a letter before it, or followed by
+//! another capitalised word). A count of zero is not a failure: a word right after
+//! `0 ` or `no ` (`0 failed`, `0 errors`, `no warnings`) does not count, so a passing
+//! `test result: ok. 5 passed; 0 failed` is not reported as a failure.
+//! A line counts once per kind however often the word appears in it.
+//!
+//! Configured patterns (Rust regex syntax) add one kind each, labelled by the pattern itself.
+
+use std::collections::VecDeque;
+
+use anyhow::{Context, bail};
+use regex::{Regex, RegexSet, bytes};
+use serde_json::json;
+
+use super::format::{cut, thousands};
+
+struct Family {
+    label: &'static str,
+    stems: &'static [&'static str],
+    suffixes: &'static [&'static str],
+}
+
+/// The default kinds, in the order the summary lists them.
+const FAMILIES: &[Family] = &[
+    Family {
+        label: "error",
+        stems: &["error"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "warning",
+        stems: &["warn"],
+        suffixes: &["ings", "ing", "ed", "s"],
+    },
+    Family {
+        label: "fail",
+        stems: &["fail"],
+        suffixes: &["ures", "ure", "ing", "ed", "s"],
+    },
+    Family {
+        label: "panic",
+        stems: &["panic"],
+        suffixes: &["king", "ked", "s"],
+    },
+    Family {
+        label: "fatal",
+        stems: &["fatal"],
+        suffixes: &[],
+    },
+    Family {
+        label: "exception",
+        stems: &["exception"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "traceback",
+        stems: &["traceback"],
+        suffixes: &["s"],
+    },
+    Family {
+        label: "assert",
+        stems: &["assert"],
+        suffixes: &["ions", "ion", "ed", "s"],
+    },
+    Family {
+        label: "segfault",
+        stems: &["segmentation fault", "segfault"],
+        suffixes: &["ed", "s"],
+    },
+    Family {
+        label: "denied",
+        stems: &["denied"],
+        suffixes: &[],
+    },
+];
+
+/// Which kinds an example is picked for first: the most telling failures.
+const EXAMPLE_PRIORITY: &[&str] = &[
+    "panic",
+    "error",
+    "fatal",
+    "fail",
+    "segfault",
+    "exception",
+    "traceback",
+    "assert",
+    "denied",
+    "warning",
+];
+
+/// At most this many kinds (the bits of a `u64` mask).
+const MAX_KINDS: usize = 64;
+
+/// The patterns that make a line notable: the default failure words plus configured regexes.
+#[derive(Clone, Debug)]
+pub struct NotablePatterns {
+    /// Finds candidate stems in the ASCII-lower-cased line: case-sensitive literals get the
+    /// regex crate's SIMD prefilter (a case-insensitive alternation of these words has too many
+    /// case variants for it, and runs 3x slower). The word rules are then checked by hand (no
+    /// look-around in `regex`).
+    stems: bytes::Regex,
+    extra: Option<RegexSet>,
+    labels: Vec<String>,
+}
+
+impl Default for NotablePatterns {
+    fn default() -> NotablePatterns {
+        let alternatives: Vec<&str> = FAMILIES
+            .iter()
+            .flat_map(|f| f.stems.iter().copied())
+            .collect();
+        let stems = bytes::Regex::new(&format!("(?-u:{})", alternatives.join("|")))
+            .expect("the default stems are a valid regex");
+        NotablePatterns {
+            stems,
+            extra: None,
+            labels: FAMILIES.iter().map(|f| f.label.to_owned()).collect(),
+        }
+    }
+}
+
+impl NotablePatterns {
+    /// The default set plus one kind per configured regex. A bad regex is an error naming it.
+    pub fn new(extra: &[String]) -> anyhow::Result<NotablePatterns> {
+        let mut patterns = NotablePatterns::default();
+        if extra.is_empty() {
+            return Ok(patterns);
+        }
+        if FAMILIES.len() + extra.len() > MAX_KINDS {
+            bail!(
+                "too many notable patterns: {} (at most {})",
+                extra.len(),
+                MAX_KINDS - FAMILIES.len()
+            );
+        }
+        for pattern in extra {
+            Regex::new(pattern).with_context(|| format!("invalid notable pattern `{pattern}`"))?;
+        }
+        patterns.extra = Some(RegexSet::new(extra).context("invalid notable patterns")?);
+        patterns.labels.extend(extra.iter().cloned());
+        Ok(patterns)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    fn kinds(&self) -> usize {
+        self.labels.len()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn classify(&self, line: &str) -> u64 {
+        self.classify_with(line, &mut Vec::new())
+    }
+
+    /// The kinds present in `line`, as a bit mask (bit `i` = `labels[i]`). `lower` is scratch
+    /// space, reused so that no line allocates.
+    pub(crate) fn classify_with(&self, line: &str, lower: &mut Vec<u8>) -> u64 {
+        lower.clear();
+        lower.extend_from_slice(line.as_bytes());
+        lower.make_ascii_lowercase();
+        let mut mask = 0u64;
+        for m in self.stems.find_iter(lower) {
+            if let Some(kind) = family_of(m.as_bytes())
+                && mask & (1 << kind) == 0
+                && counts_as_word(line, m.start(), m.end(), FAMILIES[kind].suffixes)
+            {
+                mask |= 1 << kind;
+            }
+        }
+        if let Some(extra) = &self.extra {
+            for i in extra.matches(line).iter() {
+                mask |= 1 << (FAMILIES.len() + i);
+            }
+        }
+        mask
+    }
+}
+
+fn family_of(stem: &[u8]) -> Option<usize> {
+    FAMILIES
+        .iter()
+        .position(|f| f.stems.iter().any(|s| s.as_bytes() == stem))
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The word rules of the module documentation, for a stem found at `start..end` of `line`.
+fn counts_as_word(line: &str, start: usize, end: usize, suffixes: &[&str]) -> bool {
+    let bytes = line.as_bytes();
+    let stem = &bytes[start..end];
+    if start > 0 {
+        let prev = bytes[start - 1];
+        let camel_hump = prev.is_ascii_alphabetic()
+            && stem[0].is_ascii_uppercase()
+            && stem.get(1).is_some_and(|b| b.is_ascii_lowercase());
+        if is_word_byte(prev) && !camel_hump {
+            return false;
+        }
+        if after_zero_or_no(&bytes[..start]) {
+            return false;
+        }
+    }
+    let rest = &bytes[end..];
+    let last_of_stem = stem[stem.len() - 1];
+    std::iter::once("")
+        .chain(suffixes.iter().copied())
+        .any(|suffix| {
+            let Some(word_rest) = rest.get(..suffix.len()) else {
+                return false;
+            };
+            if !word_rest.eq_ignore_ascii_case(suffix.as_bytes()) {
+                return false;
+            }
+            let last = word_rest.last().copied().unwrap_or(last_of_stem);
+            match rest.get(suffix.len()) {
+                None => true,
+                Some(&next) => {
+                    let pascal_hump = next.is_ascii_uppercase()
+                        && last.is_ascii_lowercase()
+                        && stem[0].is_ascii_uppercase();
+                    !is_word_byte(next) || pascal_hump
+                }
+            }
+        })
+}
+
+/// `…0 ` or `…no ` (a whole word) right before a failure word: a count of zero.
+fn after_zero_or_no(before: &[u8]) -> bool {
+    let Some(before) = before.strip_suffix(b" ") else {
+        return false;
+    };
+    // `0` as a whole number: `0 failed`, `(0 errors)`, but not `1.0 failed` nor `worker-0 error`.
+    let word_start = |prefix: &[u8]| {
+        prefix
+            .last()
+            .is_none_or(|&b| b.is_ascii_whitespace() || b == b'(' || b == b'[')
+    };
+    if let Some(prefix) = before.strip_suffix(b"0") {
+        return word_start(prefix);
+    }
+    if before.len() >= 2 && before[before.len() - 2..].eq_ignore_ascii_case(b"no") {
+        return word_start(&before[..before.len() - 2]);
+    }
+    false
+}
+
+/// The first hits kept with their line numbers, to take the head's hits out at the end. The
+/// head is a few hundred tokens, so it holds far fewer hit lines than this.
+const FIRST_HITS_KEPT: usize = 4096;
+/// Example texts kept per kind (the first ones; those in the head or tail are not shown).
+const EXAMPLES_PER_KIND: usize = 8;
+const EXAMPLE_CHARS_KEPT: usize = 160;
+/// Examples shown, and how long each may be: a small token budget (about 4 × 30 tokens).
+const EXAMPLES_SHOWN: usize = 4;
+const EXAMPLE_CHARS_SHOWN: usize = 100;
+
+/// Streams over every line, counting hits per kind, keeping what `finish` needs to count only
+/// the omitted range: the first hits (for the head) and the hits among the last
+/// `max_tail_lines` lines (for the tail).
+pub(crate) struct NotableCounter {
+    patterns: NotablePatterns,
+    totals: Vec<u64>,
+    first_hits: Vec<(u64, u64)>,
+    first_hits_kept: usize,
+    /// Every hit on a line ≤ `covered` is in `first_hits`.
+    covered: u64,
+    saturated: bool,
+    /// Per kind, the first hit after `covered` once `first_hits` is full (0: none).
+    first_after_cover: Vec<u64>,
+    tail: VecDeque<(u64, u64)>,
+    max_tail_lines: u64,
+    last_line: u64,
+    examples: Vec<Vec<(u64, String)>>,
+    lower: Vec<u8>,
+}
+
+impl NotableCounter {
+    pub(crate) fn new(patterns: &NotablePatterns, max_tail_lines: u64) -> NotableCounter {
+        let kinds = patterns.kinds();
+        NotableCounter {
+            patterns: patterns.clone(),
+            totals: vec![0; kinds],
+            first_hits: Vec::new(),
+            first_hits_kept: FIRST_HITS_KEPT,
+            covered: 0,
+            saturated: false,
+            first_after_cover: vec![0; kinds],
+            tail: VecDeque::new(),
+            max_tail_lines,
+            last_line: 0,
+            examples: vec![Vec::new(); kinds],
+            lower: Vec::new(),
+        }
+    }
+
+    /// Keeps fewer first hits, to test what happens when the head holds more.
+    #[cfg(test)]
+    pub(crate) fn keeping_first_hits(mut self, n: usize) -> NotableCounter {
+        self.first_hits_kept = n;
+        self
+    }
+
+    pub(crate) fn line(&mut self, number: u64, text: &str) {
+        self.last_line = number;
+        if !self.saturated {
+            self.covered = number;
+        }
+        while self
+            .tail
+            .front()
+            .is_some_and(|&(n, _)| n.saturating_add(self.max_tail_lines) <= number)
+        {
+            self.tail.pop_front();
+        }
+        let mask = self.patterns.classify_with(text, &mut self.lower);
+        if mask == 0 {
+            return;
+        }
+        for kind in bits(mask) {
+            self.totals[kind] += 1;
+            if self.saturated && self.first_after_cover[kind] == 0 {
+                self.first_after_cover[kind] = number;
+            }
+            if self.examples[kind].len() < EXAMPLES_PER_KIND {
+                self.examples[kind].push((number, cut(text, EXAMPLE_CHARS_KEPT)));
+            }
+        }
+        if !self.saturated {
+            self.first_hits.push((number, mask));
+            self.saturated = self.first_hits.len() == self.first_hits_kept;
+        }
+        if self.max_tail_lines > 0 {
+            self.tail.push_back((number, mask));
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn approx_heap(&self) -> usize {
+        use std::mem::size_of;
+        self.totals.capacity() * 8
+            + self.lower.capacity()
+            + self.first_hits.capacity() * 16
+            + self.first_after_cover.capacity() * 8
+            + self.tail.capacity() * 16
+            + self.examples.capacity() * size_of::<Vec<(u64, String)>>()
+            + self
+                .examples
+                .iter()
+                .map(|e| {
+                    e.capacity() * size_of::<(u64, String)>()
+                        + e.iter().map(|(_, s)| s.capacity()).sum::<usize>()
+                })
+                .sum::<usize>()
+    }
+
+    pub(crate) fn finish(
+        self,
+        omitted: Option<std::ops::RangeInclusive<u64>>,
+    ) -> Option<NotableReport> {
+        let (a, b) = omitted?.into_inner();
+        let b = b.min(self.last_line);
+        if a == 0 || a > b {
+            return None;
+        }
+        // Count exactly over [from, to]: the omitted range, unless the head or tail were longer
+        // than what was kept, in which case the (stated) range is narrowed or widened.
+        let from = if a - 1 <= self.covered {
+            a
+        } else {
+            self.covered + 1
+        };
+        let tail_start = self.last_line.saturating_sub(self.max_tail_lines);
+        let to = b.max(tail_start);
+        if from > to {
+            return None;
+        }
+        let mut counts = self.totals.clone();
+        for &(_, mask) in self.first_hits.iter().filter(|&&(n, _)| n < from) {
+            for kind in bits(mask) {
+                counts[kind] = counts[kind].saturating_sub(1);
+            }
+        }
+        for &(_, mask) in self.tail.iter().filter(|&&(n, _)| n > to) {
+            for kind in bits(mask) {
+                counts[kind] = counts[kind].saturating_sub(1);
+            }
+        }
+        let in_range = |n: u64| (from..=to).contains(&n);
+        let first = |kind: usize| {
+            self.first_hits
+                .iter()
+                .find(|&&(n, mask)| mask & (1 << kind) != 0 && n >= from)
+                .map(|&(n, _)| n)
+                .or(Some(self.first_after_cover[kind]).filter(|&n| n > 0))
+                .filter(|&n| in_range(n))
+        };
+        let kinds: Vec<NotableKind> = (0..counts.len())
+            .filter(|&kind| counts[kind] > 0)
+            .filter_map(|kind| {
+                Some(NotableKind {
+                    label: self.patterns.labels[kind].clone(),
+                    count: counts[kind],
+                    first: first(kind)?,
+                })
+            })
+            .collect();
+        if kinds.is_empty() {
+            return None;
+        }
+        let priority = |label: &str| {
+            EXAMPLE_PRIORITY
+                .iter()
+                .position(|&p| p == label)
+                .unwrap_or(EXAMPLE_PRIORITY.len())
+        };
+        let mut order: Vec<usize> = (0..self.patterns.labels.len()).collect();
+        order.sort_by_key(|&kind| priority(&self.patterns.labels[kind]));
+        let mut examples: Vec<(u64, String)> = Vec::new();
+        for kind in order {
+            if examples.len() == EXAMPLES_SHOWN {
+                break;
+            }
+            if let Some((n, text)) = self.examples[kind].iter().find(|(n, _)| in_range(*n))
+                && !examples.iter().any(|(m, _)| m == n)
+            {
+                examples.push((*n, cut(text, EXAMPLE_CHARS_SHOWN)));
+            }
+        }
+        examples.sort();
+        Some(NotableReport {
+            from,
+            to,
+            omitted: (a, b),
+            kinds,
+            examples,
+        })
+    }
+}
+
+fn bits(mask: u64) -> impl Iterator<Item = usize> {
+    (0..MAX_KINDS).filter(move |&i| mask & (1 << i) != 0)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NotableKind {
+    pub(crate) label: String,
+    pub(crate) count: u64,
+    pub(crate) first: u64,
+}
+
+/// Counts of notable lines over the lines `from..=to` (the omitted range when everything needed
+/// was kept, which is the case whenever the head and tail fit the preview).
+#[derive(Clone, Debug)]
+pub(crate) struct NotableReport {
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+    pub(crate) omitted: (u64, u64),
+    pub(crate) kinds: Vec<NotableKind>,
+    pub(crate) examples: Vec<(u64, String)>,
+}
+
+impl NotableReport {
+    pub(crate) fn render(&self) -> Vec<String> {
+        let what = if (self.from, self.to) == self.omitted {
+            "omitted lines contain".to_owned()
+        } else {
+            format!(
+                "lines {}–{} contain",
+                thousands(self.from),
+                thousands(self.to)
+            )
+        };
+        let kinds: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|k| {
+                let first = if k.count == 1 { "" } else { "first " };
+                format!(
+                    "{} ×{} ({first}L{})",
+                    k.label,
+                    thousands(k.count),
+                    thousands(k.first)
+                )
+            })
+            .collect();
+        let mut lines = vec![format!("[ctxoff] {what}: {}", kinds.join(" · "))];
+        lines.extend(
+            self.examples
+                .iter()
+                .map(|(n, text)| format!("  L{}: {text}", thousands(*n))),
+        );
+        lines
+    }
+
+    pub(crate) fn json(&self) -> serde_json::Value {
+        json!({
+            "from": self.from,
+            "to": self.to,
+            "kinds": self.kinds.iter().map(|k| json!({"kind": k.label, "count": k.count, "first": k.first})).collect::<Vec<_>>(),
+            "examples": self.examples.iter().map(|(n, text)| json!({"line": n, "text": text})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(line: &str) -> Vec<String> {
+        let p = NotablePatterns::default();
+        bits(p.classify(line))
+            .map(|k| p.labels[k].clone())
+            .collect()
+    }
+
+    #[test]
+    fn word_rules() {
+        assert_eq!(kinds("error[E0308]: mismatched types"), ["error"]);
+        assert_eq!(kinds("ERROR: shard-007 checksum mismatch"), ["error"]);
+        assert_eq!(kinds("E   ImportError: cannot import name"), ["error"]);
+        assert_eq!(
+            kinds("AssertionError: perimeter was 4.8"),
+            ["error", "assert"]
+        );
+        assert_eq!(kinds("thread 'x' panicked at src/lib.rs:1:1"), ["panic"]);
+        assert_eq!(
+            kinds("fatal runtime error: stack overflow"),
+            ["error", "fatal"]
+        );
+        assert_eq!(kinds("Segmentation fault (core dumped)"), ["segfault"]);
+        assert_eq!(kinds("open: Permission denied"), ["denied"]);
+        assert_eq!(kinds("2 warnings emitted"), ["warning"]);
+        assert_eq!(kinds("WARN deprecated"), ["warning"]);
+        assert_eq!(kinds("Traceback (most recent call last):"), ["traceback"]);
+        assert_eq!(kinds("match io::ErrorKind::NotFound"), ["error"]);
+        assert!(kinds("stderr on_error terror errorCount t.Errorf failover").is_empty());
+        assert!(kinds("test result: ok. 5 passed; 0 failed; 0 ignored").is_empty());
+        assert!(kinds("Found 0 errors. no warnings").is_empty());
+        assert_eq!(kinds("10 failed"), ["fail"]);
+        assert_eq!(kinds("1.0 failed"), ["fail"]);
+        assert_eq!(kinds("known error; no errors here"), ["error"]);
+        assert_eq!(kinds("worker-0 error"), ["error"]);
+        assert!(kinds("(0 errors)").is_empty());
+    }
+
+    #[test]
+    fn configured_patterns_add_kinds_and_bad_ones_are_named() {
+        let p = NotablePatterns::new(&["TODO".to_owned()]).unwrap();
+        assert_eq!(
+            bits(p.classify("TODO: error"))
+                .map(|k| p.labels[k].as_str())
+                .collect::<Vec<_>>(),
+            ["error", "TODO"]
+        );
+        let err = NotablePatterns::new(&["ok".to_owned(), "(".to_owned()]).unwrap_err();
+        assert!(format!("{err:#}").contains("`(`"), "{err:#}");
+    }
+
+    #[test]
+    fn counts_only_the_omitted_range() {
+        let mut c = NotableCounter::new(&NotablePatterns::default(), 3);
+        for n in 1..=20 {
+            c.line(n, if n % 2 == 0 { "error here" } else { "fine" });
+        }
+        // Head 1..=4, tail 18..=20: errors on 6, 8, …, 16.
+        let r = c.finish(Some(5..=17)).unwrap();
+        assert_eq!(
+            r.kinds,
+            [NotableKind {
+                label: "error".into(),
+                count: 6,
+                first: 6
+            }]
+        );
+        assert_eq!(
+            r.render()[0],
+            "[ctxoff] omitted lines contain: error ×6 (first L6)"
+        );
+        assert_eq!(r.render()[1], "  L6: error here");
+    }
+}

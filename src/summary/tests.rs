@@ -1,0 +1,1175 @@
+//! Fixture tests: every fact produced for the corpus equals the ground truth of
+//! `tests/fixtures/corpus/MANIFEST.md`; memory stays bounded on 100 MB inputs; counts agree
+//! with direct counts (property tests).
+
+use std::path::PathBuf;
+
+use super::{Analysis, NotablePatterns, Report};
+use crate::text::clean_line;
+
+fn corpus(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Feeds `bytes` as the capture pipeline does: raw chunks of an awkward size, then each line
+/// display-cleaned and numbered. Returns the analysis and the number of lines.
+fn feed(bytes: &[u8], max_tail_lines: u64) -> (Analysis, u64) {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), max_tail_lines);
+    for chunk in bytes.chunks(4093) {
+        analysis.raw(chunk);
+    }
+    let mut n = 0;
+    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        if lines.peek().is_none() && line.is_empty() {
+            break;
+        }
+        n += 1;
+        analysis.line(n, &clean_line(line));
+    }
+    (analysis, n)
+}
+
+fn facts(name: &str) -> Report {
+    feed(&corpus(name), 0).0.finish(None)
+}
+
+fn fact(report: &Report, shape: &str) -> serde_json::Value {
+    let facts = report.facts_json();
+    let found: Vec<&serde_json::Value> = facts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["shape"] == shape)
+        .collect();
+    assert_eq!(found.len(), 1, "one {shape} fact expected in {facts:#}");
+    found[0].clone()
+}
+
+fn shapes(report: &Report) -> Vec<String> {
+    report
+        .facts_json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["shape"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The rendered line starting with `prefix` (after `[ctxoff] `).
+fn rendered(report: &Report, prefix: &str) -> String {
+    let lines = report.render();
+    lines
+        .iter()
+        .find_map(|l| {
+            l.strip_prefix("[ctxoff] ")
+                .filter(|l| l.starts_with(prefix))
+        })
+        .unwrap_or_else(|| panic!("no `{prefix}` line in {lines:#?}"))
+        .to_owned()
+}
+
+fn json_u64(v: &serde_json::Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+// ---- compilers ----
+
+#[test]
+fn cargo_build_errors_plain_and_ansi() {
+    for name in ["cargo-build-errors.txt", "cargo-build-errors-ansi.txt"] {
+        let r = facts(name);
+        assert_eq!(shapes(&r), ["rustc"], "{name}");
+        let f = fact(&r, "rustc");
+        assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (7, 4));
+        assert_eq!(
+            f["first_error"],
+            "src/item.rs:23:20: error[E0308]: mismatched types"
+        );
+        assert_eq!(
+            f["first_warning"],
+            "src/main.rs:2:5: warning: unused import: `std::fmt::Write as _`"
+        );
+        assert_eq!(
+            f["error_locations"],
+            serde_json::json!([
+                "src/item.rs:23:20",
+                "src/item.rs:23:9",
+                "src/item.rs:23:18",
+                "src/report.rs:22:32",
+                "src/main.rs:43:24"
+            ])
+        );
+        assert_eq!(
+            f["codes"],
+            serde_json::json!({"E0308": 3, "E0277": 2, "E0382": 1, "E0502": 1})
+        );
+        assert_eq!(
+            rendered(&r, "rustc:"),
+            "rustc: 7 errors, 4 warnings; codes: E0308 ×3, E0277 ×2, E0382 ×1, E0502 ×1"
+        );
+    }
+}
+
+#[test]
+fn cargo_test_compile_error_has_no_test_counts() {
+    let r = facts("cargo-test-compile-error.txt");
+    assert_eq!(shapes(&r), ["rustc"]);
+    let f = fact(&r, "rustc");
+    assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (2, 0));
+    assert_eq!(
+        f["first_error"],
+        "tests/cli_cases.rs:167:18: error[E0308]: mismatched types"
+    );
+    assert_eq!(
+        f["error_locations"],
+        serde_json::json!(["tests/cli_cases.rs:167:18", "tests/cli_cases.rs:173:28"])
+    );
+}
+
+#[test]
+fn clippy_warnings_only() {
+    let r = facts("cargo-clippy-pedantic.txt");
+    assert_eq!(shapes(&r), ["rustc"]);
+    let f = fact(&r, "rustc");
+    assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (0, 57));
+    assert_eq!(
+        f["first_warning"],
+        "src/cli.rs:32:1: warning: more than 3 bools in a struct"
+    );
+    assert!(f["first_error"].is_null());
+}
+
+#[test]
+fn gcc_errors() {
+    let r = facts("gcc-errors.txt");
+    assert_eq!(shapes(&r), ["gcc"]);
+    let f = fact(&r, "gcc");
+    assert_eq!(
+        (
+            json_u64(&f["errors"]),
+            json_u64(&f["warnings"]),
+            json_u64(&f["notes"])
+        ),
+        (4, 10, 2)
+    );
+    assert_eq!(
+        f["first_error"],
+        "src/ringbuf.c:49:13: error: assignment of member ‘len’ in read-only object"
+    );
+    assert!(f["first_warning"].as_str().unwrap().starts_with(
+        "src/ringbuf.c:25:19: warning: comparison of integer expressions of different signedness: ‘int’ and ‘size_t’"
+    ));
+    assert_eq!(
+        f["files"],
+        serde_json::json!({"src/ringbuf.c": 6, "src/main.c": 8})
+    );
+    assert_eq!(
+        f["error_locations"],
+        serde_json::json!([
+            "src/ringbuf.c:49:13",
+            "src/ringbuf.c:58:5",
+            "src/main.c:29:25",
+            "src/main.c:32:12"
+        ])
+    );
+}
+
+#[test]
+fn tsc_errors_plain_and_pretty() {
+    for name in ["tsc-errors.txt", "tsc-errors-pretty.txt"] {
+        let r = facts(name);
+        assert_eq!(shapes(&r), ["tsc"], "{name}");
+        let f = fact(&r, "tsc");
+        assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (9, 0));
+        assert_eq!(
+            f["first_error"],
+            "src/http.ts:30:43: error TS2366: Function lacks ending return statement and return type does not include 'undefined'."
+        );
+        assert_eq!(
+            f["files"],
+            serde_json::json!({"src/http.ts": 2, "src/index.ts": 3, "src/users.ts": 4})
+        );
+        assert_eq!(
+            f["codes"],
+            serde_json::json!({"TS2322": 2, "TS2366": 1, "TS6133": 1, "TS2554": 1, "TS2339": 1, "TS2345": 1, "TS18048": 1, "TS7006": 1})
+        );
+    }
+}
+
+// ---- test runners ----
+
+#[test]
+fn cargo_test_failures_verbose_and_quiet() {
+    for name in ["cargo-test-failures.txt", "cargo-test-quiet.txt"] {
+        let r = facts(name);
+        assert_eq!(shapes(&r), ["cargo test"], "{name}");
+        let f = fact(&r, "cargo test");
+        let counts =
+            ["binaries", "run", "passed", "failed", "ignored", "measured"].map(|k| json_u64(&f[k]));
+        assert_eq!(counts, [2, 255, 251, 4, 3, 0], "{name}");
+        assert_eq!(
+            f["failing"],
+            serde_json::json!([
+                "count_nbsp",
+                "roman_table_lookup",
+                "title_case_hyphenated",
+                "truncate_zero_width"
+            ])
+        );
+        assert_eq!(json_u64(&f["stopped_binaries"]), 0);
+        assert_eq!(
+            rendered(&r, "tests:"),
+            "tests: 255 run, 251 passed, 4 failed, 3 ignored (2 cargo test binaries): count_nbsp, roman_table_lookup, title_case_hyphenated, truncate_zero_width"
+        );
+    }
+}
+
+#[test]
+fn cargo_test_pass() {
+    let r = facts("cargo-test-pass.txt");
+    let f = fact(&r, "cargo test");
+    let counts = ["binaries", "run", "passed", "failed", "ignored"].map(|k| json_u64(&f[k]));
+    assert_eq!(counts, [3, 260, 260, 0, 3]);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 260 run, 260 passed, 0 failed, 3 ignored (3 cargo test binaries)"
+    );
+}
+
+#[test]
+fn cargo_test_stack_overflow_invents_no_totals() {
+    let r = facts("cargo-test-stack-overflow.txt");
+    assert_eq!(shapes(&r), ["cargo test"]);
+    let f = fact(&r, "cargo test");
+    assert_eq!(json_u64(&f["binaries"]), 0);
+    assert_eq!(json_u64(&f["stopped_binaries"]), 1);
+    assert_eq!(f["overflowed"], "tests::simplify_add_zero_left");
+    let lines = r.render();
+    assert_eq!(
+        lines,
+        [
+            "[ctxoff] tests: a test binary stopped before its result line (running 23 tests, 22 reported ok); thread 'tests::simplify_add_zero_left' overflowed its stack"
+        ]
+    );
+}
+
+#[test]
+fn pytest_collection_error_is_a_failure_not_no_tests() {
+    let r = facts("pytest-collection-error.txt");
+    assert_eq!(shapes(&r), ["pytest"]);
+    let f = fact(&r, "pytest");
+    assert_eq!(
+        ["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])),
+        [0, 0, 0, 1]
+    );
+    assert_eq!(f["interrupted"], "1 error during collection");
+    assert_eq!(f["error_names"], serde_json::json!(["tests/test_units.py"]));
+    let line = rendered(&r, "tests:");
+    assert_eq!(
+        line,
+        "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection); errors: tests/test_units.py"
+    );
+    assert!(!line.contains("no tests"));
+}
+
+const PYTEST_FAILING: [&str; 3] = [
+    "tests/test_area.py::test_polygon_area[points3-12.0]",
+    "tests/test_perimeter.py::test_is_square[0.30000000000000004-0.3-True]",
+    "tests/test_perimeter.py::test_polygon_perimeter_is_rounded",
+];
+
+#[test]
+fn pytest_failures_default_tb_line_and_quiet() {
+    for (name, errors) in [
+        ("pytest-failures.txt", 1),
+        ("pytest-tb-line.txt", 1),
+        ("pytest-q.txt", 0),
+    ] {
+        let r = facts(name);
+        assert_eq!(shapes(&r), ["pytest"], "{name}");
+        let f = fact(&r, "pytest");
+        assert_eq!(
+            ["run", "passed", "failed", "errors"].map(|k| json_u64(&f[k])),
+            [62, 59, 3, errors],
+            "{name}"
+        );
+        assert_eq!(f["failing"], serde_json::json!(PYTEST_FAILING), "{name}");
+        if errors == 1 {
+            assert_eq!(f["error_names"], serde_json::json!(["tests/test_units.py"]));
+        }
+        assert!(f["interrupted"].is_null());
+    }
+}
+
+#[test]
+fn jest_failures() {
+    let r = facts("jest-failures.txt");
+    assert_eq!(shapes(&r), ["jest"]);
+    let f = fact(&r, "jest");
+    let counts = [
+        "run",
+        "passed",
+        "failed",
+        "skipped",
+        "todo",
+        "total",
+        "suites_failed",
+        "suites_total",
+    ]
+    .map(|k| json_u64(&f[k]));
+    assert_eq!(counts, [38, 35, 3, 1, 0, 39, 3, 3]);
+    let mut failing: Vec<&str> = f["failing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    failing.sort();
+    assert_eq!(
+        failing,
+        [
+            r#"__tests__/case.test.js › snakeCase › snakeCase("XMLHttpRequest") -> "xml_http_request""#,
+            "__tests__/text.test.js › pad › multi-char fill",
+            "__tests__/text.test.js › template › renders a greeting for every user",
+        ]
+    );
+    assert_eq!(
+        f["suites_not_run"],
+        serde_json::json!(["__tests__/slug.test.js"])
+    );
+}
+
+#[test]
+fn vitest_failures() {
+    let r = facts("vitest-failures.txt");
+    assert_eq!(shapes(&r), ["vitest"]);
+    let f = fact(&r, "vitest");
+    let counts = [
+        "run",
+        "passed",
+        "failed",
+        "skipped",
+        "todo",
+        "total",
+        "files_failed",
+        "files_total",
+    ]
+    .map(|k| json_u64(&f[k]));
+    assert_eq!(counts, [39, 35, 4, 1, 1, 41, 3, 3]);
+    assert_eq!(
+        f["failing"],
+        serde_json::json!([
+            "test/cart.test.ts > Cart > applies discount code SAVE10",
+            "test/checkout.test.ts > checkout > rejects mixing currencies in one cart",
+            "test/checkout.test.ts > checkout > rounds half-cent prices",
+            "test/money.test.ts > money() > money(1.005) has 101 cents",
+        ])
+    );
+}
+
+/// SYNTHETIC fixture (hand-written in the shape of `go test -v ./...` output; no Go toolchain
+/// here): 2 packages ok, 2 failed, 1 without test files; 7 passed, 3 failed (one a subtest),
+/// 1 skipped.
+#[test]
+fn go_test_verbose_synthetic() {
+    let bytes = include_bytes!("testdata/go-test-v-synthetic.txt");
+    let r = feed(bytes, 0).0.finish(None);
+    assert_eq!(shapes(&r), ["go test"]);
+    let f = fact(&r, "go test");
+    let counts = [
+        "passed",
+        "failed",
+        "skipped",
+        "packages_ok",
+        "packages_failed",
+        "packages_without_tests",
+    ]
+    .map(|k| json_u64(&f[k]));
+    assert_eq!(counts, [7, 3, 1, 2, 2, 1]);
+    assert_eq!(
+        f["failing"],
+        serde_json::json!(["TestParse", "TestParse/nested", "TestEvalDivZero"])
+    );
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 10 run, 7 passed, 3 failed, 1 skipped (go test: 2 packages ok, 2 failed, 1 without test files): TestParse, TestParse/nested, TestEvalDivZero"
+    );
+}
+
+#[test]
+fn go_test_without_v_counts_only_failures() {
+    let text = "--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\nFAIL\nFAIL\texample.com/x\t0.002s\nok  \texample.com/y\t0.001s\nFAIL\n";
+    let r = feed(text.as_bytes(), 0).0.finish(None);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1 failed (go test: 1 package ok, 1 failed): TestX"
+    );
+}
+
+// ---- grep ----
+
+fn assert_grep(name: &str, matches: u64, files: u64, top: &[(&str, u64)]) -> serde_json::Value {
+    let r = facts(name);
+    assert_eq!(shapes(&r), ["grep"], "{name}");
+    let f = fact(&r, "grep");
+    assert_eq!(
+        (json_u64(&f["matches"]), json_u64(&f["files"])),
+        (matches, files),
+        "{name}"
+    );
+    let top_json: Vec<serde_json::Value> = top
+        .iter()
+        .map(|(p, n)| serde_json::json!({"path": p, "matches": n}))
+        .collect();
+    assert_eq!(f["top_files"], serde_json::json!(top_json), "{name}");
+    f
+}
+
+#[test]
+fn grep_shapes() {
+    assert_grep(
+        "rg-fd-unwrap.txt",
+        91,
+        8,
+        &[
+            ("tests/tests.rs", 36),
+            ("src/filter/time.rs", 26),
+            ("src/exec/mod.rs", 11),
+        ],
+    );
+    assert_grep(
+        "rg-ripgrep-fn-struct.txt",
+        3_365,
+        91,
+        &[
+            ("crates/core/flags/defs.rs", 1020),
+            ("crates/printer/src/standard.rs", 176),
+            ("crates/ignore/src/walk.rs", 171),
+        ],
+    );
+    assert_grep(
+        "rg-tokio-defs.txt",
+        25_606,
+        767,
+        &[
+            ("tokio/tests/sync_mpsc.rs", 330),
+            ("tokio/tests/rt_common.rs", 281),
+            ("tokio/src/net/windows/named_pipe.rs", 255),
+        ],
+    );
+    assert_grep(
+        "grep-rn-clap-assert.txt",
+        4_291,
+        148,
+        &[
+            ("./tests/builder/multiple_values.rs", 312),
+            ("./tests/builder/help.rs", 181),
+            ("./clap_builder/src/builder/arg.rs", 179),
+        ],
+    );
+    let f = assert_grep(
+        "grep-rn-binary-matches.txt",
+        42,
+        2,
+        &[("./src/lib.rs", 35), ("./tests/cli_cases.rs", 7)],
+    );
+    assert_eq!(json_u64(&f["binary_files"]), 30);
+    let f = assert_grep(
+        "grep-rn-context.txt",
+        91,
+        8,
+        &[
+            ("tests/tests.rs", 36),
+            ("src/filter/time.rs", 26),
+            ("src/exec/mod.rs", 11),
+        ],
+    );
+    assert_eq!(
+        (json_u64(&f["context_lines"]), json_u64(&f["separators"])),
+        (276, 52)
+    );
+    let f = assert_grep(
+        "rg-heading-unsafe-impl.txt",
+        127,
+        44,
+        &[
+            ("tokio/src/sync/rwlock.rs", 14),
+            ("tokio/src/runtime/task/mod.rs", 8),
+            ("tokio/src/sync/mutex.rs", 8),
+        ],
+    );
+    assert_eq!(f["layout"], "heading");
+    assert_eq!(
+        rendered(&facts("rg-ripgrep-fn-struct.txt"), "grep:"),
+        "grep: 3,365 matching lines in 91 files; most: crates/core/flags/defs.rs 1,020, crates/printer/src/standard.rs 176, crates/ignore/src/walk.rs 171"
+    );
+}
+
+// ---- JSON ----
+
+#[test]
+fn json_documents() {
+    let r = facts("cargo-metadata-fd.json");
+    assert!(r.is_json_document());
+    assert_eq!(shapes(&r), ["json"]);
+    let f = fact(&r, "json");
+    assert_eq!(
+        (f["type"].as_str(), json_u64(&f["length"])),
+        (Some("object"), 9)
+    );
+    let keys: Vec<&str> = f["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "packages",
+            "workspace_members",
+            "workspace_default_members",
+            "resolve",
+            "target_directory",
+            "build_directory",
+            "version",
+            "workspace_root",
+            "metadata"
+        ]
+    );
+    assert_eq!(
+        f["keys"][0],
+        serde_json::json!({"key": "packages", "type": "array", "length": 125})
+    );
+    assert_eq!(
+        f["keys"][1],
+        serde_json::json!({"key": "workspace_members", "type": "array", "length": 1})
+    );
+
+    let r = facts("npm-ls-all.json");
+    assert!(r.is_json_document());
+    let f = fact(&r, "json");
+    assert_eq!(json_u64(&f["length"]), 3);
+    assert_eq!(
+        f["keys"][2],
+        serde_json::json!({"key": "dependencies", "type": "object", "length": 2})
+    );
+    assert_eq!(
+        rendered(&r, "JSON"),
+        "JSON: object with 3 keys: version (string), name (string), dependencies (object, 2 keys)"
+    );
+
+    let r = facts("pip-list.json");
+    assert!(r.is_json_document());
+    let f = fact(&r, "json");
+    assert_eq!(
+        (f["type"].as_str(), json_u64(&f["length"])),
+        (Some("array"), 99)
+    );
+    assert_eq!(f["elements"]["kinds"], serde_json::json!({"object": 99}));
+    assert_eq!(
+        f["elements"]["keys"],
+        serde_json::json!({"name": 99, "version": 99})
+    );
+    assert_eq!(
+        rendered(&r, "JSON"),
+        "JSON: array of 99 items (all objects); keys: name 99, version 99"
+    );
+}
+
+#[test]
+fn json_lines() {
+    let cases: [(&str, u64, serde_json::Value, &str, serde_json::Value); 3] = [
+        (
+            "cargo-build-errors.jsonl",
+            14,
+            serde_json::json!({"reason": 14, "package_id": 13, "manifest_path": 13, "target": 13, "message": 13, "success": 1}),
+            "reason",
+            serde_json::json!({"compiler-message": 13, "build-finished": 1}),
+        ),
+        (
+            "cargo-check-fd.jsonl",
+            71,
+            serde_json::json!({"reason": 71, "package_id": 70, "manifest_path": 62, "target": 62, "profile": 62, "features": 62,
+                "filenames": 62, "executable": 62, "fresh": 62, "linked_libs": 8, "linked_paths": 8, "cfgs": 8, "env": 8,
+                "out_dir": 8, "success": 1}),
+            "reason",
+            serde_json::json!({"compiler-artifact": 62, "build-script-executed": 8, "build-finished": 1}),
+        ),
+        (
+            "rg-json-todo.jsonl",
+            176,
+            serde_json::json!({"type": 176, "data": 176}),
+            "type",
+            serde_json::json!({"match": 77, "begin": 49, "end": 49, "summary": 1}),
+        ),
+    ];
+    for (name, records, keys, by, values) in cases {
+        let r = facts(name);
+        assert!(!r.is_json_document(), "{name}");
+        assert_eq!(shapes(&r), ["json lines"], "{name}");
+        let f = &fact(&r, "json lines")["records"];
+        assert_eq!(json_u64(&f["count"]), records, "{name}");
+        assert_eq!(f["kinds"], serde_json::json!({"object": records}), "{name}");
+        assert_eq!(f["keys"], keys, "{name}");
+        assert_eq!(f["values"][by], values, "{name}");
+    }
+}
+
+// ---- nothing recognised ----
+
+#[test]
+fn other_outputs_get_no_facts() {
+    for name in [
+        "cargo-tree-fd.txt",
+        "find-tokio.txt",
+        "git-clone-progress.txt",
+        "git-diff-tokio.txt",
+        "git-log-stat-tokio.txt",
+        "gzip-changelog.bin",
+        "invalid-utf8-synthetic.txt",
+        "ls-laR-tokio.txt",
+        "nul-bytes-synthetic.txt",
+        "pip-install.txt",
+        "png-fd-logo.bin",
+        "tqdm-progress-synthetic.txt",
+    ] {
+        let r = facts(name);
+        assert_eq!(shapes(&r), Vec::<String>::new(), "{name}");
+        assert!(!r.is_json_document(), "{name}");
+    }
+}
+
+// ---- notable lines ----
+
+#[test]
+fn notable_lines_over_the_omitted_range() {
+    // cargo-test-failures.txt, 309 lines; head 1..=220, tail 300..=309 (10 lines).
+    let (analysis, n) = feed(&corpus("cargo-test-failures.txt"), 10);
+    assert_eq!(n, 309);
+    let r = analysis.finish(Some(221..=299));
+    let lines = r.render();
+    assert_eq!(
+        lines[..4],
+        [
+            "[ctxoff] omitted lines contain: fail ×8 (first L223) · panic ×4 (first L275) · assert ×3 (first L276)",
+            "  L223: test count_nbsp ... FAILED",
+            "  L275: thread 'count_nbsp' (4298) panicked at tests/cli_cases.rs:90:1:",
+            "  L276: assertion `left == right` failed",
+        ]
+    );
+    // Lines 300..=309 hold `test result: FAILED.` and `error: test failed…`: not counted.
+    assert_eq!(
+        r.notable_json()["kinds"][0],
+        serde_json::json!({"kind": "fail", "count": 8, "first": 223})
+    );
+}
+
+#[test]
+fn passing_run_has_nothing_notable() {
+    let (analysis, n) = feed(&corpus("cargo-test-pass.txt"), 0);
+    let r = analysis.finish(Some(1..=n));
+    assert!(r.notable_json().is_null(), "{:#}", r.notable_json());
+}
+
+#[test]
+fn notable_counts_match_a_direct_count_on_the_corpus() {
+    let patterns = NotablePatterns::default();
+    for name in [
+        "git-log-stat-tokio.txt",
+        "rg-tokio-defs.txt",
+        "cargo-build-errors-ansi.txt",
+        "vitest-failures.txt",
+    ] {
+        let bytes = corpus(name);
+        let (analysis, n) = feed(&bytes, 50);
+        let (a, b) = (20, n - 50);
+        let r = analysis.finish(Some(a..=b));
+        let mut direct: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+        for (i, line) in bytes.split(|&c| c == b'\n').enumerate() {
+            let number = i as u64 + 1;
+            if !(a..=b).contains(&number) {
+                continue;
+            }
+            let mask = patterns.classify(&clean_line(line));
+            for (kind, label) in patterns.labels().iter().enumerate() {
+                if mask & (1 << kind) != 0 {
+                    direct.entry(label.clone()).or_insert((0, number)).0 += 1;
+                }
+            }
+        }
+        let streamed: std::collections::BTreeMap<String, (u64, u64)> = r.notable_json()["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| {
+                (
+                    k["kind"].as_str().unwrap().to_owned(),
+                    (json_u64(&k["count"]), json_u64(&k["first"])),
+                )
+            })
+            .collect();
+        assert_eq!(streamed, direct, "{name}");
+    }
+}
+
+// ---- bounded memory on 100 MB of each shape ----
+
+const BIG: u64 = 100 << 20;
+/// The analysis's heap (measured by `approx_heap`) must stay under this on any input.
+const HEAP_LIMIT: usize = 4 << 20;
+
+/// Streams 100 MB of lines made by `make` (line number → text) through an analysis, raw bytes
+/// and lines, checking the heap as it goes. Returns the report and the line count.
+fn stream_big(mut make: impl FnMut(u64, &mut String)) -> (Report, u64) {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let (mut line, mut raw) = (String::new(), Vec::with_capacity(1 << 17));
+    let (mut bytes, mut n, mut max_heap) = (0u64, 0u64, 0usize);
+    while bytes < BIG {
+        n += 1;
+        line.clear();
+        make(n, &mut line);
+        analysis.line(n, &line);
+        raw.extend_from_slice(line.as_bytes());
+        raw.push(b'\n');
+        bytes += line.len() as u64 + 1;
+        if raw.len() >= 1 << 16 {
+            analysis.raw(&raw);
+            raw.clear();
+        }
+        if n % 65_536 == 0 {
+            max_heap = max_heap.max(analysis.approx_heap());
+        }
+    }
+    analysis.raw(&raw);
+    max_heap = max_heap.max(analysis.approx_heap());
+    assert!(max_heap < HEAP_LIMIT, "heap grew to {max_heap} bytes");
+    (analysis.finish(Some(50..=n - 200)), n)
+}
+
+use std::fmt::Write as _;
+
+#[test]
+fn bounded_memory_log_lines() {
+    let words = [
+        "error",
+        "warning",
+        "failed",
+        "panicked",
+        "Exception",
+        "Traceback",
+        "fatal",
+        "denied",
+        "assert",
+        "segfault",
+    ];
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(
+            s,
+            "2024-01-01T00:00:00Z #{n:09} worker-{} {} in module_{n} with a long tail of text",
+            n % 97,
+            words[(n % 10) as usize]
+        );
+    });
+    let kinds = r.notable_json()["kinds"].as_array().unwrap().len();
+    assert_eq!(kinds, 10);
+    // Every 10th line from 50 on, in each kind: the count is exact.
+    let error = &r.notable_json()["kinds"][0];
+    let direct = (50..=n - 200).filter(|i| i % 10 == 0).count() as u64;
+    assert_eq!(json_u64(&error["count"]), direct);
+}
+
+#[test]
+fn bounded_memory_grep_many_files() {
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(
+            s,
+            "src/module_{}/file_{}.rs:{}:    let value = compute(input)?; // error path",
+            n / 1000,
+            n / 10,
+            n % 1000
+        );
+    });
+    let f = fact(&r, "grep");
+    assert_eq!(json_u64(&f["matches"]), n);
+    // Over 65,536 files: too many to check that each came in one run, so no file count.
+    assert!(f["files"].is_null());
+}
+
+#[test]
+fn bounded_memory_test_and_compiler_output() {
+    let (r, _) = stream_big(|n, s| {
+        match n % 8 {
+        0 => {
+            let _ = write!(s, "test module_{n}::case_{n} ... FAILED");
+        }
+        1 => {
+            let _ = write!(s, "error[E{:04}]: mismatched types number {n}", n % 9999);
+        }
+        2 => {
+            let _ = write!(s, "  --> src/file_{n}.rs:{n}:5");
+        }
+        3 => {
+            let _ = write!(s, "src/file_{n}.c:{n}:3: warning: unused variable ‘v{n}’");
+        }
+        4 => {
+            let _ = write!(s, "src/file_{n}.ts({n},3): error TS{}: Type is not assignable.", 2000 + n % 5000);
+        }
+        5 => {
+            let _ = write!(s, "FAILED tests/test_{n}.py::test_case_{n} - assert 1 == 2");
+        }
+        6 => s.push_str("test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"),
+        _ => {
+            let _ = write!(s, "running {n} tests");
+        }
+    }
+    });
+    assert_eq!(shapes(&r), ["cargo test", "rustc", "gcc", "tsc"]);
+}
+
+#[test]
+fn bounded_memory_json_lines_with_many_keys() {
+    let (r, n) = stream_big(|n, s| {
+        let _ = write!(
+            s,
+            r#"{{"type":"event_{}","key_{}":{n},"payload":{{"nested":[1,2,{{"deep":"value {n}"}}]}},"text":"x\u00e9\n"}}"#,
+            n % 20,
+            n % 100
+        );
+    });
+    let f = fact(&r, "json lines");
+    assert_eq!(json_u64(&f["records"]["count"]), n);
+    assert!(
+        f["records"]["keys"].is_null(),
+        "more than 64 distinct keys: not listed"
+    );
+    assert!(
+        f["records"]["values"]["type"].is_null(),
+        "more than 16 distinct types: not listed"
+    );
+}
+
+#[test]
+fn bounded_memory_minified_json_document() {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let mut chunk = String::new();
+    let (mut bytes, mut items) = (0u64, 0u64);
+    analysis.raw(b"{\"items\":[");
+    while bytes < BIG {
+        chunk.clear();
+        for _ in 0..1000 {
+            if items > 0 {
+                chunk.push(',');
+            }
+            let _ = write!(
+                chunk,
+                r#"{{"id":{items},"name":"item {items}","price":{}.5e-3,"tags":["a","b\"c"],"ok":true,"none":null}}"#,
+                items % 1000
+            );
+            items += 1;
+        }
+        // Awkward chunk boundaries: split inside tokens.
+        for piece in chunk.as_bytes().chunks(8191) {
+            analysis.raw(piece);
+        }
+        bytes += chunk.len() as u64;
+    }
+    analysis.raw(b"],\"count\":1}");
+    // The capture pipeline truncates the one huge line to 64 KiB.
+    analysis.line(1, "{\"items\":[{\"id\":0");
+    assert!(analysis.approx_heap() < HEAP_LIMIT);
+    let r = analysis.finish(None);
+    assert!(r.is_json_document());
+    let f = fact(&r, "json");
+    assert_eq!(
+        f["keys"][0],
+        serde_json::json!({"key": "items", "type": "array", "length": items})
+    );
+}
+
+#[test]
+fn bounded_memory_one_line_without_newline() {
+    let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+    let block = "error: lorem ipsum dolor sit amet ".repeat(2000);
+    let mut bytes = 0;
+    while bytes < BIG as usize {
+        analysis.raw(block.as_bytes());
+        bytes += block.len();
+    }
+    analysis.line(1, &block[..block.len().min(64 << 10)]);
+    assert!(analysis.approx_heap() < HEAP_LIMIT);
+    assert!(!analysis.finish(None).is_json_document());
+}
+
+// ---- properties: no count claimed differs from a direct count ----
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::super::notable::NotableCounter;
+    use super::*;
+
+    fn notable_line() -> impl Strategy<Value = String> {
+        let word = prop::sample::select(vec![
+            "error",
+            "Errors",
+            "ERROR",
+            "TypeError",
+            "errorCount",
+            "on_error",
+            "warn",
+            "warnings",
+            "0 failed",
+            "failed",
+            "failure",
+            "panicked",
+            "exception",
+            "Traceback",
+            "fatal",
+            "denied",
+            "Segmentation fault",
+            "assertion",
+            "fine",
+            "no errors",
+            "stderr",
+            "é",
+            "",
+        ]);
+        prop::collection::vec(word, 0..4).prop_map(|w| w.join(" "))
+    }
+
+    proptest! {
+        #[test]
+        fn notable_counts_equal_direct_counts(
+            lines in prop::collection::vec(notable_line(), 1..120),
+            head in 0usize..40,
+            tail in 0u64..20,
+            kept in 1usize..6,
+        ) {
+            let patterns = NotablePatterns::default();
+            for first_hits in [kept, usize::MAX] {
+                let mut counter = NotableCounter::new(&patterns, tail).keeping_first_hits(first_hits);
+                for (i, line) in lines.iter().enumerate() {
+                    counter.line(i as u64 + 1, line);
+                }
+                let n = lines.len() as u64;
+                let a = (head as u64 + 1).min(n);
+                let b = n.saturating_sub(tail).max(a);
+                let Some(report) = counter.finish(Some(a..=b)) else {
+                    // Nothing notable in the range counted (which is at least part of a..=b).
+                    continue;
+                };
+                // The range counted contains the omitted range (wider when the head held more hits
+                // than were kept).
+                prop_assert!(report.from <= a && report.to >= b);
+                if first_hits == usize::MAX {
+                    prop_assert_eq!((report.from, report.to), (a, b));
+                }
+                for kind in &report.kinds {
+                    let index = patterns.labels().iter().position(|l| *l == kind.label).unwrap();
+                    let hits: Vec<u64> = (report.from..=report.to)
+                        .filter(|&i| patterns.classify(&lines[i as usize - 1]) & (1 << index) != 0)
+                        .collect();
+                    prop_assert_eq!(kind.count, hits.len() as u64);
+                    prop_assert_eq!(Some(kind.first), hits.first().copied());
+                }
+                let listed: usize = report.kinds.len();
+                let direct = (0..patterns.labels().len())
+                    .filter(|&k| (report.from..=report.to).any(|i| patterns.classify(&lines[i as usize - 1]) & (1 << k) != 0))
+                    .count();
+                prop_assert_eq!(listed, direct);
+            }
+        }
+
+        #[test]
+        fn libtest_totals_equal_direct_sums(suites in prop::collection::vec(prop::collection::vec(0u8..3, 0..30), 1..5)) {
+            let mut out = String::new();
+            let (mut passed, mut failed, mut ignored) = (0u64, 0u64, 0u64);
+            let mut names = Vec::new();
+            for (s, tests) in suites.iter().enumerate() {
+                let _ = writeln!(out, "     Running unittests src/lib.rs (target/debug/deps/x-{s})\n\nrunning {} tests", tests.len());
+                let (mut p, mut f, mut i) = (0, 0, 0);
+                for (t, &outcome) in tests.iter().enumerate() {
+                    let name = format!("suite{s}::test_{t}");
+                    let word = ["ok", "FAILED", "ignored"][outcome as usize];
+                    let _ = writeln!(out, "test {name} ... {word}");
+                    match outcome { 0 => p += 1, 1 => { f += 1; names.push(name) }, _ => i += 1 }
+                }
+                let verdict = if f > 0 { "FAILED" } else { "ok" };
+                let _ = writeln!(out, "\ntest result: {verdict}. {p} passed; {f} failed; {i} ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
+                passed += p; failed += f; ignored += i;
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "cargo test");
+            prop_assert_eq!(["passed", "failed", "ignored", "binaries"].map(|k| json_u64(&f[k])), [passed, failed, ignored, suites.len() as u64]);
+            let kept: Vec<String> = names.into_iter().take(crate::summary::format::NAMES_KEPT).collect();
+            prop_assert_eq!(&f["failing"], &serde_json::json!(kept));
+        }
+
+        #[test]
+        fn grep_counts_equal_direct_counts(
+            files in prop::collection::vec((0u8..6, 1usize..8), 1..12),
+            context in any::<bool>(),
+        ) {
+            let mut out = String::new();
+            let mut per_file: std::collections::BTreeMap<String, u64> = Default::default();
+            let mut previous = None;
+            let mut contiguous = true;
+            for (f, matches) in &files {
+                let path = format!("src/dir-{f}/file-{f}.rs");
+                if previous.as_ref() != Some(&path) && per_file.contains_key(&path) {
+                    contiguous = false;
+                }
+                for m in 0..*matches {
+                    if context {
+                        let _ = writeln!(out, "{path}-{}-    let a = \"x:1:y\";", m * 10 + 1);
+                    }
+                    let _ = writeln!(out, "{path}:{}:    call(x: 1, y - 2)", m * 10 + 2);
+                }
+                if context {
+                    out.push_str("--\n");
+                }
+                *per_file.entry(path.clone()).or_default() += *matches as u64;
+                previous = Some(path);
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "grep");
+            prop_assert_eq!(json_u64(&f["matches"]), per_file.values().sum::<u64>());
+            if contiguous {
+                prop_assert_eq!(json_u64(&f["files"]), per_file.len() as u64);
+                let mut top: Vec<(&String, &u64)> = per_file.iter().collect();
+                top.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+                let top: Vec<serde_json::Value> = top.iter().take(3).map(|(p, n)| serde_json::json!({"path": p, "matches": n})).collect();
+                prop_assert_eq!(&f["top_files"], &serde_json::json!(top));
+            } else {
+                prop_assert!(f["files"].is_null());
+            }
+        }
+
+        #[test]
+        fn json_validation_agrees_with_serde_json(
+            value in json_value(),
+            pretty in any::<bool>(),
+            mutation in prop::option::of((any::<prop::sample::Index>(), any::<u8>())),
+            chunk in 1usize..64,
+        ) {
+            let mut bytes = if pretty { serde_json::to_vec_pretty(&value) } else { serde_json::to_vec(&value) }.unwrap();
+            if let Some((at, byte)) = mutation {
+                let i = at.index(bytes.len());
+                bytes[i] = byte;
+            }
+            let mut analysis = Analysis::new(&NotablePatterns::default(), 0);
+            for c in bytes.chunks(chunk) {
+                analysis.raw(c);
+            }
+            let valid = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
+            prop_assert_eq!(analysis.finish(None).is_json_document(), valid);
+        }
+
+        #[test]
+        fn json_lines_counts_equal_direct_counts(records in prop::collection::vec(prop::collection::btree_map("[a-d]", 0u8..3, 0..4), 2..30)) {
+            let mut out = String::new();
+            for record in &records {
+                out.push_str(&serde_json::to_string(record).unwrap());
+                out.push('\n');
+            }
+            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let f = fact(&r, "json lines");
+            prop_assert_eq!(json_u64(&f["records"]["count"]), records.len() as u64);
+            let mut keys: std::collections::BTreeMap<String, u64> = Default::default();
+            for record in &records {
+                for key in record.keys() {
+                    *keys.entry(key.clone()).or_default() += 1;
+                }
+            }
+            let streamed: std::collections::BTreeMap<String, u64> =
+                serde_json::from_value(f["records"]["keys"].clone()).unwrap();
+            prop_assert_eq!(streamed, keys);
+        }
+    }
+
+    #[test]
+    fn analysis_is_send() {
+        fn send<T: Send>() {}
+        send::<Analysis>();
+        send::<Report>();
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(
+            lines in prop::collection::vec("(?s).{0,40}|([0-9a-z./]{1,6}[:(-][0-9]{1,3}[:,)-] ?(error|warning|note)?[: ]{0,2}.{0,10})|(test .{0,8} \\.\\.\\. (ok|FAILED))|(test result: .{0,30})|([={} ]{0,3}[0-9]{1,2} (passed|failed|error)[, ]{0,2}.{0,8})", 0..60),
+            raw in prop::collection::vec(any::<u8>(), 0..300),
+            range in (0u64..70, 0u64..70),
+            tail in 0u64..10,
+        ) {
+            let mut analysis = Analysis::new(&NotablePatterns::default(), tail);
+            analysis.raw(&raw);
+            for (i, line) in lines.iter().enumerate() {
+                analysis.raw(line.as_bytes());
+                analysis.line(i as u64 + 1, line);
+            }
+            let report = analysis.finish(Some(range.0..=range.1));
+            let _ = (report.render(), report.notable_json(), report.facts_json(), report.is_json_document());
+        }
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
+            "[ -~é\n\t\"\\\\]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
+                prop::collection::btree_map("[a-z\"]{0,4}", inner, 0..6)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+}
+
+/// Throughput over the corpus's text, repeated: `cargo test --release --lib
+/// summary::tests::throughput -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, run in release"]
+fn throughput() {
+    for name in [
+        "git-log-stat-tokio.txt",
+        "rg-tokio-defs.txt",
+        "cargo-metadata-fd.json",
+    ] {
+        let bytes = corpus(name);
+        let lines: Vec<String> = bytes
+            .split(|&b| b == b'\n')
+            .map(|l| clean_line(l).into_owned())
+            .collect();
+        let rounds = (200 << 20) / bytes.len();
+        let start = std::time::Instant::now();
+        let mut analysis = Analysis::new(&NotablePatterns::default(), 200);
+        let mut n = 0;
+        for _ in 0..rounds {
+            analysis.raw(&bytes);
+            for line in &lines {
+                n += 1;
+                analysis.line(n, line);
+            }
+        }
+        let report = analysis.finish(Some(10..=n - 200));
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {:.0} MB/s ({} facts)",
+            (rounds * bytes.len()) as f64 / seconds / 1e6,
+            report.render().len()
+        );
+    }
+}

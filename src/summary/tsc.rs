@@ -1,0 +1,101 @@
+//! TypeScript compiler errors: `file(line,col): error TS2322: …` (plain), `file:line:col -
+//! error TS2322: …` (`--pretty`) and location-less `error TS5023: …`, with codes and files.
+
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
+use super::analysis::Fact;
+use super::diagnostics::{Diagnostics, Level};
+
+#[derive(Debug, Default)]
+pub(crate) struct Tsc {
+    diagnostics: Diagnostics,
+    location: String,
+}
+
+impl Tsc {
+    pub(crate) fn line(&mut self, text: &str) {
+        let Some((position, code, message)) = parse(text) else {
+            return;
+        };
+        let location = position.map(|(file, line, col)| {
+            self.location.clear();
+            for part in [file, ":", line, ":", col] {
+                self.location.push_str(part);
+            }
+            self.location.as_str()
+        });
+        self.diagnostics.add(Level::Error, location, message);
+        self.diagnostics.codes.add(code);
+        if let Some((file, _, _)) = position {
+            self.diagnostics.files.add(file);
+        }
+    }
+
+    pub(crate) fn finish(self) -> Option<Fact> {
+        (self.diagnostics.errors > 0).then(|| self.diagnostics.fact("tsc", "tsc", "errors by file"))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap() + self.location.capacity()
+    }
+}
+
+type Position<'a> = (&'a str, &'a str, &'a str);
+
+/// → ((file, line, column) if located, code, message from `error TS…` on).
+fn parse(text: &str) -> Option<(Option<Position<'_>>, &str, &str)> {
+    static FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"error TS"));
+    let at = FINDER.find(text.as_bytes())?;
+    let (head, message) = text.split_at(at);
+    let (code, _) = message["error ".len()..].split_once(": ")?;
+    if code.len() < 3 || !code[2..].bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let position = if head.is_empty() {
+        None
+    } else if let Some(loc) = head.strip_suffix(" - ") {
+        // `src/a.ts:30:43`
+        let (rest, col) = loc.rsplit_once(':')?;
+        let (file, line) = rest.rsplit_once(':')?;
+        Some((file, line, col))
+    } else if let Some(loc) = head.strip_suffix("): ") {
+        // `src/a.ts(30,43`
+        let (file, position) = loc.rsplit_once('(')?;
+        let (line, col) = position.split_once(',')?;
+        Some((file, line, col))
+    } else {
+        return None;
+    };
+    if let Some((file, line, col)) = position {
+        let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if file.is_empty() || file.starts_with(' ') || !number(line) || !number(col) {
+            return None;
+        }
+    }
+    Some((position, code, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_both_styles() {
+        assert_eq!(
+            parse("src/a.ts(30,43): error TS2366: x"),
+            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+        );
+        assert_eq!(
+            parse("src/a.ts:30:43 - error TS2366: x"),
+            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+        );
+        assert_eq!(
+            parse("error TS5023: Unknown compiler option"),
+            Some((None, "TS5023", "error TS5023: Unknown compiler option"))
+        );
+        assert_eq!(parse("log: error TSX: y"), None);
+    }
+}
