@@ -14,5 +14,8 @@ fn main() {
         eprintln!("reference_count: {file}: {e}");
         std::process::exit(1);
     });
-    println!("{}", bpe.encode_ordinary(&String::from_utf8_lossy(&bytes)).len());
+    println!(
+        "{}",
+        bpe.encode_ordinary(&String::from_utf8_lossy(&bytes)).len()
+    );
 }

@@ -4,5 +4,6 @@
 mod config;
 mod generated;
 mod progress;
+mod reliability;
 mod run;
 mod support;
