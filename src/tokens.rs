@@ -129,6 +129,9 @@ impl Counter {
     }
 
     pub fn finish(self) -> u64 {
-        self.committed + self.tokenizer.count(&String::from_utf8_lossy(&self.pending))
+        self.committed
+            + self
+                .tokenizer
+                .count(&String::from_utf8_lossy(&self.pending))
     }
 }
