@@ -57,8 +57,16 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let ranges = args
+    // RANGE accepts words starting with `-` (for `-N:`), so flags written after the ranges
+    // arrive among them.
+    let flag = |name: &str| args.ranges.iter().any(|r| r == name);
+    let (plain, all) = (args.plain || flag("--plain"), args.all || flag("--all"));
+    let texts: Vec<&String> = args
         .ranges
+        .iter()
+        .filter(|r| *r != "--plain" && *r != "--all")
+        .collect();
+    let ranges = texts
         .iter()
         .map(|r| LineRange::parse(r))
         .collect::<Result<Vec<_>>>()?;
@@ -66,8 +74,8 @@ pub fn run(
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
     let mut printer = Printer {
-        plain: args.plain,
-        budget: Budget::new((!args.all).then_some(cap_tokens), encoding),
+        plain,
+        budget: Budget::new((!all).then_some(cap_tokens), encoding),
         out,
         buf: String::new(),
         last_printed: 0,
@@ -75,7 +83,7 @@ pub fn run(
         cut_line: None,
     };
 
-    for (i, (range, text)) in ranges.iter().zip(&args.ranges).enumerate() {
+    for (i, (range, text)) in ranges.iter().zip(&texts).enumerate() {
         let (start, end) = range.bounds(|| file.line_count())?;
         let offset = match file.line_offset(start)? {
             Ok(offset) => offset,
@@ -89,7 +97,7 @@ pub fn run(
             && start != printer.last_printed + 1
             && !printer.print(start, "--\n", b"--\n")?
         {
-            return printer.cap_note(&short_ref, start, end, &mut file, &args.ranges[i..]);
+            return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
         }
         let mut blocks = file.blocks_from(offset)?;
         let mut line = start;
@@ -109,13 +117,7 @@ pub fn run(
                 };
                 if !shown {
                     drop(blocks);
-                    return printer.cap_note(
-                        &short_ref,
-                        line,
-                        end,
-                        &mut file,
-                        &args.ranges[i + 1..],
-                    );
+                    return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
                 }
                 line += 1;
                 pos = eol + 1;
@@ -132,7 +134,7 @@ pub fn run(
             )?;
         }
         if printer.cut_line.is_some() {
-            return printer.cap_note(&short_ref, line, end, &mut file, &args.ranges[i + 1..]);
+            return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -175,7 +177,7 @@ impl Printer<'_> {
         stopped: u64,
         end: Option<u64>,
         file: &mut TextFile,
-        later: &[String],
+        later: &[&String],
     ) -> Result<ExitCode> {
         self.buf.clear();
         if !self.at_line_start {
@@ -202,8 +204,14 @@ impl Printer<'_> {
             ));
         }
         if !later.is_empty() {
-            self.buf
-                .push_str(&format!(", nor ranges {}", later.join(" ")));
+            self.buf.push_str(&format!(
+                ", nor ranges {}",
+                later
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
         }
         if stopped <= last {
             let plain = if self.plain { " --plain" } else { "" };

@@ -1,2 +1,3 @@
 //! ctxoff's integration tests: one binary, one module per area, each run of ctxoff in its own
 //! temporary scratch root, session and config.
+mod retrieval;
