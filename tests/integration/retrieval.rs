@@ -305,17 +305,23 @@ fn grep_equals_gnu_grep_on_the_corpus() {
         &["-C1", "-v", "-m4"],
         &["-C3", "-w", "-i", "-m7"],
     ];
+    // Every combination on all small files at once (several blocks, files ending mid-block),
+    // then a few on each file alone (files' first and last lines).
+    let mut all = Vec::new();
     for path in text_corpus() {
         let raw = std::fs::read(&path).unwrap();
         let label = path.file_name().unwrap().to_string_lossy();
-        // The two multi-megabyte files get the expensive combinations only once.
-        let sets = if raw.len() > 1 << 20 {
-            &option_sets[..3]
-        } else {
-            option_sets
-        };
-        differential(&raw, &label, sets, PATTERNS);
+        if raw.len() < 1 << 20 {
+            all.extend_from_slice(&raw);
+        }
+        differential(
+            &raw,
+            &label,
+            &[&["-C2"], &["-C1", "-v", "-m4"], &["-c", "-i", "-w"]],
+            &PATTERNS[..6],
+        );
     }
+    differential(&all, "all small corpus files", option_sets, PATTERNS);
 }
 
 #[test]
@@ -514,7 +520,7 @@ fn format_thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
