@@ -939,3 +939,126 @@ fn list_of_an_empty_session_says_so() {
     );
     assert_eq!(scratch.list(&["--json"]), "[]\n");
 }
+
+/// Times grep and lines on the 1 GiB log next to rg, GNU grep, sed and tail, printing ratios.
+/// Not a test: run with
+/// `bash /work/shared/corpus/gen-big.sh /tmp/big && cargo test --release --test integration bench_big -- --ignored --nocapture`
+/// (`CTXOFF_BIG` overrides the file).
+#[test]
+#[ignore]
+fn bench_big() {
+    use std::time::Instant;
+    let big = std::env::var("CTXOFF_BIG").unwrap_or("/tmp/big/log-1g.txt".into());
+    let scratch = Scratch::new();
+    let path = scratch.store.session_dir().join("log_1.txt");
+    std::fs::hard_link(&big, &path).expect("the big file and the temp dir on one file system");
+    let size = std::fs::metadata(&path).unwrap().len();
+    let newlines = ctxoff_count_newlines(&path);
+    scratch.manifest(&Entry {
+        n: 1,
+        file: "log_1.txt".into(),
+        name: "log".into(),
+        bytes: size,
+        lines: newlines,
+        complete: true,
+        ..Entry::default()
+    });
+    // The same file without a manifest entry: lines must count to number the last lines.
+    let path2 = scratch.store.session_dir().join("log_2.txt");
+    std::fs::hard_link(&big, &path2).unwrap();
+    let sink = scratch._dir.path().join("sink");
+    let shell = |cmd: &str| {
+        let t = Instant::now();
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{cmd} > {}", sink.display()))
+            .status()
+            .unwrap();
+        assert!(status.code().unwrap() <= 1, "{cmd}");
+        t.elapsed().as_secs_f64()
+    };
+    let best = |f: &mut dyn FnMut() -> f64| (0..3).map(|_| f()).fold(f64::MAX, f64::min);
+    let file = path.display().to_string();
+    println!("{size} bytes, {newlines} lines; best of 3, seconds");
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["panicked"], "rg -n panicked", "grep -n panicked"),
+        (
+            &[r"error\[E[0-9]+\]", "-C2"],
+            r"rg -n -C2 'error\[E[0-9]+\]'",
+            r"grep -n -E -C2 'error\[E[0-9]+\]'",
+        ),
+        (
+            &["-i", "warning: unused"],
+            "rg -n -i 'warning: unused'",
+            "grep -n -i 'warning: unused'",
+        ),
+        (&["-w", "ok", "-c"], "rg -c -w ok", "grep -c -w ok"),
+        (&["-v", "INFO", "-c"], "rg -c -v INFO", "grep -c -v INFO"),
+    ];
+    for (args, rg, gnu) in cases {
+        let mut words = vec!["@1"];
+        words.extend_from_slice(args);
+        words.push("--all");
+        let ours = best(&mut || {
+            let t = Instant::now();
+            scratch.grep(&words);
+            t.elapsed().as_secs_f64()
+        });
+        let rg_t = best(&mut || shell(&format!("{rg} {file}")));
+        let gnu_t = best(&mut || shell(&format!("LC_ALL=C.UTF-8 {gnu} {file}")));
+        println!(
+            "grep {:<32} ctxoff {ours:6.3}  rg {rg_t:6.3}  grep {gnu_t:6.3}  ctxoff/rg {:4.2}",
+            args.join(" "),
+            ours / rg_t
+        );
+    }
+    let last = newlines;
+    let near_end = format!("{}:{}", last - 100, last - 80);
+    let middle = format!("{}:{}", last / 2, last / 2 + 20);
+    let line_cases: Vec<(String, Vec<String>, String)> = vec![
+        (
+            "lines @1 -20:".into(),
+            vec!["@1".into(), "-20:".into()],
+            "tail -n 20".into(),
+        ),
+        (
+            "lines @2 -20: (no manifest)".into(),
+            vec!["@2".into(), "-20:".into()],
+            "tail -n 20".into(),
+        ),
+        (
+            format!("lines @1 {near_end}"),
+            vec!["@1".into(), near_end.clone()],
+            format!("sed -n '{}p;{}q'", near_end.replace(':', ","), last - 80),
+        ),
+        (
+            format!("lines @1 {middle}"),
+            vec!["@1".into(), middle.clone()],
+            format!("sed -n '{}p;{}q'", middle.replace(':', ","), last / 2 + 20),
+        ),
+    ];
+    for (label, words, other) in &line_cases {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let ours = best(&mut || {
+            let t = Instant::now();
+            scratch.lines(&words);
+            t.elapsed().as_secs_f64()
+        });
+        let other_t = best(&mut || shell(&format!("{other} {file}")));
+        println!("{label:<38} ctxoff {ours:6.3}  {other:<28} {other_t:6.3}");
+    }
+}
+
+fn ctxoff_count_newlines(path: &Path) -> u64 {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).unwrap();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut n = 0;
+    loop {
+        let k = f.read(&mut buf).unwrap();
+        if k == 0 {
+            return n;
+        }
+        n += buf[..k].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+}
