@@ -1062,3 +1062,98 @@ fn ctxoff_count_newlines(path: &Path) -> u64 {
         n += buf[..k].iter().filter(|&&b| b == b'\n').count() as u64;
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// On arbitrary bytes (escape sequences, carriage returns, invalid UTF-8, NUL, missing final
+    /// newline) grep prints what GNU grep prints for the cleaned file, and lines --plain
+    /// reproduces the bytes; nothing panics.
+    #[test]
+    fn grep_and_lines_agree_with_gnu_grep_on_any_bytes(
+        raw in proptest::collection::vec(proptest::sample::select(b"ab  \n\n\n\r\x1b[m\xff\x00_-".to_vec()), 0..300),
+        pattern in proptest::sample::select(vec!["a", "b", "ab", "^a", "b$", "^$", "a b", "[^a]", "a|b", "_", "-", "\u{fffd}"]),
+        before in 0u64..4,
+        after in 0u64..4,
+        max in proptest::option::of(0u64..5),
+        invert: bool,
+        word: bool,
+    ) {
+        let scratch = Scratch::new();
+        scratch.add("p_1.txt", &raw);
+        let clean = scratch._dir.path().join("cleaned");
+        std::fs::write(&clean, cleaned(&raw)).unwrap();
+        let (b, a) = (format!("-B{before}"), format!("-A{after}"));
+        let m = max.map(|m| format!("-m{m}"));
+        let mut options = vec![b.as_str(), a.as_str()];
+        options.extend(m.as_deref());
+        if invert { options.push("-v"); }
+        if word { options.push("-w"); }
+        let (expected, expected_code) = gnu_grep(&clean, &options, pattern);
+        let mut words = vec!["@1", pattern, "--all"];
+        words.extend_from_slice(&options);
+        let ran = scratch.grep(&words);
+        proptest::prop_assert_eq!(String::from_utf8_lossy(&ran.out), String::from_utf8_lossy(&expected), "{:?}", options);
+        proptest::prop_assert_eq!(code(ran.code), expected_code);
+        if !raw.is_empty() {
+            proptest::prop_assert_eq!(scratch.lines(&["@1", "1:", "--plain", "--all"]).out, raw);
+        }
+    }
+}
+
+/// The pathological inputs of gen-big.sh (one 100 MiB line, 1 MiB of spaces, 4 MiB of one
+/// letter, 50 MiB of minified JSON): output stays capped (in tokens: 2,500 tokens of spaces are
+/// some 300 KB) and quick. Run with
+/// `cargo test --release --test integration big_inputs -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn big_inputs_stay_capped() {
+    use std::time::Instant;
+    let scratch = Scratch::new();
+    let files = [
+        "one-line-100m.txt",
+        "spaces-1m.txt",
+        "letter-4m.txt",
+        "minified-50m.json",
+    ];
+    for (i, name) in files.iter().enumerate() {
+        let ext = if name.ends_with(".json") {
+            "json"
+        } else {
+            "txt"
+        };
+        let file = format!("big_{}.{ext}", i + 1);
+        std::fs::hard_link(
+            Path::new("/tmp/big").join(name),
+            scratch.store.session_dir().join(&file),
+        )
+        .unwrap();
+        let reference = format!("@{}", i + 1);
+        for words in [
+            vec![reference.as_str(), "1"],
+            vec![reference.as_str(), "-1:", "--plain"],
+        ] {
+            let t = Instant::now();
+            let ran = scratch.lines(&words);
+            println!(
+                "lines {words:?} on {name}: {} bytes out in {:.3}s",
+                ran.out.len(),
+                t.elapsed().as_secs_f64()
+            );
+            assert!(ran.out.len() < 1_000_000);
+        }
+        let t = Instant::now();
+        let ran = scratch.grep(&[&reference, "a"]);
+        println!(
+            "grep a on {name}: {} bytes out in {:.3}s",
+            ran.out.len(),
+            t.elapsed().as_secs_f64()
+        );
+        assert!(ran.out.len() < 1_000_000);
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    println!(
+        "{}",
+        status.lines().find(|l| l.starts_with("VmHWM")).unwrap()
+    );
+}
