@@ -160,7 +160,7 @@ pub fn run(
     while let Some(mut block) = blocks.next_block()? {
         let mut done = false;
         if let Some(last) = last
-            && let Some(i) = memchr::memchr_iter(b'\n', block).nth((last - line) as usize)
+            && let Some(i) = memchr::memchr_iter(b'\n', block).nth(last.saturating_sub(line) as usize)
         {
             block = &block[..=i];
             done = true;
