@@ -100,6 +100,9 @@ pub struct RunOptions {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    Grep(crate::cmd::grep::GrepArgs),
+    Lines(crate::cmd::lines::LinesArgs),
+    List(crate::cmd::list::ListArgs),
     Count(crate::cmd::count::CountArgs),
     Hook(crate::cmd::hook::HookArgs),
     Init(crate::cmd::init::InitArgs),

@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod offload;
 pub mod progress;
+pub mod reference;
 pub mod shell;
 pub mod sniff;
 pub mod store;

@@ -6,10 +6,16 @@ use ctxoff::cli::{self, Command};
 use ctxoff::cmd;
 use ctxoff::config::Settings;
 use ctxoff::error;
+use ctxoff::store::Store;
 
 fn main() -> ExitCode {
     let args = std::env::args_os().collect();
-    let cli = match cli::parse(args, |_, word| word.starts_with('@')) {
+    let is_reference = |global: &cli::GlobalOptions, word: &str| {
+        Settings::resolve(global)
+            .and_then(|settings| Store::locate(&settings))
+            .is_ok_and(|store| ctxoff::reference::is_reference(word, &store))
+    };
+    let cli = match cli::parse(args, is_reference) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -28,29 +34,26 @@ fn main() -> ExitCode {
 
 fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::resolve(&cli.global)?;
-    let mut stdout = std::io::stdout().lock();
-    match &cli.subcommand {
-        Some(Command::Count(args)) => cmd::count::run(args, settings.encoding, &mut stdout),
-        Some(Command::Hook(args)) => cmd::hook::run(
-            args,
-            &settings.keep,
-            &mut std::io::stdin().lock(),
-            &mut stdout,
-        ),
-        Some(Command::Init(args)) => {
-            let cwd = std::env::current_dir()?;
-            let home = cmd::init::home_dir();
-            cmd::init::run(
-                args,
-                home.as_deref(),
-                &cwd,
-                &mut stdout,
-                &mut std::io::stderr(),
-            )
+    let Some(subcommand) = &cli.subcommand else {
+        return cmd::run::run(&cli.command, &cli.run, settings);
+    };
+    let (out, err) = (&mut std::io::stdout().lock(), &mut std::io::stderr());
+    let (encoding, cap) = (settings.encoding, settings.threshold);
+    match subcommand {
+        Command::Grep(args) => {
+            cmd::grep::run(args, &Store::locate(&settings)?, encoding, cap, out, err)
         }
-        None => {
-            drop(stdout);
-            cmd::run::run(&cli.command, &cli.run, settings)
+        Command::Lines(args) => {
+            cmd::lines::run(args, &Store::locate(&settings)?, encoding, cap, out, err)
+        }
+        Command::List(args) => cmd::list::run(args, &Store::locate(&settings)?, out),
+        Command::Count(args) => cmd::count::run(args, encoding, out),
+        Command::Hook(args) => {
+            cmd::hook::run(args, &settings.keep, &mut std::io::stdin().lock(), out)
+        }
+        Command::Init(args) => {
+            let cwd = std::env::current_dir()?;
+            cmd::init::run(args, cmd::init::home_dir().as_deref(), &cwd, out, err)
         }
     }
 }

@@ -5,5 +5,6 @@ mod config;
 mod generated;
 mod progress;
 mod reliability;
+mod retrieval;
 mod run;
 mod support;

@@ -1,0 +1,227 @@
+//! `ctxoff lines REF RANGE...`: print line ranges of an offloaded output (SPEC §5), numbered
+//! and display-cleaned, or raw with `--plain`, within the token cap.
+
+use anyhow::{Result, bail};
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::read::{Budget, Fit, LineRange, TextFile, shell_quote, thousands};
+use crate::reference;
+use crate::store::Store;
+use crate::text::clean_line;
+use crate::tokens::Encoding;
+
+/// Print line ranges of an offloaded output
+///
+/// Prints the lines of the output REF in each RANGE as `LINE:text`, display-cleaned (ANSI
+/// colours stripped, carriage-return progress rendered). RANGE is N, A:B (1-based, inclusive),
+/// A: (to the end), :B (from the start) or -N: (the last N lines). With --plain, prints the
+/// stored lines unchanged and without numbers: `ctxoff lines REF 1: --plain --all` reproduces the
+/// output byte for byte.
+///
+/// Printing stops at the offload threshold's worth of tokens, with a last `[ctxoff]` line saying
+/// what was not shown; --all lifts the cap. An end past the last line is clamped (with a note on
+/// standard error); a start past it is an error.
+///
+/// Examples:
+///   ctxoff lines @last 120:180
+///   ctxoff lines cargo_4 -40:
+///   ctxoff lines @2 1:20 900:920
+///   ctxoff lines @last 1: --plain --all > full.log
+#[derive(Debug, Clone, clap::Args)]
+pub struct LinesArgs {
+    /// The output to read: @last, @N, NAME_N, SESSION/NAME_N or its path
+    #[arg(value_name = "REF")]
+    pub reference: String,
+
+    /// Lines to print: N, A:B, A:, :B or -N: (the last N)
+    #[arg(value_name = "RANGE", required = true, allow_hyphen_values = true)]
+    pub ranges: Vec<String>,
+
+    /// Print the stored lines unchanged, without line numbers or cleaning
+    #[arg(long)]
+    pub plain: bool,
+
+    /// Print everything, without the token cap
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
+/// `err`.
+pub fn run(
+    args: &LinesArgs,
+    store: &Store,
+    encoding: Encoding,
+    cap_tokens: u64,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitCode> {
+    // RANGE accepts words starting with `-` (for `-N:`), so flags written after the ranges
+    // arrive among them.
+    let flag = |name: &str| args.ranges.iter().any(|r| r == name);
+    let (plain, all) = (args.plain || flag("--plain"), args.all || flag("--all"));
+    let texts: Vec<&String> = args
+        .ranges
+        .iter()
+        .filter(|r| *r != "--plain" && *r != "--all")
+        .collect();
+    let ranges = texts
+        .iter()
+        .map(|r| LineRange::parse(r))
+        .collect::<Result<Vec<_>>>()?;
+    let output = reference::resolve(&args.reference, store)?;
+    let mut file = TextFile::open(&output)?;
+    let short_ref = output.short_ref(store);
+    let mut printer = Printer {
+        plain,
+        budget: Budget::new((!all).then_some(cap_tokens), encoding),
+        out,
+        buf: String::new(),
+        last_printed: 0,
+        at_line_start: true,
+        cut_line: None,
+    };
+
+    for (i, (range, text)) in ranges.iter().zip(&texts).enumerate() {
+        let (start, end) = range.bounds(|| file.line_count())?;
+        let offset = match file.line_offset(start)? {
+            Ok(offset) => offset,
+            Err(count) => bail!(
+                "range {text} starts past the end: {short_ref} has {} lines",
+                thousands(count)
+            ),
+        };
+        if !printer.plain
+            && printer.last_printed > 0
+            && start != printer.last_printed + 1
+            && !printer.print(start, "--\n", b"--\n")?
+        {
+            return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
+        }
+        let mut blocks = file.blocks_from(offset)?;
+        let mut line = start;
+        'blocks: while let Some(block) = blocks.next_block()? {
+            let mut pos = 0;
+            while pos < block.len() {
+                if end.is_some_and(|end| line > end) {
+                    break 'blocks;
+                }
+                let eol = memchr::memchr(b'\n', &block[pos..]).map_or(block.len(), |i| pos + i);
+                let raw = &block[pos..(eol + 1).min(block.len())];
+                let shown = if printer.plain {
+                    printer.print(line, &String::from_utf8_lossy(raw), raw)?
+                } else {
+                    let text = format!("{line}:{}\n", clean_line(&block[pos..eol]));
+                    printer.print(line, &text, text.as_bytes())?
+                };
+                if !shown {
+                    drop(blocks);
+                    return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
+                }
+                line += 1;
+                pos = eol + 1;
+            }
+        }
+        if let Some(end) = end
+            && line <= end
+        {
+            writeln!(
+                err,
+                "ctxoff: {short_ref} has {} lines: showing {start}:{} of {text}",
+                thousands(line - 1),
+                line - 1
+            )?;
+        }
+        if printer.cut_line.is_some() {
+            return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct Printer<'a> {
+    plain: bool,
+    budget: Budget,
+    out: &'a mut dyn Write,
+    buf: String,
+    last_printed: u64,
+    /// Whether what was printed ends with a newline, so a note starts on its own line.
+    at_line_start: bool,
+    cut_line: Option<u64>,
+}
+
+impl Printer<'_> {
+    /// Prints `raw` (counted as `text`) if the cap allows, else nothing; false when the cap
+    /// stopped the output.
+    fn print(&mut self, line: u64, text: &str, raw: &[u8]) -> std::io::Result<bool> {
+        match self.budget.fit(text) {
+            Fit::Whole => self.out.write_all(raw)?,
+            Fit::Prefix(n) => {
+                self.cut_line = Some(line);
+                self.out.write_all(&text.as_bytes()[..n])?;
+                self.out.write_all(b"\n")?;
+            }
+            Fit::Nothing => return Ok(false),
+        }
+        self.at_line_start = raw.last() == Some(&b'\n') || self.cut_line.is_some();
+        self.last_printed = line;
+        Ok(true)
+    }
+
+    /// The last line when the cap stopped the output at line `stopped` of a range ending at
+    /// `end`: how many lines were not shown and how to get them.
+    fn cap_note(
+        &mut self,
+        short_ref: &str,
+        stopped: u64,
+        end: Option<u64>,
+        file: &mut TextFile,
+        later: &[&String],
+    ) -> Result<ExitCode> {
+        self.buf.clear();
+        if !self.at_line_start {
+            self.buf.push('\n');
+        }
+        let count = file.line_count()?;
+        let last = end.map_or(count, |end| end.min(count));
+        self.buf.push_str(&format!(
+            "[ctxoff] output capped at {} tokens",
+            thousands(self.budget.cap())
+        ));
+        if let Some(line) = self.cut_line {
+            self.buf.push_str(&format!(
+                ": line {} is longer than that and was cut (--all shows it whole)",
+                thousands(line)
+            ));
+        }
+        if stopped <= last {
+            self.buf.push_str(&format!(
+                ": lines {}–{} not shown ({} lines)",
+                thousands(stopped),
+                thousands(last),
+                thousands(last - stopped + 1)
+            ));
+        }
+        if !later.is_empty() {
+            self.buf.push_str(&format!(
+                ", nor ranges {}",
+                later
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        if stopped <= last {
+            let plain = if self.plain { " --plain" } else { "" };
+            self.buf.push_str(&format!(
+                "; continue with `ctxoff lines {} {stopped}:{last}{plain}`, narrow the range, or use --all",
+                shell_quote(short_ref)
+            ));
+        }
+        self.buf.push('\n');
+        self.out.write_all(self.buf.as_bytes())?;
+        Ok(ExitCode::SUCCESS)
+    }
+}

@@ -1,0 +1,237 @@
+//! `ctxoff list`: the offloaded outputs of the session (or of every session), from the
+//! manifests, checked against the files that are still there.
+
+use anyhow::Result;
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+use super::read::{shell_quote, thousands};
+use crate::reference::{parse_file_name, session_outputs};
+use crate::store::{Entry, Store, read_manifest};
+
+/// List offloaded outputs
+///
+/// Lists the outputs of the current session, oldest first: the reference to use with `grep` and
+/// `lines` (@N), the file, its lines, tokens and age, the exit status and the command. Outputs
+/// still being written (or whose capture was killed) are marked incomplete; outputs removed by
+/// `gc` are not listed.
+///
+/// Examples:
+///   ctxoff list
+///   ctxoff list --all
+///   ctxoff list --json | jq '.[] | select(.exit_code != 0) | .path'
+#[derive(Debug, Clone, clap::Args)]
+pub struct ListArgs {
+    /// List every session's outputs, not only the current session's
+    #[arg(long)]
+    pub all: bool,
+
+    /// Print a JSON array of outputs (the manifest fields, with session, path and age)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One listed output.
+#[derive(Debug, Serialize)]
+struct Listed {
+    session: String,
+    path: String,
+    /// Seconds since the output was last written.
+    age_s: Option<u64>,
+    /// False for a file named like an output that the manifest does not describe.
+    in_manifest: bool,
+    #[serde(flatten)]
+    entry: Entry,
+}
+
+pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
+    let sessions = if args.all {
+        all_sessions(&store.root)
+    } else {
+        vec![store.session.clone()]
+    };
+    let listed: Vec<(String, Vec<Listed>)> = sessions
+        .into_iter()
+        .map(|session| {
+            let outputs = session_listing(&store.root, &session);
+            (session, outputs)
+        })
+        .filter(|(_, outputs)| !outputs.is_empty())
+        .collect();
+
+    if args.json {
+        let all: Vec<&Listed> = listed.iter().flat_map(|(_, o)| o).collect();
+        serde_json::to_writer(&mut *out, &all)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if listed.is_empty() {
+        let scope = if args.all {
+            "no session".to_string()
+        } else {
+            format!("session {}", store.session)
+        };
+        writeln!(out, "no outputs in {scope} under {}", store.root.display())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (i, (session, outputs)) in listed.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write_session(out, session, &store.root.join(session), outputs)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The session directories under the root, the most recently active last.
+fn all_sessions(root: &Path) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut sessions: Vec<(SystemTime, String)> = dir
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            if !entry.file_type().ok()?.is_dir() {
+                return None;
+            }
+            let modified = entry.metadata().ok()?.modified().ok()?;
+            Some((modified, entry.file_name().into_string().ok()?))
+        })
+        .collect();
+    sessions.sort();
+    sessions.into_iter().map(|(_, name)| name).collect()
+}
+
+/// A session's outputs that still exist, by `n`: manifest entries whose file is there, and
+/// files named like outputs that the manifest does not know (a capture killed before writing it).
+fn session_listing(root: &Path, session: &str) -> Vec<Listed> {
+    let dir = root.join(session);
+    let files = session_outputs(&dir);
+    let mut entries = read_manifest(&dir);
+    entries.retain(|e| files.iter().any(|(_, f)| *f == e.file));
+    let unknown: Vec<Entry> = files
+        .iter()
+        .filter(|(_, f)| !entries.iter().any(|e| e.file == *f))
+        .filter_map(|(n, f)| {
+            let (name, _, _) = parse_file_name(f)?;
+            Some(Entry {
+                n: *n,
+                file: f.clone(),
+                name: name.to_string(),
+                ..Entry::default()
+            })
+        })
+        .collect();
+    let now = SystemTime::now();
+    let mut listed: Vec<Listed> = entries
+        .into_iter()
+        .map(|e| (e, true))
+        .chain(unknown.into_iter().map(|e| (e, false)))
+        .map(|(mut entry, in_manifest)| {
+            let path = dir.join(&entry.file);
+            let meta = path.symlink_metadata().ok();
+            if !in_manifest {
+                entry.bytes = meta.as_ref().map_or(0, |m| m.len());
+            }
+            let age_s = meta
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| now.duration_since(t).ok())
+                .map(|d| d.as_secs());
+            Listed {
+                session: session.to_string(),
+                path: path.display().to_string(),
+                age_s,
+                in_manifest,
+                entry,
+            }
+        })
+        .collect();
+    listed.sort_by_key(|l| l.entry.n);
+    listed
+}
+
+fn write_session(out: &mut dyn Write, session: &str, dir: &Path, outputs: &[Listed]) -> Result<()> {
+    writeln!(out, "session {session} ({})", dir.display())?;
+    let rows: Vec<[String; 7]> = outputs.iter().map(row).collect();
+    let mut widths = [0; 6];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in &rows {
+        let line = format!(
+            "  {:>w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {:>w4$}  {:<w5$}  {}",
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            row[5],
+            row[6],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+            w4 = widths[4],
+            w5 = widths[5],
+        );
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// The cells of one output's line: @N, file, lines, tokens, age, status, command and marks.
+fn row(listed: &Listed) -> [String; 7] {
+    let e = &listed.entry;
+    let known = |value: String| {
+        if listed.in_manifest {
+            value
+        } else {
+            "?".into()
+        }
+    };
+    let lines = known(format!("{} lines", thousands(e.lines)));
+    let tokens = match e.tokens {
+        Some(t) => known(format!("{} tokens", thousands(t))),
+        None if listed.in_manifest => format!("{} bytes", thousands(e.bytes)),
+        None => "?".into(),
+    };
+    let age = listed.age_s.map_or("?".into(), age);
+    let status = match (e.exit_code, e.signal) {
+        (_, Some(signal)) => format!("signal {signal}"),
+        (Some(code), None) => format!("exit {code}"),
+        (None, None) => String::new(),
+    };
+    let mut command: Vec<String> = e.argv.iter().map(|a| shell_quote(a)).collect();
+    if !listed.in_manifest {
+        command.push("(not in the manifest)".into());
+    } else if !e.complete {
+        command.push("[incomplete]".into());
+    }
+    if let Some(original) = &e.duplicate_of {
+        command.push(format!("(identical to {original})"));
+    }
+    [
+        format!("@{}", e.n),
+        e.file.clone(),
+        lines,
+        tokens,
+        age,
+        status,
+        command.join(" "),
+    ]
+}
+
+/// `42s ago`, `5m ago`, `3h ago`, `2d ago`.
+fn age(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s ago"),
+        60..3600 => format!("{}m ago", secs / 60),
+        3600..172_800 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86_400),
+    }
+}

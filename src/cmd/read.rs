@@ -1,0 +1,446 @@
+//! Reading an output back, shared by `grep` and `lines`: opening it (text only, refreshing its
+//! last use), streaming it in large blocks of whole lines, finding a line's offset (backwards
+//! from the end when that is shorter), line ranges, and the token cap on what is printed.
+
+pub(crate) use crate::summary::{shell_quote, thousands};
+use anyhow::{Result, bail};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+
+use crate::reference::Output;
+use crate::store::touch_last_use;
+use crate::tokens::{Encoding, Tokenizer};
+
+/// Size of a read: large, so scanning is bound by memory bandwidth rather than system calls.
+const BLOCK: usize = 1 << 20;
+
+/// An output opened for reading as text.
+pub(crate) struct TextFile {
+    pub file: File,
+    pub len: u64,
+    /// Number of `\n` in the file, from the manifest when it describes this very file (complete
+    /// and of the same size); lets `lines` number the last lines without reading the whole file.
+    pub newlines_hint: Option<u64>,
+}
+
+impl TextFile {
+    /// Opens `output` for `grep`/`lines`: refuses binary outputs, does not follow a symbolic
+    /// link swapped in after the reference was checked, and refreshes the last-use time.
+    pub fn open(output: &Output) -> Result<TextFile> {
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&output.path)
+            .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", output.path.display()))?;
+        let len = file.metadata()?.len();
+        if output.is_binary() {
+            let mut head = [0u8; 512];
+            let n = file.read_at(&mut head, 0).unwrap_or(0);
+            let kind = crate::sniff::binary_type(&head[..n]).unwrap_or("binary data");
+            bail!(
+                "{} is binary output ({kind}, {} bytes): grep and lines read text only; use a tool for {kind} on {}",
+                output.file,
+                thousands(len),
+                output.path.display()
+            );
+        }
+        // Failing to refresh the last-use time only lets gc remove the file earlier.
+        let _ = touch_last_use(&output.path);
+        let newlines_hint = output
+            .entry()
+            .filter(|e| e.complete && e.bytes == len)
+            .map(|e| e.lines);
+        Ok(TextFile {
+            file,
+            len,
+            newlines_hint,
+        })
+    }
+
+    /// Number of display lines: `\n`s, plus one for a last line without `\n`.
+    pub fn line_count(&mut self) -> io::Result<u64> {
+        let newlines = match self.newlines_hint {
+            Some(n) => n,
+            None => {
+                let n = count_newlines_from(&self.file, 0)?;
+                self.newlines_hint = Some(n);
+                n
+            }
+        };
+        Ok(newlines + u64::from(self.ends_unterminated()?))
+    }
+
+    fn ends_unterminated(&self) -> io::Result<bool> {
+        if self.len == 0 {
+            return Ok(false);
+        }
+        let mut last = [0u8];
+        self.file.read_exact_at(&mut last, self.len - 1)?;
+        Ok(last[0] != b'\n')
+    }
+
+    /// Byte offset where line `line` (1-based) starts, or `Err(line count)` when the file has
+    /// fewer lines. Scans backwards from the end when the line is in the file's second half and
+    /// the line count is known, so the last lines of a huge file are found without reading it.
+    pub fn line_offset(&mut self, line: u64) -> io::Result<Result<u64, u64>> {
+        if line <= 1 {
+            return Ok(if self.len == 0 { Err(0) } else { Ok(0) });
+        }
+        // Line `line` starts after the (line-1)th newline.
+        let nth = line - 1;
+        if self.newlines_hint.is_some_and(|total| nth > total) {
+            return Ok(Err(self.line_count()?));
+        }
+        if let Some(total) = self.newlines_hint
+            && nth <= total
+            && nth > total / 2
+            && let Some(offset) = self.nth_newline_from_end(total - nth + 1)?
+        {
+            return self.offset_or_count(offset + 1);
+        }
+        let mut seen = 0u64;
+        let mut pos = 0u64;
+        let mut buf = vec![0u8; BLOCK];
+        loop {
+            let n = read_at_full(&self.file, &mut buf, pos)?;
+            if n == 0 {
+                self.newlines_hint = Some(seen);
+                return Ok(Err(seen + u64::from(self.ends_unterminated()?)));
+            }
+            let block = &buf[..n];
+            let here = memchr::memchr_iter(b'\n', block).count() as u64;
+            if seen + here >= nth {
+                let i = memchr::memchr_iter(b'\n', block)
+                    .nth((nth - seen - 1) as usize)
+                    .expect("counted");
+                return self.offset_or_count(pos + i as u64 + 1);
+            }
+            seen += here;
+            pos += n as u64;
+        }
+    }
+
+    /// A line starting at `offset` exists unless `offset` is the end of the file.
+    fn offset_or_count(&mut self, offset: u64) -> io::Result<Result<u64, u64>> {
+        if offset < self.len {
+            Ok(Ok(offset))
+        } else {
+            Ok(Err(self.line_count()?))
+        }
+    }
+
+    /// Offset of the `k`th newline counted from the end (1 = the last one); `None` when the file
+    /// has fewer, which means the manifest's count was wrong.
+    fn nth_newline_from_end(&mut self, k: u64) -> io::Result<Option<u64>> {
+        let mut left = k;
+        let mut end = self.len;
+        let mut buf = vec![0u8; BLOCK];
+        while end > 0 {
+            let start = end.saturating_sub(BLOCK as u64);
+            let block = &mut buf[..(end - start) as usize];
+            self.file.read_exact_at(block, start)?;
+            for i in memchr::memrchr_iter(b'\n', block) {
+                left -= 1;
+                if left == 0 {
+                    return Ok(Some(start + i as u64));
+                }
+            }
+            end = start;
+        }
+        self.newlines_hint = None;
+        Ok(None)
+    }
+
+    /// Streams the file from `offset` in blocks of whole lines.
+    pub fn blocks_from(&self, offset: u64) -> io::Result<Blocks> {
+        let mut file = self.file.try_clone()?;
+        file.seek(SeekFrom::Start(offset))?;
+        Ok(Blocks {
+            file,
+            buf: vec![0; BLOCK],
+            len: 0,
+            consumed: 0,
+        })
+    }
+}
+
+fn read_at_full(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read_at(&mut buf[filled..], pos + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+fn count_newlines_from(file: &File, mut pos: u64) -> io::Result<u64> {
+    let mut buf = vec![0u8; BLOCK];
+    let mut count = 0;
+    loop {
+        let n = read_at_full(file, &mut buf, pos)?;
+        if n == 0 {
+            return Ok(count);
+        }
+        count += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        pos += n as u64;
+    }
+}
+
+/// A file read in blocks that end at a line end (the last one at the end of the file, with or
+/// without `\n`). A line longer than the buffer grows it: a line is always whole in memory.
+pub(crate) struct Blocks {
+    file: File,
+    buf: Vec<u8>,
+    len: usize,
+    consumed: usize,
+}
+
+impl Blocks {
+    /// The next block of whole lines, or `None` at the end of the file.
+    pub fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
+        self.buf.copy_within(self.consumed..self.len, 0);
+        self.len -= self.consumed;
+        self.consumed = 0;
+        loop {
+            if self.len == self.buf.len() {
+                self.buf.resize(self.buf.len() * 2, 0);
+            }
+            let n = match self.file.read(&mut self.buf[self.len..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                if self.len == 0 {
+                    return Ok(None);
+                }
+                self.consumed = self.len;
+                return Ok(Some(&self.buf[..self.len]));
+            }
+            let old = self.len;
+            self.len += n;
+            if let Some(i) = memchr::memrchr(b'\n', &self.buf[old..self.len]) {
+                self.consumed = old + i + 1;
+                return Ok(Some(&self.buf[..self.consumed]));
+            }
+        }
+    }
+}
+
+/// A line range as the reader writes it: `N`, `A:B`, `A:`, `:B` (1-based, inclusive) or `-N:`
+/// (the last N lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineRange {
+    Span { start: u64, end: Option<u64> },
+    Last(u64),
+}
+
+impl LineRange {
+    pub fn parse(text: &str) -> Result<LineRange> {
+        let bad = || {
+            anyhow::anyhow!(
+                "bad range '{text}': expected N, A:B, A:, :B or -N: (line numbers start at 1)"
+            )
+        };
+        let number = |s: &str| -> Result<u64> {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            match s.parse::<u64>() {
+                Ok(0) => bail!("bad range '{text}': line numbers start at 1"),
+                Ok(n) => Ok(n),
+                Err(_) => Err(bad()),
+            }
+        };
+        if let Some(last) = text.strip_prefix('-') {
+            let n = last.strip_suffix(':').ok_or_else(bad)?;
+            return Ok(LineRange::Last(number(n)?));
+        }
+        let Some((a, b)) = text.split_once(':') else {
+            let n = number(text)?;
+            return Ok(LineRange::Span {
+                start: n,
+                end: Some(n),
+            });
+        };
+        if a.is_empty() && b.is_empty() {
+            return Err(bad());
+        }
+        let start = if a.is_empty() { 1 } else { number(a)? };
+        let end = if b.is_empty() { None } else { Some(number(b)?) };
+        if let Some(end) = end
+            && end < start
+        {
+            bail!("bad range '{text}': it ends before it starts");
+        }
+        Ok(LineRange::Span { start, end })
+    }
+
+    /// First and last line (`None`: to the end of the file); the line count is asked for only
+    /// by `-N:`.
+    pub fn bounds(
+        self,
+        line_count: impl FnOnce() -> io::Result<u64>,
+    ) -> io::Result<(u64, Option<u64>)> {
+        Ok(match self {
+            LineRange::Span { start, end } => (start, end),
+            LineRange::Last(n) => (line_count()?.saturating_sub(n) + 1, None),
+        })
+    }
+}
+
+/// How much of a line the token cap lets through.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Fit {
+    Whole,
+    /// Only this many bytes of it: the first line printed is longer than the whole cap.
+    Prefix(usize),
+    Nothing,
+}
+
+/// The token cap on what `grep` and `lines` print. Text is counted line by line as printed;
+/// while fewer bytes than the cap have been printed, no tokenizer is loaded (tokens never exceed
+/// bytes), so small retrievals do not pay for loading one.
+pub(crate) struct Budget {
+    cap: Option<u64>,
+    encoding: Encoding,
+    tokenizer: Option<Tokenizer>,
+    /// What was printed before the tokenizer was loaded, counted when it is.
+    early: String,
+    used: u64,
+    pub lines: u64,
+}
+
+impl Budget {
+    /// `cap` of `None` is `--all`: no limit.
+    pub fn new(cap: Option<u64>, encoding: Encoding) -> Budget {
+        Budget {
+            cap,
+            encoding,
+            tokenizer: None,
+            early: String::new(),
+            used: 0,
+            lines: 0,
+        }
+    }
+
+    /// The cap, for notes.
+    pub fn cap(&self) -> u64 {
+        self.cap.unwrap_or(u64::MAX)
+    }
+
+    /// Admits `text` (one printed line with its newline) if it fits in what is left.
+    pub fn fit(&mut self, text: &str) -> Fit {
+        let Some(cap) = self.cap else {
+            self.lines += 1;
+            return Fit::Whole;
+        };
+        let tokenizer = match self.tokenizer {
+            Some(t) => t,
+            None if self.used + text.len() as u64 <= cap => {
+                self.used += text.len() as u64;
+                self.early.push_str(text);
+                self.lines += 1;
+                return Fit::Whole;
+            }
+            None => {
+                let t = Tokenizer::load(self.encoding);
+                self.used = t.count(&std::mem::take(&mut self.early));
+                self.tokenizer = Some(t);
+                t
+            }
+        };
+        let left = cap.saturating_sub(self.used);
+        // Count no more than could possibly fit: a very long line is cut long before its end.
+        let probe = floor_char_boundary(text, (left as usize).saturating_mul(256).max(1024));
+        let tokens = tokenizer.count(&text[..probe]);
+        if probe == text.len() && tokens <= left {
+            self.used += tokens;
+            self.lines += 1;
+            return Fit::Whole;
+        }
+        if self.lines > 0 || left == 0 {
+            return Fit::Nothing;
+        }
+        let prefix = tokenizer.prefix(&text[..probe], left);
+        self.used = cap;
+        self.lines += 1;
+        Fit::Prefix(prefix.len())
+    }
+}
+
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ranges() {
+        use LineRange::*;
+        let span = |start, end| Span { start, end };
+        assert_eq!(LineRange::parse("5").unwrap(), span(5, Some(5)));
+        assert_eq!(LineRange::parse("3:9").unwrap(), span(3, Some(9)));
+        assert_eq!(LineRange::parse("3:3").unwrap(), span(3, Some(3)));
+        assert_eq!(LineRange::parse("3:").unwrap(), span(3, None));
+        assert_eq!(LineRange::parse(":9").unwrap(), span(1, Some(9)));
+        assert_eq!(LineRange::parse("-20:").unwrap(), Last(20));
+        for bad in [
+            "0",
+            "0:5",
+            "5:0",
+            "-0:",
+            "abc",
+            "",
+            ":",
+            "1:2:3",
+            "-5",
+            "5:3",
+            "+3",
+            " 3",
+            "1e3",
+            "99999999999999999999999",
+        ] {
+            let err = LineRange::parse(bad).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("bad range '{bad}'")),
+                "{bad}: {err}"
+            );
+        }
+        assert!(
+            LineRange::parse("5:3")
+                .unwrap_err()
+                .to_string()
+                .contains("ends before it starts")
+        );
+        assert!(
+            LineRange::parse("0")
+                .unwrap_err()
+                .to_string()
+                .contains("start at 1")
+        );
+    }
+
+    #[test]
+    fn budget_loads_no_tokenizer_while_bytes_fit() {
+        let mut b = Budget::new(Some(10), Encoding::O200kBase);
+        assert_eq!(b.fit("1:abc\n"), Fit::Whole);
+        assert!(b.tokenizer.is_none());
+        assert_eq!(b.fit("2:hello world again and again\n"), Fit::Nothing);
+        let mut first = Budget::new(Some(3), Encoding::O200kBase);
+        assert!(matches!(first.fit(&"word ".repeat(100)), Fit::Prefix(n) if n > 0 && n < 30));
+        let mut all = Budget::new(None, Encoding::O200kBase);
+        assert_eq!(all.fit(&"x".repeat(100_000)), Fit::Whole);
+    }
+}
