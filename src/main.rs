@@ -31,6 +31,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     match &cli.subcommand {
         Some(Command::Count(args)) => cmd::count::run(args, settings.encoding, &mut stdout),
+        Some(Command::Gc(args)) => cmd::gc::run(args, &settings, &mut stdout),
         Some(Command::Hook(args)) => cmd::hook::run(
             args,
             &settings.keep,
