@@ -43,6 +43,7 @@ const GRACE: Duration = Duration::from_secs(5 * 60);
 ///   ctxoff gc --max-size 500M
 ///   ctxoff gc --session claude-4821 --all
 #[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
 pub struct GcArgs {
     /// Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]
     #[arg(long, value_name = "DURATION")]
