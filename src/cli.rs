@@ -5,6 +5,7 @@
 //! COMMAND | ctxoff [OPTIONS]                same for standard input
 //! ctxoff grep REF PATTERN [OPTIONS]         search an offloaded output
 //! ctxoff lines REF RANGE... [OPTIONS]       print line ranges of an offloaded output
+//! ctxoff gc [OPTIONS]                       delete old offloaded outputs
 //! ```
 //!
 //! ctxoff's own options come before the command; everything after the command's first word
@@ -104,6 +105,7 @@ pub enum Command {
     Lines(crate::cmd::lines::LinesArgs),
     List(crate::cmd::list::ListArgs),
     Count(crate::cmd::count::CountArgs),
+    Gc(crate::cmd::gc::GcArgs),
     Hook(crate::cmd::hook::HookArgs),
     Init(crate::cmd::init::InitArgs),
 }
@@ -128,7 +130,15 @@ pub fn parse(
         }
     }
     let matches = command.try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if let Some(Command::Gc(gc)) = &mut cli.subcommand {
+        // CTXOFF_SESSION names where captures go; only the flag narrows gc to one session.
+        gc.scope = matches
+            .subcommand_matches("gc")
+            .filter(|m| m.value_source("session") == Some(clap::parser::ValueSource::CommandLine))
+            .and(cli.global.session.clone());
+    }
+    Ok(cli)
 }
 
 /// Index of the first word that is neither one of ctxoff's options nor an option's value;
@@ -209,6 +219,19 @@ mod tests {
     fn subcommand_word_is_the_subcommand() {
         let cli = parse_words(&["ctxoff", "count", "f"], false);
         assert!(matches!(cli.subcommand, Some(Command::Count(_))));
+    }
+
+    #[test]
+    fn only_the_session_flag_narrows_gc() {
+        let scope = |words: &[&str]| match parse_words(words, false).subcommand {
+            Some(Command::Gc(gc)) => gc.scope,
+            _ => panic!("not gc"),
+        };
+        assert_eq!(
+            scope(&["ctxoff", "gc", "--session", "s1"]),
+            Some("s1".into())
+        );
+        assert_eq!(scope(&["ctxoff", "gc", "--all"]), None);
     }
 
     #[test]

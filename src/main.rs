@@ -48,6 +48,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         }
         Command::List(args) => cmd::list::run(args, &Store::locate(&settings)?, out),
         Command::Count(args) => cmd::count::run(args, encoding, out),
+        Command::Gc(args) => cmd::gc::run(args, &settings, out),
         Command::Hook(args) => {
             cmd::hook::run(args, &settings.keep, &mut std::io::stdin().lock(), out)
         }

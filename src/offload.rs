@@ -545,6 +545,9 @@ fn link_duplicate(store: &Store, path: &std::path::Path, sha256: &str, n: u64) -
         let _ = std::fs::remove_file(&temp);
         return None;
     }
+    // The shared inode keeps the earlier output's times: mark it used, or gc would take the
+    // new output for one unused since the earlier run.
+    let _ = crate::store::touch_last_use(path);
     Some(
         earlier
             .file

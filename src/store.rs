@@ -20,8 +20,11 @@ use crate::config::Settings;
 pub const MANIFEST: &str = "index.jsonl";
 /// The session's owner record: which process the session belongs to, for gc.
 pub const OWNER: &str = "session.json";
-/// The per-session sequence counter behind `<name>_<n>`.
-const SEQUENCE: &str = ".seq";
+/// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock
+/// (see [`lock_session_dir`]).
+pub const SEQUENCE: &str = ".seq";
+/// Where a manifest rewrite is written before it replaces the manifest.
+pub const MANIFEST_NEW: &str = ".index.jsonl.new";
 
 /// An opened scratch space: the root and the session outputs are stored in.
 #[derive(Clone, Debug)]
@@ -87,7 +90,7 @@ impl Store {
                 None => ("default".to_string(), None),
             },
         };
-        match prepare(&settings.root, &session, owner.as_ref()) {
+        match prepare(&settings.root, &session, owner.as_ref(), true) {
             Ok(()) => Ok(Store {
                 root: settings.root.clone(),
                 session,
@@ -95,7 +98,7 @@ impl Store {
             }),
             Err(why) => {
                 let root = fallback_root().context("no private fallback directory")?;
-                prepare(&root, &session, owner.as_ref()).map_err(|e| {
+                prepare(&root, &session, owner.as_ref(), false).map_err(|e| {
                     anyhow::anyhow!(
                         "scratch root {} unusable ({why}), and fallback {} too: {e}",
                         settings.root.display(),
@@ -137,8 +140,7 @@ impl Store {
     /// never through a symlink. Concurrent captures get distinct numbers.
     pub fn create_output(&self, name: &str, ext: &str) -> io::Result<NewOutput> {
         let dir = self.session_dir();
-        let mut seq = open_private(&dir.join(SEQUENCE), false)?;
-        lock(&seq, libc::LOCK_EX)?;
+        let SessionLock(mut seq) = self.lock_session()?;
         let mut text = String::new();
         seq.read_to_string(&mut text)?;
         let mut n = text.trim().parse::<u64>().unwrap_or(0);
@@ -159,24 +161,114 @@ impl Store {
     }
 
     /// Appends one line to the session's manifest, in a single write so concurrent captures
-    /// never interleave within a line.
+    /// never interleave within a line, and under the session lock so a gc rewriting the
+    /// manifest never drops it.
     pub fn append_manifest(&self, entry: &Entry) -> io::Result<()> {
         let mut line = serde_json::to_vec(entry).map_err(io::Error::other)?;
         line.push(b'\n');
+        let _lock = self.lock_session()?;
         let mut file = OpenOptions::new()
             .append(true)
             .create(true)
             .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
             .open(self.session_dir().join(MANIFEST))?;
         file.write_all(&line)
+    }
+
+    /// The session lock, making the session directory again (with the checks of `open`) when
+    /// a gc removed it since `open`.
+    fn lock_session(&self) -> io::Result<SessionLock> {
+        let dir = self.session_dir();
+        for _ in 0..8 {
+            match lock_session_dir(&dir) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    prepare(&self.root, &self.session, None, self.fallback.is_none())
+                        .map_err(io::Error::other)?;
+                }
+                locked => return locked,
+            }
+        }
+        Err(io::Error::other(format!(
+            "session directory {} keeps vanishing",
+            dir.display()
+        )))
+    }
+}
+
+/// Exclusive hold on a session's numbering and manifest: `flock(LOCK_EX)` on its `.seq`, released
+/// on drop. Captures take it to number an output and to append to the manifest; gc takes it to
+/// rewrite the manifest and to remove the session.
+pub struct SessionLock(File);
+
+/// Takes the lock of the session directory `dir`, creating `.seq` if needed. A `.seq` that gc
+/// unlinked while we waited (it removed the session) is not a lock: we try again, and report
+/// `NotFound` once the directory is gone.
+pub fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
+    loop {
+        let seq = open_private(&dir.join(SEQUENCE), false)?;
+        lock(&seq, libc::LOCK_EX)?;
+        if seq.metadata()?.nlink() > 0 {
+            return Ok(SessionLock(seq));
+        }
+    }
+}
+
+/// Replaces the manifest of `dir` with its lines for which `keep` holds (unparsable lines go):
+/// written aside and renamed over, so a reader sees the old manifest or the new one.
+pub fn rewrite_manifest(
+    dir: &Path,
+    _lock: &SessionLock,
+    keep: impl Fn(&Entry) -> bool,
+) -> io::Result<()> {
+    let text = read_nofollow(&dir.join(MANIFEST))?;
+    let mut kept = Vec::with_capacity(text.len());
+    for line in text.split(|&b| b == b'\n') {
+        if serde_json::from_slice::<Entry>(line).is_ok_and(|e| keep(&e)) {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+        }
+    }
+    let new = dir.join(MANIFEST_NEW);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(&new)?;
+    file.write_all(&kept)?;
+    file.sync_data()?;
+    fs::rename(&new, dir.join(MANIFEST))
+}
+
+/// Reads a whole file without following a symlink at its last component.
+fn read_nofollow(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The owner record of a session directory, if it has a readable one.
+pub fn read_owner(dir: &Path) -> Option<Owner> {
+    serde_json::from_slice(&read_nofollow(&dir.join(OWNER)).ok()?).ok()
+}
+
+impl Owner {
+    /// Whether the owning process still runs: its pid exists with the recorded start time.
+    pub fn is_alive(&self) -> bool {
+        process_stat(self.pid).is_some_and(|(_, _, start)| start == self.start_time)
     }
 }
 
 /// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
 /// are skipped (a capture killed mid-write leaves at most one torn line). Sorted by `n`.
 pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
-    let Ok(text) = fs::read(session_dir.join(MANIFEST)) else {
+    let Ok(text) = read_nofollow(&session_dir.join(MANIFEST)) else {
         return Vec::new();
     };
     let mut by_n = std::collections::BTreeMap::new();
@@ -192,7 +284,10 @@ pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
 /// file's access and modification times; retrieval sets the access time explicitly (so it works
 /// on `noatime` mounts).
 pub fn touch_last_use(path: &Path) -> io::Result<()> {
-    let file = File::open(path)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
     file.set_times(fs::FileTimes::new().set_accessed(std::time::SystemTime::now()))
 }
 
@@ -227,9 +322,9 @@ fn open_private(path: &Path, exclusive: bool) -> io::Result<File> {
     options.open(path)
 }
 
-/// Makes sure `root/session` is safe to write into, creating what is missing. The error says
-/// why it is not.
-fn prepare(root: &Path, session: &str, owner: Option<&Owner>) -> Result<(), String> {
+/// Makes sure `root/session` is safe to write into, creating what is missing: a `shared` root
+/// like /tmp (mode 1777), a private one 0700. The error says why it is not safe.
+fn prepare(root: &Path, session: &str, owner: Option<&Owner>, shared: bool) -> Result<(), String> {
     let uid = current_uid();
     match fs::symlink_metadata(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -238,8 +333,9 @@ fn prepare(root: &Path, session: &str, owner: Option<&Owner>) -> Result<(), Stri
             }
             match fs::DirBuilder::new().mode(0o700).create(root) {
                 // Shared like /tmp: every user may add a session, none may remove another's.
-                Ok(()) => fs::set_permissions(root, fs::Permissions::from_mode(0o1777))
+                Ok(()) if shared => fs::set_permissions(root, fs::Permissions::from_mode(0o1777))
                     .map_err(|e| format!("cannot set its mode: {e}"))?,
+                Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(format!("cannot create it: {e}")),
             }
@@ -251,39 +347,48 @@ fn prepare(root: &Path, session: &str, owner: Option<&Owner>) -> Result<(), Stri
     check_root(&meta, uid)?;
 
     let dir = root.join(session);
-    let created = match fs::DirBuilder::new().mode(0o700).create(&dir) {
-        Ok(()) => true,
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
-        Err(e) => return Err(format!("cannot create session {session}: {e}")),
-    };
-    let meta = fs::symlink_metadata(&dir).map_err(|e| e.to_string())?;
-    check_session(&meta, uid).map_err(|why| format!("session directory {session} {why}"))?;
-    if created && let Some(owner) = owner {
-        let record = serde_json::to_vec(owner).map_err(|e| e.to_string())?;
-        let _ = open_private(&dir.join(OWNER), true).and_then(|mut f| f.write_all(&record));
+    // A gc may remove an empty session directory between our creating and checking it.
+    for _ in 0..8 {
+        let created = match fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => true,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+            Err(e) => return Err(format!("cannot create session {session}: {e}")),
+        };
+        let meta = match fs::symlink_metadata(&dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            meta => meta.map_err(|e| e.to_string())?,
+        };
+        check_session(&meta, uid).map_err(|why| format!("session directory {session} {why}"))?;
+        if created && let Some(owner) = owner {
+            let record = serde_json::to_vec(owner).map_err(|e| e.to_string())?;
+            let _ = open_private(&dir.join(OWNER), true).and_then(|mut f| f.write_all(&record));
+        }
+        return Ok(());
     }
-    Ok(())
+    Err(format!("session directory {session} keeps vanishing"))
 }
 
-fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+/// Whether a root is safe to use: a real directory, ours or the superuser's, and not writable
+/// by others unless sticky (as /tmp is). A root another user owns is theirs to rearrange.
+pub fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     if meta.file_type().is_symlink() {
         return Err("it is a symlink".into());
     }
     if !meta.is_dir() {
         return Err("it is not a directory".into());
     }
-    let sticky = meta.mode() & 0o1000 != 0;
-    let others_write = meta.mode() & 0o022 != 0;
-    if meta.uid() != uid && meta.uid() != 0 && !sticky {
-        return Err(format!("owned by uid {} and not sticky", meta.uid()));
+    if meta.uid() != uid && meta.uid() != 0 {
+        return Err(format!("it is owned by uid {}", meta.uid()));
     }
-    if others_write && !sticky {
-        return Err("writable by others and not sticky".into());
+    let sticky = meta.mode() & 0o1000 != 0;
+    if meta.mode() & 0o022 != 0 && !sticky {
+        return Err("it is writable by others and not sticky".into());
     }
     Ok(())
 }
 
-fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+/// Whether a session directory is safe to use: a real directory of ours that only we can write.
+pub fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     if meta.file_type().is_symlink() {
         return Err("is a symlink".into());
     }
@@ -299,13 +404,13 @@ fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     Ok(())
 }
 
-fn current_uid() -> u32 {
+pub fn current_uid() -> u32 {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() }
 }
 
 /// The private per-user directory used when the configured root is not safe.
-fn fallback_root() -> Option<PathBuf> {
+pub fn fallback_root() -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "ctxoff")?;
     let base = dirs.runtime_dir().unwrap_or_else(|| dirs.cache_dir());
     Some(base.join("scratch"))

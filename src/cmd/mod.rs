@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` is run and pipe mode, `read` serves `grep` and `lines`.
 
 pub mod count;
+pub mod gc;
 pub mod grep;
 pub mod hook;
 pub mod init;

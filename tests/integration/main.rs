@@ -2,9 +2,11 @@
 //! temporary scratch root, session and config.
 
 mod config;
+mod gc;
 mod generated;
 mod progress;
 mod reliability;
 mod retrieval;
 mod run;
+mod scratch;
 mod support;

@@ -53,7 +53,23 @@ impl World {
         cmd
     }
 
+    /// The private fallback root ctxoff uses in this world (from `directories`).
+    pub fn fallback_root(&self) -> PathBuf {
+        self.dir.path().join("runtime/ctxoff/scratch")
+    }
+
+    /// `ctxoff --threshold 100 seq 1 N`, which offloads; the path the summary names.
+    pub fn offload(&self, n: u64) -> PathBuf {
+        let n = n.to_string();
+        let out = run(&mut self.ctxoff(&["--threshold", "100", "seq", "1", &n]));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        saved_path(&out)
+    }
+
     fn setup(&self, cmd: &mut Command) {
+        // The private fallback directory lives in the world too.
+        cmd.env("XDG_RUNTIME_DIR", self.dir.path().join("runtime"))
+            .env("XDG_CACHE_HOME", self.dir.path().join("cache"));
         cmd.env("CTXOFF_DIR", self.root())
             .env("CTXOFF_SESSION", &self.session)
             .env("CTXOFF_CONFIG", self.config())
@@ -113,4 +129,32 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// The path after `full output: ` in a summary.
+pub fn saved_path(out: &Output) -> PathBuf {
+    let text = stdout(out);
+    let path = text
+        .lines()
+        .find_map(|l| l.split_once("full output: ").map(|(_, p)| p))
+        .unwrap_or_else(|| panic!("no saved path in {text}"));
+    PathBuf::from(path)
+}
+
+/// Sets a file's (or directory's) access and modification times to `age` ago, without
+/// following a symlink at the end.
+pub fn set_age(path: &Path, age: std::time::Duration) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let time = std::time::SystemTime::now() - age;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .expect("open to age");
+    file.set_times(
+        std::fs::FileTimes::new()
+            .set_accessed(time)
+            .set_modified(time),
+    )
+    .expect("set times");
 }
