@@ -19,9 +19,11 @@
 //!   is safe only when the run ends in a non-space). `/` right after the `\n` is unsafe in
 //!   o200k when a punctuation run precedes the `\n` (its pattern's `[\r\n/]*` tail makes
 //!   `.\n/` one piece), so `/` is accepted only when an ASCII letter or digit precedes the `\n`.
-//! - **space cut**, right before an ASCII space or tab that follows a printable ASCII
-//!   character: no piece continues from a non-space into whitespace. Used when a line has
-//!   no line cut within [`MAX_CHUNK`] (long lines, minified output).
+//! - **word cut**, right before an ASCII space or tab that follows a printable ASCII
+//!   character (no piece continues from a non-space into whitespace), or right before ASCII
+//!   punctuation other than `'` that follows an ASCII letter or digit (letter and number
+//!   pieces end there; `'` may continue one as a contraction). Used when a line has no line
+//!   cut within [`MAX_CHUNK`] (long lines, minified JSON).
 //!
 //! Only when a stretch longer than [`MAX_CHUNK`] has neither (a megabyte of one letter, of
 //! spaces, of random bytes) is a cut forced at a character boundary; SPEC §6 allows a couple
@@ -32,7 +34,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::thread;
 
-use memchr::{memrchr_iter, memrchr2_iter};
+use memchr::memrchr_iter;
 
 /// Longest chunk handed to the BPE; a stretch this long without an exact cut gets a forced one.
 pub const MAX_CHUNK: usize = 1 << 20;
@@ -410,7 +412,7 @@ fn next_cut(text: &str, at_end: bool, searched: usize, limits: Limits) -> Cut {
             searched: searched.max(hi.saturating_sub(LOOKAHEAD)),
         };
     }
-    match last_space_cut(bytes, 0, limits.max) {
+    match last_word_cut(bytes, 0, limits.max) {
         Some(cut) => Cut::At(cut),
         None => Cut::Forced(text.floor_char_boundary(limits.max)),
     }
@@ -451,7 +453,7 @@ fn split_at_exact_cuts(bytes: &[u8], parts: usize, search: usize) -> Vec<&[u8]> 
 
 /// The last exact cut in `lo+1..=hi`, preferring line cuts.
 fn exact_cut_in(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
-    last_line_cut(bytes, lo, hi).or_else(|| last_space_cut(bytes, lo, hi))
+    last_line_cut(bytes, lo, hi).or_else(|| last_word_cut(bytes, lo, hi))
 }
 
 /// The last line cut in `lo+1..=hi` (see the module doc).
@@ -490,16 +492,23 @@ fn first_char(bytes: &[u8]) -> char {
         .unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
-/// The last space cut in `lo+1..=hi`: before a space or tab that follows printable ASCII.
-fn last_space_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
-    let from = lo + 1;
+/// The last word cut in `lo+1..=hi` (see the module doc).
+fn last_word_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
     let to = (hi + 1).min(bytes.len());
-    if from >= to {
-        return None;
+    (lo + 1..to)
+        .rev()
+        .find(|&cut| is_word_cut(bytes[cut - 1], bytes[cut]))
+}
+
+/// Whether cutting between `before` and `next` is exact (no piece continues from one into
+/// the other): before a space or tab that follows printable ASCII, or before ASCII
+/// punctuation other than `'` (which may start a contraction) that follows a letter or digit.
+fn is_word_cut(before: u8, next: u8) -> bool {
+    match next {
+        b' ' | b'\t' => before.is_ascii_graphic(),
+        b'\'' => false,
+        _ => next.is_ascii_punctuation() && before.is_ascii_alphanumeric(),
     }
-    memrchr2_iter(b' ', b'\t', &bytes[from..to])
-        .map(|i| from + i)
-        .find(|&cut| bytes[cut - 1].is_ascii_graphic())
 }
 
 #[cfg(test)]
@@ -528,7 +537,7 @@ mod tests {
         (1..bytes.len())
             .filter(|&p| {
                 (bytes[p - 1] == b'\n' && is_line_cut(bytes, p))
-                    || last_space_cut(bytes, p - 1, p) == Some(p)
+                    || is_word_cut(bytes[p - 1], bytes[p])
             })
             .collect()
     }

@@ -100,6 +100,28 @@ fn parallel_count_equals_sequential_and_reference() {
     }
 }
 
+#[test]
+fn lines_over_a_chunk_are_exact_where_words_can_be_cut() {
+    let json: String = (0..60_000)
+        .map(|i| format!("{{\"id\":{i},\"name\":\"item-{i}\",\"tags\":[\"a/b\",\"c's\"]}},"))
+        .collect();
+    let prose =
+        "The quick brown fox, 12.5% faster; jumps over the lazy dog's back. ".repeat(40_000);
+    for line in [json, prose] {
+        assert!(line.len() > 2 << 20 && !line.contains('\n'));
+        for encoding in Encoding::ALL {
+            let expected = reference(encoding).encode_ordinary(&line).len() as u64;
+            let tokenizer = Tokenizer::load(encoding);
+            assert_eq!(tokenizer.count(&line), expected, "{encoding}");
+            assert_eq!(
+                count_fed(tokenizer, line.as_bytes(), &[4093]),
+                expected,
+                "{encoding}"
+            );
+        }
+    }
+}
+
 /// Seconds of CPU time this thread has used: on a machine shared with other builds, wall time
 /// says more about the neighbours than about the code.
 fn thread_cpu_seconds() -> f64 {
