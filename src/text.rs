@@ -81,7 +81,10 @@ mod tests {
     #[test]
     fn strips_colour_and_osc_sequences() {
         assert_eq!(clean_line(b"\x1b[1;31merror\x1b[0m: x"), "error: x");
-        assert_eq!(clean_line(b"\x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end"), "link end");
+        assert_eq!(
+            clean_line(b"\x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end"),
+            "link end"
+        );
         assert_eq!(clean_line(b"a\x1b(Bb\x1b=c"), "abc");
     }
 

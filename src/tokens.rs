@@ -11,7 +11,7 @@
 //! counting the two sides separately gives the same total as counting the whole. Both
 //! encodings split text with a regex before BPE; a cut is exact when no regex piece spans it.
 //! Two kinds are used, both checked exhaustively against tiktoken-rs for both encodings
-//! (`tests/tokens.rs`, `cut_rules_are_exact`):
+//! (`cut_rules_are_exact` and the property tests below; the corpus in `tests/tokens.rs`):
 //!
 //! - **line cut**, right after `\n`, when what follows is optional ASCII spaces/tabs (at most
 //!   [`INDENT_MAX`]) and then a character that is not whitespace. Whitespace there is unsafe
