@@ -295,6 +295,7 @@ mod tests {
         Store {
             root: dir.to_path_buf(),
             session: "s1".into(),
+            fallback: None,
         }
     }
 

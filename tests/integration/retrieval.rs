@@ -57,6 +57,7 @@ impl Scratch {
         let store = Store {
             root: dir.path().join("root"),
             session: "s".into(),
+            fallback: None,
         };
         std::fs::create_dir_all(store.session_dir()).unwrap();
         Scratch { _dir: dir, store }
