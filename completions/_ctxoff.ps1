@@ -34,9 +34,67 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search an offloaded output')
+            [CompletionResult]::new('lines', 'lines', [CompletionResultType]::ParameterValue, 'Print line ranges of an offloaded output')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List offloaded outputs')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Print token counts, like `wc` for tokens')
+            [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Delete old offloaded outputs.')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up an agent to use ctxoff: install its hook, or print instructions for it')
+            break
+        }
+        'ctxoff;grep' {
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Lines of context after each selected line [default: 2, or -C]')
+            [CompletionResult]::new('--after-context', '--after-context', [CompletionResultType]::ParameterName, 'Lines of context after each selected line [default: 2, or -C]')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Lines of context before each selected line [default: 2, or -C]')
+            [CompletionResult]::new('--before-context', '--before-context', [CompletionResultType]::ParameterName, 'Lines of context before each selected line [default: 2, or -C]')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each selected line [default: 2]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each selected line [default: 2]')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Stop after N selected lines (trailing context is still printed)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Stop after N selected lines (trailing context is still printed)')
+            [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'Search only these lines: A:B, A:, :B or -N: (the last N)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
+            [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary [default: 1000]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Ignore case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Ignore case')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Match PATTERN as a fixed string, not a regular expression')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Match PATTERN as a fixed string, not a regular expression')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Match only whole words (as grep -w: not preceded or followed by a word character)')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Match only whole words (as grep -w: not preceded or followed by a word character)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Select the lines that do not match')
+            [CompletionResult]::new('--invert-match', '--invert-match', [CompletionResultType]::ParameterName, 'Select the lines that do not match')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print only the number of selected lines')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print only the number of selected lines')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Print everything, without the token cap')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ctxoff;lines' {
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
+            [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary [default: 1000]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('--plain', '--plain', [CompletionResultType]::ParameterName, 'Print the stored lines unchanged, without line numbers or cleaning')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Print everything, without the token cap')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ctxoff;list' {
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
+            [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary [default: 1000]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every session''s outputs, not only the current session''s')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print a JSON array of outputs (the manifest fields, with session, path and age)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'ctxoff;count' {
@@ -45,6 +103,24 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ctxoff;gc' {
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]')
+            [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
+            [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary [default: 1000]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Remove every output (of --session, or of every session), however recent')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Say what would be removed; remove nothing')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be removed; remove nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object: what was removed and skipped, and the space freed')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

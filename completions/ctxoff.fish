@@ -34,15 +34,64 @@ complete -c ctxoff -n "__fish_ctxoff_needs_command" -l json -d 'Print one JSON o
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -s q -l quiet -d 'No progress display and no notes on standard error'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -s V -l version -d 'Print version'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "grep" -d 'Search an offloaded output'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "lines" -d 'Print line ranges of an offloaded output'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "list" -d 'List offloaded outputs'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "count" -d 'Print token counts, like `wc` for tokens'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "gc" -d 'Delete old offloaded outputs.'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "hook" -d 'Rewrite an agent\'s shell commands to run through ctxoff (an agent hook handler)'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "init" -d 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s A -l after-context -d 'Lines of context after each selected line [default: 2, or -C]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s B -l before-context -d 'Lines of context before each selected line [default: 2, or -C]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s C -l context -d 'Lines of context before and after each selected line [default: 2]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s m -l max-count -d 'Stop after N selected lines (trailing context is still printed)' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l range -d 'Search only these lines: A:B, A:, :B or -N: (the last N)' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s i -l ignore-case -d 'Ignore case'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s F -l fixed-strings -d 'Match PATTERN as a fixed string, not a regular expression'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s w -l word-regexp -d 'Match only whole words (as grep -w: not preceded or followed by a word character)'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s v -l invert-match -d 'Select the lines that do not match'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s c -l count -d 'Print only the number of selected lines'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l all -d 'Print everything, without the token cap'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l plain -d 'Print the stored lines unchanged, without line numbers or cleaning'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l all -d 'Print everything, without the token cap'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l all -d 'List every session\'s outputs, not only the current session\'s'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l json -d 'Print a JSON array of outputs (the manifest fields, with session, path and age)'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l older-than -d 'Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l max-size -d 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l all -d 'Remove every output (of --session, or of every session), however recent'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s n -l dry-run -d 'Say what would be removed; remove nothing'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l json -d 'Print one JSON object: what was removed and skipped, and the space freed'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s q -l quiet -d 'Print nothing but errors'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r

@@ -258,38 +258,18 @@ impl Recorder {
     }
 }
 
-impl Sink for Recorder {
-    fn tick(&mut self) {
-        if let Some(p) = &mut self.job.progress {
-            p.tick();
-        }
-    }
-
-    fn output(&mut self, stream: Stream, data: &[u8]) {
-        if let Some(p) = &mut self.job.progress {
-            p.observe(data);
-        }
+impl Recorder {
+    /// While undecided and over the threshold in bytes: count what the tokenizer can take now,
+    /// and start the offload as soon as the count is surely over the threshold. Runs on new
+    /// output and on each tick, so output that stops early is saved while the command runs on.
+    fn decide(&mut self) {
         let threshold = self.job.settings.threshold;
-        match &mut self.state {
-            State::Undecided { buffer, .. } => {
-                buffer.push(stream, data);
-                if (buffer.bytes.len() as u64) <= threshold {
-                    return;
-                }
-            }
-            State::Writing(writer) => {
-                if let Err(e) = writer.write(data, true) {
-                    let error = writer.abandon(e, data);
-                    self.state = State::Printing { error };
-                }
-                return;
-            }
-            State::Printing { .. } => {
-                print_all(&[data]);
-                return;
-            }
+        let State::Undecided { buffer, .. } = &self.state else {
+            return;
+        };
+        if buffer.bytes.len() as u64 <= threshold {
+            return;
         }
-        // Undecided and over the threshold in bytes: count what the tokenizer can take now.
         self.start_loading();
         let State::Undecided {
             buffer,
@@ -325,6 +305,38 @@ impl Sink for Recorder {
             Ok(writer) => State::Writing(writer),
             Err(error) => State::Printing { error },
         };
+    }
+}
+
+impl Sink for Recorder {
+    fn tick(&mut self) {
+        if let Some(p) = &mut self.job.progress {
+            p.tick();
+        }
+        self.decide();
+    }
+
+    fn output(&mut self, stream: Stream, data: &[u8]) {
+        if let Some(p) = &mut self.job.progress {
+            p.observe(data);
+        }
+        match &mut self.state {
+            State::Undecided { buffer, .. } => {
+                buffer.push(stream, data);
+            }
+            State::Writing(writer) => {
+                if let Err(e) = writer.write(data, true) {
+                    let error = writer.abandon(e, data);
+                    self.state = State::Printing { error };
+                }
+                return;
+            }
+            State::Printing { .. } => {
+                print_all(&[data]);
+                return;
+            }
+        }
+        self.decide();
     }
 }
 

@@ -737,10 +737,13 @@ impl JsonScan {
         if self.values == 1 {
             return (Some(self.document_fact()), true);
         }
-        if self.multiline || self.crowded {
+        let r = &self.records;
+        // Lines of bare numbers or strings (`seq`, `ls`) are JSON, but not JSON Lines anyone means:
+        // records must be objects or arrays.
+        let containers = r.kinds[Kind::Object as usize] + r.kinds[Kind::Array as usize];
+        if self.multiline || self.crowded || containers != r.count {
             return (None, false);
         }
-        let r = &self.records;
         let mut line = format!(
             "JSON Lines: {} records ({})",
             thousands(r.count),
@@ -853,6 +856,15 @@ mod tests {
             s.feed(c);
         }
         s.finish()
+    }
+
+    #[test]
+    fn lines_of_bare_numbers_or_strings_are_not_json_lines() {
+        assert!(scan(b"1\n2\n3\n", 4).0.is_none());
+        assert!(scan(b"\"a\"\n\"b\"\n", 4).0.is_none());
+        assert!(scan(b"{\"a\":1}\n7\n", 4).0.is_none());
+        let (fact, _) = scan(b"{\"a\":1}\n[2]\n", 4);
+        assert!(fact.unwrap().lines[0].starts_with("JSON Lines: 2 records"));
     }
 
     #[test]

@@ -12,19 +12,6 @@ fn seq(n: u64) -> Vec<u8> {
         .into_bytes()
 }
 
-/// Waits until `file` holds at least `len` bytes (the capture is under way).
-fn wait_for_size(file: &std::path::Path, len: usize) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::metadata(file).map_or(0, |m| m.len()) < len as u64 {
-        assert!(
-            Instant::now() < deadline,
-            "output never reached {}",
-            file.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn signal(child: &Child, sig: i32) {
     // SAFETY: kill(2) on a child we spawned and have not reaped.
     unsafe { libc::kill(child.id() as i32, sig) };
@@ -39,13 +26,13 @@ fn last_manifest_line(w: &World) -> serde_json::Value {
 fn sigint_and_sighup_save_the_partial_output() {
     for (sig, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGHUP, "SIGHUP")] {
         let w = World::new();
-        let child = w
+        let mut child = w
             .ctxoff(&["sh", "-c", "seq 1 50000; sleep 30"])
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let file = w.session_dir().join("sh_1.txt");
-        wait_for_size(&file, seq(50_000).len());
+        let file = w.session_dir().join("seq_1.txt");
+        wait_for_size(&mut child, &file, seq(50_000).len());
         signal(&child, sig);
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(128 + sig), "{name}");
@@ -66,8 +53,10 @@ fn sigint_and_sighup_save_the_partial_output() {
 fn a_child_ignoring_sigterm_is_killed_after_the_grace_period() {
     let w = World::new();
     let started = Instant::now();
-    let child = w
+    let mut child = w
         .ctxoff(&[
+            "--name",
+            "stubborn",
             "sh",
             "-c",
             "trap '' TERM; seq 1 50000; while :; do sleep 1; done",
@@ -75,8 +64,8 @@ fn a_child_ignoring_sigterm_is_killed_after_the_grace_period() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let file = w.session_dir().join("sh_1.txt");
-    wait_for_size(&file, seq(50_000).len());
+    let file = w.session_dir().join("stubborn_1.txt");
+    wait_for_size(&mut child, &file, seq(50_000).len());
     signal(&child, libc::SIGTERM);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143));
@@ -89,18 +78,17 @@ fn a_child_ignoring_sigterm_is_killed_after_the_grace_period() {
 #[test]
 fn sigkill_of_ctxoff_leaves_a_recognisably_partial_output() {
     let w = World::new();
-    let child = w
+    let mut child = w
         .ctxoff(&["sh", "-c", "seq 1 50000; sleep 30"])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let file = w.session_dir().join("sh_1.txt");
-    wait_for_size(&file, seq(50_000).len());
+    let file = w.session_dir().join("seq_1.txt");
+    wait_for_size(&mut child, &file, seq(50_000).len());
     signal(&child, libc::SIGKILL);
-    let mut child = child;
     child.wait().unwrap();
     let entry = last_manifest_line(&w);
-    assert_eq!(entry["file"], "sh_1.txt");
+    assert_eq!(entry["file"], "seq_1.txt");
     assert_eq!(entry["complete"], false, "the manifest marks it incomplete");
     assert!(std::fs::read(&file).unwrap() == seq(50_000));
 }
@@ -255,7 +243,7 @@ fn fifty_concurrent_captures_keep_the_manifest_whole() {
     );
     for v in complete.values() {
         let file = w.session_dir().join(v["file"].as_str().unwrap());
-        let count = v["argv"][3].as_str().unwrap().parse().unwrap();
+        let count = v["argv"][2].as_str().unwrap().parse().unwrap();
         assert!(
             std::fs::read(&file).unwrap() == seq(count),
             "{}",

@@ -203,17 +203,13 @@ fn a_child_killed_by_a_signal_gives_128_plus_n() {
 #[test]
 fn sigterm_saves_the_partial_output_and_says_incomplete() {
     let w = World::new();
-    let child = w
+    let mut child = w
         .ctxoff(&["sh", "-c", "seq 1 50000; sleep 30"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let file = w.session_dir().join("sh_1.txt");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::fs::metadata(&file).map_or(0, |m| m.len()) < seq(50_000).len() as u64 {
-        assert!(Instant::now() < deadline, "output never reached the file");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let file = w.session_dir().join("seq_1.txt");
+    wait_for_size(&mut child, &file, seq(50_000).len());
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143));

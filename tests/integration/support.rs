@@ -158,3 +158,16 @@ pub fn set_age(path: &Path, age: std::time::Duration) {
     )
     .expect("set times");
 }
+
+/// Waits until `file` holds at least `len` bytes (the capture is under way); kills `child` and
+/// fails when it never does, so a failing test leaves nothing running.
+pub fn wait_for_size(child: &mut std::process::Child, file: &Path, len: usize) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::fs::metadata(file).map_or(0, |m| m.len()) < len as u64 {
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("output never reached {}", file.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
