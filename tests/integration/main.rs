@@ -2,6 +2,7 @@
 //! temporary scratch root, session and config.
 
 mod config;
+mod dispatch;
 mod gc;
 mod generated;
 mod progress;
