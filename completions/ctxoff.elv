@@ -19,7 +19,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
     var completions = [
         &'ctxoff'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -35,7 +35,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand lines 'Print line ranges of an offloaded output'
             cand list 'List offloaded outputs'
             cand count 'Print token counts, like `wc` for tokens'
-            cand gc 'Delete old offloaded outputs.'
+            cand gc 'Delete old offloaded outputs'
             cand hook 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)'
             cand init 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
         }
@@ -50,7 +50,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --max-count 'Stop after N selected lines (trailing context is still printed)'
             cand --range 'Search only these lines: A:B, A:, :B or -N: (the last N)'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -70,7 +70,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         }
         &'ctxoff;lines'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -81,7 +81,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         }
         &'ctxoff;list'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -92,7 +92,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         }
         &'ctxoff;count'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -103,7 +103,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --older-than 'Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]'
             cand --max-size 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -118,7 +118,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         }
         &'ctxoff;hook'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -127,7 +127,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         }
         &'ctxoff;init'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
-            cand --preview 'Tokens of head and tail shown in a summary [default: 1000]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'

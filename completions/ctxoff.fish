@@ -25,7 +25,7 @@ function __fish_ctxoff_using_subcommand
 end
 
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_needs_command" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -38,7 +38,7 @@ complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "grep" -d 'Search an offl
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "lines" -d 'Print line ranges of an offloaded output'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "list" -d 'List offloaded outputs'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "count" -d 'Print token counts, like `wc` for tokens'
-complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "gc" -d 'Delete old offloaded outputs.'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "gc" -d 'Delete old offloaded outputs'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "hook" -d 'Rewrite an agent\'s shell commands to run through ctxoff (an agent hook handler)'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "init" -d 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s A -l after-context -d 'Lines of context after each selected line [default: 2, or -C]' -r
@@ -47,7 +47,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s C -l context -d '
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s m -l max-count -d 'Stop after N selected lines (trailing context is still printed)' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l range -d 'Search only these lines: A:B, A:, :B or -N: (the last N)' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -59,7 +59,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s c -l count -d 'Pr
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l all -d 'Print everything, without the token cap'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -67,7 +67,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l plain -d 'Print 
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l all -d 'Print everything, without the token cap'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -75,7 +75,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l all -d 'List ever
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l json -d 'Print a JSON array of outputs (the manifest fields, with session, path and age)'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -83,7 +83,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -s h -l help -d 'Pr
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l older-than -d 'Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l max-size -d 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -93,13 +93,13 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l json -d 'Print one 
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s q -l quiet -d 'Print nothing but errors'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l preview -d 'Tokens of head and tail shown in a summary [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r

@@ -36,6 +36,9 @@ use crate::tokens::Encoding;
 #[command(
     name = "ctxoff",
     version,
+    verbatim_doc_comment,
+    subcommand_value_name = "SUBCOMMAND",
+    override_usage = "ctxoff [OPTIONS] [--] COMMAND [ARGS]...\n       COMMAND | ctxoff [OPTIONS]\n       ctxoff [OPTIONS] SUBCOMMAND [ARGS]...",
     disable_help_subcommand = true,
     max_term_width = 100
 )]
@@ -66,7 +69,7 @@ pub struct GlobalOptions {
     #[arg(long, value_name = "TOKENS", env = "CTXOFF_THRESHOLD", global = true)]
     pub threshold: Option<u64>,
 
-    /// Tokens of head and tail shown in a summary [default: 1000]
+    /// Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]
     #[arg(long, value_name = "TOKENS", env = "CTXOFF_PREVIEW", global = true)]
     pub preview: Option<u64>,
 

@@ -44,6 +44,12 @@ pub struct FileConfig {
 }
 
 impl Settings {
+    /// The tokens of head and tail a summary shows: the preview setting, but at most half the
+    /// threshold, so a summary stays well below what it replaces.
+    pub fn preview_budget(&self) -> u64 {
+        self.preview.min(self.threshold / 2).max(1)
+    }
+
     pub fn resolve(flags: &GlobalOptions) -> Result<Settings> {
         let path = config_path();
         let file = match &path {

@@ -416,7 +416,7 @@ impl Writer {
                 (Some(worker), None)
             }
         };
-        let analysis = Analysis::new(&job.notable, job.settings.preview);
+        let analysis = Analysis::new(&job.notable, job.settings.preview_budget());
         let lines = Worker::spawn(move |rx| {
             let mut scan = LineScan::new(analysis);
             for chunk in rx {
@@ -498,7 +498,7 @@ impl Writer {
         };
         let preview = match self.kind {
             Kind::Binary(_) => Preview::default(),
-            _ => Preview::new(&lines.ends(), &tokenizer, job.settings.preview),
+            _ => Preview::new(&lines.ends(), &tokenizer, job.settings.preview_budget()),
         };
         let omitted = preview.omitted_lines(lines.total);
         let report = lines.analysis.finish(omitted);

@@ -27,7 +27,7 @@ const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
 const GRACE: Duration = Duration::from_secs(5 * 60);
 
-/// Delete old offloaded outputs.
+/// Delete old offloaded outputs
 ///
 /// By default removes outputs unused for 24 hours (last use: the later of the file's access and
 /// modification times; `grep` and `lines` refresh it), every output of a session whose agent
