@@ -192,10 +192,19 @@ impl Recorder {
                     return Outcome::PassThrough(buffer);
                 }
                 let tokenizer = self.tokenizer();
+                let threshold = self.job.settings.threshold;
                 let mut counter = counter.unwrap_or_else(|| Counter::new(tokenizer));
-                counter.feed(&buffer.bytes[counted..]);
+                let at = count_until_over(&mut counter, &buffer.bytes, counted, threshold);
+                if counter.committed() > threshold && sniff::is_binary(&buffer.bytes) {
+                    // Surely over, and binary output is not tokenized further.
+                    return match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
+                        Ok(writer) => writer.finish(ending, self.started, &self.job, tokenizer),
+                        Err(error) => Outcome::Unsaved { error },
+                    };
+                }
+                counter.feed(&buffer.bytes[at..]);
                 let tokens = counter.finish();
-                if tokens <= self.job.settings.threshold {
+                if tokens <= threshold {
                     return Outcome::PassThrough(buffer);
                 }
                 match self.open_writer(&buffer.bytes, Tokens::Counted(tokens)) {
@@ -288,7 +297,7 @@ impl Recorder {
         let (mut counter_now, counted_now) = (counter.take(), *counted);
         let tokenizer = self.tokenizer();
         let c = counter_now.get_or_insert_with(|| Counter::new(tokenizer));
-        c.feed(&buffer.bytes[counted_now..]);
+        let at = count_until_over(c, &buffer.bytes, counted_now, threshold);
         if c.committed() <= threshold {
             self.state = State::Undecided {
                 counted: buffer.bytes.len(),
@@ -297,10 +306,14 @@ impl Recorder {
             };
             return;
         }
-        // The counter has seen the buffer; it goes on counting on the writer's thread.
-        let counter = counter_now
+        // The counter sees the whole buffer (unless binary: those are not tokenized further) and
+        // goes on counting on the writer's thread.
+        let mut counter = counter_now
             .take()
             .unwrap_or_else(|| Counter::new(tokenizer));
+        if !sniff::is_binary(&buffer.bytes) {
+            counter.feed(&buffer.bytes[at..]);
+        }
         self.state = match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
             Ok(writer) => State::Writing(writer),
             Err(error) => State::Printing { error },
@@ -338,6 +351,19 @@ impl Sink for Recorder {
         }
         self.decide();
     }
+}
+
+/// Feeds `bytes[from..]` to the counter in slices, stopping as soon as the count is surely over
+/// the threshold; returns how far it fed. Deciding needs no more than that.
+fn count_until_over(counter: &mut Counter, bytes: &[u8], from: usize, threshold: u64) -> usize {
+    const SLICE: usize = 64 * 1024;
+    let mut at = from;
+    while at < bytes.len() && counter.committed() <= threshold {
+        let end = (at + SLICE).min(bytes.len());
+        counter.feed(&bytes[at..end]);
+        at = end;
+    }
+    at
 }
 
 /// Writes to stdout, ignoring a closed reader.
