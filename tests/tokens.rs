@@ -144,7 +144,7 @@ fn rate<T>(bytes: usize, f: impl FnOnce() -> T) -> (T, f64, f64) {
 }
 
 /// Throughput on `gen-big.sh` inputs, side by side with tiktoken-rs, in one run:
-/// `bash /work/shared/corpus/gen-big.sh /tmp/big` (or set `CTXOFF_BIG`), then
+/// `bash tests/fixtures/corpus/gen-big.sh /tmp/big` (or set `CTXOFF_BIG`), then
 /// `cargo test --release --test tokens -- --ignored --nocapture`.
 /// Sequential rates are by CPU time (wall in parentheses); the parallel rate is wall time.
 #[test]

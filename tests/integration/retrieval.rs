@@ -943,7 +943,7 @@ fn list_of_an_empty_session_says_so() {
 
 /// Times grep and lines on the 1 GiB log next to rg, GNU grep, sed and tail, printing ratios.
 /// Not a test: run with
-/// `bash /work/shared/corpus/gen-big.sh /tmp/big && cargo test --release --test integration bench_big -- --ignored --nocapture`
+/// `bash tests/fixtures/corpus/gen-big.sh /tmp/big && cargo test --release --test integration bench_big -- --ignored --nocapture`
 /// (`CTXOFF_BIG` overrides the file).
 #[test]
 #[ignore]
