@@ -82,7 +82,7 @@ impl Progress {
             bar.set_message(format!(
                 "{} lines · {} · {}",
                 crate::summary::thousands(self.lines),
-                human_bytes(self.bytes),
+                crate::summary::human_bytes(self.bytes),
                 self.latest
             ));
         }
@@ -98,21 +98,5 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.clear();
-    }
-}
-
-/// `1.5 MiB`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{n} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }

@@ -22,6 +22,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::config::Settings;
 use crate::store::{self, MANIFEST, MANIFEST_NEW, OWNER, SEQUENCE};
+use crate::summary::human_bytes;
 
 const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
@@ -675,8 +676,8 @@ fn write_text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         let gone = report.sessions_removed.contains(dir);
         let what = match (*count, gone) {
             (0, _) => "the empty session".to_string(),
-            (n, false) => format!("{} ({})", outputs(n), human_size(*bytes)),
-            (n, true) => format!("{} ({}) and the session", outputs(n), human_size(*bytes)),
+            (n, false) => format!("{} ({})", outputs(n), human_bytes(*bytes)),
+            (n, true) => format!("{} ({}) and the session", outputs(n), human_bytes(*bytes)),
         };
         writeln!(out, "{dir}: {verb} {what}")?;
     }
@@ -702,7 +703,7 @@ fn write_text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         out,
         "{verb} {}{sessions}, {freed} {}",
         outputs(report.removed.len()),
-        human_size(report.freed_bytes)
+        human_bytes(report.freed_bytes)
     )
 }
 
@@ -711,22 +712,6 @@ fn outputs(n: usize) -> String {
         "1 output".to_string()
     } else {
         format!("{n} outputs")
-    }
-}
-
-/// `512 B`, `1.5 KiB`, `3.0 MiB`: the units `--max-size` takes.
-fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
     }
 }
 
@@ -850,12 +835,5 @@ mod tests {
         for name in [".dup-", ".dup-x", "cargo_1.txt", ".bashrc"] {
             assert!(!is_bookkeeping(name), "{name}");
         }
-    }
-
-    #[test]
-    fn sizes_are_shown_in_the_units_they_are_given() {
-        assert_eq!(human_size(512), "512 B");
-        assert_eq!(human_size(1_536), "1.5 KiB");
-        assert_eq!(human_size(3 << 20), "3.0 MiB");
     }
 }

@@ -165,17 +165,8 @@ pub fn wrap_command(
 /// Claude Code session ids are UUIDs; anything else is reduced to `[A-Za-z0-9._-]` so it needs no
 /// shell quoting and is a valid ctxoff session name. `None` when nothing usable is left.
 fn session_name(id: &str) -> Option<String> {
-    let name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    (!name.is_empty() && name.chars().any(|c| c != '.')).then_some(name)
+    let name = crate::store::sanitize(id, "");
+    crate::store::checked_session_name(&name).ok()
 }
 
 /// Builtins and commands that act on the shell itself (directory, variables, options, jobs,

@@ -14,6 +14,22 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `512 B`, `1.5 KiB`, `3.0 MiB`: powers of 1024, the units `--max-size` takes.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
 /// The first `max_chars` characters of `text`, with `…` appended when something was cut.
 pub(crate) fn cut(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
@@ -69,6 +85,13 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1_204), "1,204");
         assert_eq!(thousands(12_345_678), "12,345,678");
+    }
+
+    #[test]
+    fn sizes_in_powers_of_1024() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1_536), "1.5 KiB");
+        assert_eq!(human_bytes(3 << 20), "3.0 MiB");
     }
 
     #[test]

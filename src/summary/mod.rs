@@ -23,7 +23,7 @@ mod vitest;
 mod tests;
 
 pub use analysis::{Analysis, Report};
-pub use format::thousands;
+pub use format::{human_bytes, thousands};
 pub use notable::NotablePatterns;
 
 use serde_json::{Value, json};
@@ -241,15 +241,6 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod render_tests {
     use super::*;
-
-    #[test]
-    fn numbers_get_thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(48_213), "48,213");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn words_are_quoted_only_when_needed() {

@@ -494,7 +494,7 @@ fn grep_caps_printed_tokens_and_says_what_is_left() {
         note,
         format!(
             "[ctxoff] output capped at 300 tokens: {} of 5,000 selected lines not shown (from line {}); continue with `ctxoff grep log_1 error --range {}:`, or narrow with -m N, a tighter pattern, or --all",
-            format_thousands(5000 - shown as u64),
+            crate::support::thousands(5000 - shown as u64),
             shown + 1,
             shown + 1
         )
@@ -515,18 +515,6 @@ fn grep_caps_printed_tokens_and_says_what_is_left() {
         ran.stdout()
             .contains(&format!("{} of 100 selected lines not shown", 100 - shown))
     );
-}
-
-fn format_thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[test]
@@ -738,7 +726,7 @@ fn lines_cap_says_how_to_continue() {
         format!(
             "[ctxoff] output capped at 200 tokens: lines {}–3,000 not shown ({} lines), nor ranges 2990:; continue with `ctxoff lines make_1 {}:3000`, narrow the range, or use --all",
             shown + 1,
-            format_thousands(3000 - shown as u64),
+            crate::support::thousands(3000 - shown as u64),
             shown + 1
         )
     );
