@@ -1066,7 +1066,12 @@ mod properties {
             for c in bytes.chunks(chunk) {
                 analysis.raw(c);
             }
-            let valid = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
+            // serde_json also rejects numbers it cannot represent (`7e855272577299`), which the
+            // JSON grammar allows: those count as valid here.
+            let valid = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                Ok(_) => true,
+                Err(e) => e.to_string().starts_with("number out of range"),
+            };
             prop_assert_eq!(analysis.finish(None).is_json_document(), valid);
         }
 
