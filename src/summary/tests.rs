@@ -294,7 +294,16 @@ fn pytest_collection_error_is_a_failure_not_no_tests() {
         "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection); errors: tests/test_units.py"
     );
     assert!(!line.contains("no tests"));
+    // The cause, which a long run's head and tail would not show.
+    assert_eq!(f["first_error"], PYTEST_IMPORT_ERROR);
+    assert_eq!(
+        rendered(&r, "first pytest error:"),
+        format!("first pytest error: {PYTEST_IMPORT_ERROR}")
+    );
 }
+
+const PYTEST_IMPORT_ERROR: &str = "ImportError: cannot import name 'convert_area' from \
+     'geometry.units' (/home/dev/geometry/geometry/units.py)";
 
 const PYTEST_FAILING: [&str; 3] = [
     "tests/test_area.py::test_polygon_area[points3-12.0]",
@@ -320,6 +329,9 @@ fn pytest_failures_default_tb_line_and_quiet() {
         assert_eq!(f["failing"], serde_json::json!(PYTEST_FAILING), "{name}");
         if errors == 1 {
             assert_eq!(f["error_names"], serde_json::json!(["tests/test_units.py"]));
+            assert_eq!(f["first_error"], PYTEST_IMPORT_ERROR, "{name}");
+        } else {
+            assert!(f["first_error"].is_null(), "{name}");
         }
         assert!(f["interrupted"].is_null());
     }
