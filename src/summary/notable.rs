@@ -122,6 +122,8 @@ pub struct NotablePatterns {
     /// look-around in `regex`).
     stems: bytes::Regex,
     extra: Option<RegexSet>,
+    /// The configured patterns one by one, to find where an example's match is.
+    extra_each: Vec<Regex>,
     labels: Vec<String>,
 }
 
@@ -136,6 +138,7 @@ impl Default for NotablePatterns {
         NotablePatterns {
             stems,
             extra: None,
+            extra_each: Vec::new(),
             labels: FAMILIES.iter().map(|f| f.label.to_owned()).collect(),
         }
     }
@@ -156,7 +159,9 @@ impl NotablePatterns {
             );
         }
         for pattern in extra {
-            Regex::new(pattern).with_context(|| format!("invalid notable pattern `{pattern}`"))?;
+            let regex = Regex::new(pattern)
+                .with_context(|| format!("invalid notable pattern `{pattern}`"))?;
+            patterns.extra_each.push(regex);
         }
         patterns.extra = Some(RegexSet::new(extra).context("invalid notable patterns")?);
         patterns.labels.extend(extra.iter().cloned());
@@ -199,6 +204,36 @@ impl NotablePatterns {
         }
         mask
     }
+
+    /// Where in `line` the first hit of `kind` starts (a byte offset). `lower` holds `line`
+    /// lower-cased, as [`NotablePatterns::classify_with`] leaves it.
+    fn hit_at(&self, line: &str, lower: &[u8], kind: usize) -> Option<usize> {
+        match FAMILIES.get(kind) {
+            Some(family) => self
+                .stems
+                .find_iter(lower)
+                .filter(|m| family_of(m.as_bytes()) == Some(kind))
+                .find(|m| counts_as_word(line, m.start(), m.end(), family.suffixes))
+                .map(|m| m.start()),
+            None => self.extra_each[kind - FAMILIES.len()]
+                .find(line)
+                .map(|m| m.start()),
+        }
+    }
+}
+
+/// An example line within `EXAMPLE_CHARS_SHOWN` characters that shows the hit at byte `at`:
+/// the line's start when the hit is near it, else a window from a little before the hit.
+fn example_text(line: &str, at: usize) -> String {
+    let before = line[..at].chars().count();
+    if before + EXAMPLE_LEAD_CHARS <= EXAMPLE_CHARS_SHOWN {
+        return cut(line, EXAMPLE_CHARS_SHOWN);
+    }
+    let start = line[..at]
+        .char_indices()
+        .nth(before - EXAMPLE_LEAD_CHARS)
+        .map_or(0, |(i, _)| i);
+    format!("…{}", cut(&line[start..], EXAMPLE_CHARS_SHOWN - 1))
 }
 
 fn family_of(stem: &[u8]) -> Option<usize> {
@@ -276,10 +311,11 @@ fn after_zero_or_no(before: &[u8]) -> bool {
 const FIRST_HITS_KEPT: usize = 4096;
 /// Example texts kept per kind (the first ones; those in the head or tail are not shown).
 const EXAMPLES_PER_KIND: usize = 8;
-const EXAMPLE_CHARS_KEPT: usize = 160;
 /// Examples shown, and how long each may be: a small token budget (about 4 × 30 tokens).
 const EXAMPLES_SHOWN: usize = 4;
 const EXAMPLE_CHARS_SHOWN: usize = 100;
+/// Characters shown before a hit that lies beyond the start of a long example line.
+const EXAMPLE_LEAD_CHARS: usize = 30;
 
 /// Streams over every line, counting hits per kind, keeping what `finish` needs to count only
 /// the omitted range: the first hits (for the head) and the hits among the last
@@ -349,7 +385,8 @@ impl NotableCounter {
                 self.first_after_cover[kind] = number;
             }
             if self.examples[kind].len() < EXAMPLES_PER_KIND {
-                self.examples[kind].push((number, cut(text, EXAMPLE_CHARS_KEPT)));
+                let at = self.patterns.hit_at(text, &self.lower, kind).unwrap_or(0);
+                self.examples[kind].push((number, example_text(text, at)));
             }
         }
         if !self.saturated {
@@ -450,7 +487,7 @@ impl NotableCounter {
             if let Some((n, text)) = self.examples[kind].iter().find(|(n, _)| in_range(*n))
                 && !examples.iter().any(|(m, _)| m == n)
             {
-                examples.push((*n, cut(text, EXAMPLE_CHARS_SHOWN)));
+                examples.push((*n, text.clone()));
             }
         }
         examples.sort();
@@ -568,6 +605,28 @@ mod tests {
         assert_eq!(kinds("known error; no errors here"), ["error"]);
         assert_eq!(kinds("worker-0 error"), ["error"]);
         assert!(kinds("(0 errors)").is_empty());
+    }
+
+    #[test]
+    fn a_long_example_shows_its_hit() {
+        let p = NotablePatterns::new(&["TODO".to_owned()]).unwrap();
+        let mut c = NotableCounter::new(&p, 0);
+        let padding = "x".repeat(300);
+        c.line(1, "fine");
+        c.line(
+            2,
+            &format!(r#"{{"pad":"{padding}","level":"error","note":"TODO later"}}"#),
+        );
+        c.line(3, "warning near the start");
+        let r = c.finish(Some(1..=3)).unwrap();
+        let shown: Vec<&str> = r.examples.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            shown,
+            [
+                r#"…xxxxxxxxxxxxxxxxxxx","level":"error","note":"TODO later"}"#,
+                "warning near the start"
+            ]
+        );
     }
 
     #[test]

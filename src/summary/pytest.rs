@@ -1,12 +1,15 @@
 //! pytest output: the final summary line (`3 failed, 59 passed, 1 error in 0.10s`, with or
 //! without `=` banners), failing tests and errors from the `short test summary info` section,
 //! and an interrupted collection (`Interrupted: 1 error during collection`), which is a failure
-//! with 0 tests run — never "no tests".
+//! with 0 tests run — never "no tests". The first `E   …` line of the `ERRORS` section is the
+//! first error's cause (`ImportError: …`), shown because a long run's head and tail miss it.
 
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, thousands};
+use super::format::{Names, cut, thousands};
+
+const CAUSE_CHARS: usize = 160;
 
 #[derive(Debug, Default)]
 pub(crate) struct Pytest {
@@ -14,6 +17,8 @@ pub(crate) struct Pytest {
     /// passed, failed, skipped, xfailed, xpassed, errors, deselected, warnings
     counts: [u64; 8],
     in_short_summary: bool,
+    in_errors: bool,
+    first_error: Option<String>,
     failing: Names,
     errors: Names,
     interrupted: Option<String>,
@@ -34,7 +39,11 @@ impl Pytest {
     pub(crate) fn line(&mut self, text: &str) {
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
-                if text.starts_with('=') && text.contains(" short test summary info ") {
+                // Any banner ends the ERRORS section; only its own starts it.
+                self.in_errors &= !text.starts_with('=');
+                if text.starts_with('=') && text.trim_matches('=') == " ERRORS " {
+                    self.in_errors = true;
+                } else if text.starts_with('=') && text.contains(" short test summary info ") {
                     self.in_short_summary = true;
                 } else if let Some(counts) = parse_final_line(text) {
                     self.sessions += 1;
@@ -42,6 +51,11 @@ impl Pytest {
                         *total += n;
                     }
                     self.in_short_summary = false;
+                }
+            }
+            Some(b'E') if self.in_errors && self.first_error.is_none() => {
+                if let Some(cause) = text.strip_prefix("E   ") {
+                    self.first_error = Some(cut(cause.trim(), CAUSE_CHARS));
                 }
             }
             Some(b'F' | b'E') if self.in_short_summary => {
@@ -102,8 +116,12 @@ impl Pytest {
         if errors > 0 && !self.errors.kept.is_empty() {
             line.push_str(&format!("; errors: {}", self.errors.render(errors)));
         }
+        let mut lines = vec![line];
+        if let Some(cause) = self.first_error.as_ref().filter(|_| errors > 0) {
+            lines.push(format!("first pytest error: {cause}"));
+        }
         Some(Fact {
-            lines: vec![line],
+            lines,
             json: json!({
                 "shape": "pytest",
                 "run": run,
@@ -117,6 +135,7 @@ impl Pytest {
                 "interrupted": self.interrupted,
                 "failing": self.failing.kept,
                 "error_names": self.errors.kept,
+                "first_error": self.first_error.filter(|_| errors > 0),
             }),
         })
     }
@@ -126,6 +145,7 @@ impl Pytest {
         self.failing.approx_heap()
             + self.errors.approx_heap()
             + self.interrupted.as_ref().map_or(0, String::capacity)
+            + self.first_error.as_ref().map_or(0, String::capacity)
     }
 }
 

@@ -3,6 +3,12 @@
 //! a location. Cargo's own summary lines (`warning: `x` (lib) generated 4 warnings`,
 //! `error: could not compile …`, `error: test failed, to rerun pass …`) and rustc's
 //! `aborting due to …` / `N warnings emitted` are not diagnostics and are not counted.
+//!
+//! `cargo … --message-format=json` prints the same diagnostics as JSON Lines: each
+//! `compiler-message` record is counted like its text form, located by its primary span. A
+//! record that does not parse (a line cut by the capture) makes the counts unsure: no fact then.
+
+use serde_json::Value;
 
 use super::analysis::Fact;
 use super::diagnostics::{Diagnostics, Level};
@@ -14,6 +20,7 @@ pub(crate) struct Rustc {
     /// The header seen on the previous line, waiting for its location.
     pending: Option<(Level, Option<String>)>,
     header: String,
+    unsure: bool,
 }
 
 impl Rustc {
@@ -25,6 +32,10 @@ impl Rustc {
             if let Some(code) = code {
                 self.diagnostics.codes.add(&code);
             }
+        }
+        if text.starts_with(r#"{"reason":"compiler-message""#) {
+            self.json_message(text);
+            return;
         }
         let bytes = text.as_bytes();
         if !matches!(bytes.first(), Some(b'e' | b'w')) {
@@ -57,6 +68,52 @@ impl Rustc {
         self.pending = Some((level, code));
     }
 
+    /// One `compiler-message` record of cargo's JSON output.
+    fn json_message(&mut self, text: &str) {
+        let Ok(record) = serde_json::from_str::<Value>(text) else {
+            self.unsure = true;
+            return;
+        };
+        let diagnostic = &record["message"];
+        let level = match diagnostic["level"].as_str() {
+            Some("error") => Level::Error,
+            Some("warning") => Level::Warning,
+            _ => return,
+        };
+        let Some(message) = diagnostic["message"].as_str() else {
+            self.unsure = true;
+            return;
+        };
+        if is_summary(level, message) {
+            return;
+        }
+        // The header as rustc prints it: error codes in brackets, lint names not shown.
+        let code = diagnostic["code"]["code"]
+            .as_str()
+            .filter(|_| level == Level::Error);
+        let header = match (level, code) {
+            (Level::Error, Some(code)) => format!("error[{code}]: {message}"),
+            (Level::Error, None) => format!("error: {message}"),
+            _ => format!("warning: {message}"),
+        };
+        let location = diagnostic["spans"]
+            .as_array()
+            .and_then(|spans| spans.iter().find(|s| s["is_primary"] == true))
+            .and_then(|span| {
+                Some(format!(
+                    "{}:{}:{}",
+                    span["file_name"].as_str()?,
+                    span["line_start"].as_u64()?,
+                    span["column_start"].as_u64()?
+                ))
+            });
+        self.located |= location.is_some();
+        self.diagnostics.add(level, location.as_deref(), &header);
+        if let Some(code) = code {
+            self.diagnostics.codes.add(code);
+        }
+    }
+
     pub(crate) fn finish(mut self) -> Option<Fact> {
         if let Some((level, code)) = self.pending.take() {
             self.diagnostics.add(level, None, &self.header);
@@ -64,8 +121,7 @@ impl Rustc {
                 self.diagnostics.codes.add(&code);
             }
         }
-        self.located
-            .then(|| self.diagnostics.fact("rustc", "rustc", "files"))
+        (self.located && !self.unsure).then(|| self.diagnostics.fact("rustc", "rustc", "files"))
     }
 
     #[cfg(test)]

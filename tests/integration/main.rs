@@ -10,4 +10,5 @@ mod reliability;
 mod retrieval;
 mod run;
 mod scratch;
+mod summary;
 mod support;
