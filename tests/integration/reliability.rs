@@ -286,3 +286,170 @@ fn hostile_session_and_tool_names() {
         w.outputs()
     );
 }
+
+/// A small tmpfs mounted at a test's scratch root, unmounted on drop. Mounting needs privilege:
+/// without it `mount` fails, and the test is skipped with the reason printed.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &std::path::Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(at).unwrap();
+        let out = std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=1777"),
+                "tmpfs",
+            ])
+            .arg(at)
+            .output();
+        match out {
+            Ok(out) if out.status.success() => Some(Tmpfs(at.to_path_buf())),
+            Ok(out) => {
+                eprintln!("skipped: cannot mount a tmpfs: {}", stderr(&out).trim());
+                None
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run mount: {e}");
+                None
+            }
+        }
+    }
+
+    fn remount_read_only(&self) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remount read-only");
+    }
+
+    /// Fills the filesystem up to its last byte.
+    fn fill(&self) {
+        let mut file = std::fs::File::create(self.0.join("filler")).unwrap();
+        let block = vec![0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let umount = |args: &[&str]| {
+            std::process::Command::new("umount")
+                .args(args)
+                .arg(&self.0)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !umount(&[]) {
+            umount(&["-l"]);
+        }
+    }
+}
+
+/// A save that failed: the child's status, its whole output on stdout, one `ctxoff:` line that
+/// says why, and no partial file left behind.
+fn assert_printed_instead(w: &World, out: &std::process::Output, code: i32, expected: &[u8]) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(
+        out.stdout == expected,
+        "stdout has {} of {} bytes",
+        out.stdout.len(),
+        expected.len()
+    );
+    let err = stderr(out);
+    assert!(err.starts_with("ctxoff: could not save output"), "{err}");
+    assert!(
+        err.ends_with("; printed the output in full instead\n"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(w.outputs().is_empty(), "{:?}", w.outputs());
+}
+
+#[test]
+fn a_full_filesystem_prints_everything_and_keeps_the_status() {
+    let w = World::new();
+    let Some(_fs) = Tmpfs::mount(&w.root(), "256k") else {
+        return;
+    };
+    // 2 MB into 256 KiB.
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(stderr(&out).contains("No space left on device"));
+}
+
+#[test]
+fn a_filesystem_full_before_the_capture_leaves_no_empty_file() {
+    let w = World::new();
+    let Some(fs) = Tmpfs::mount(&w.root(), "256k") else {
+        return;
+    };
+    std::fs::create_dir(w.session_dir()).unwrap();
+    std::fs::set_permissions(
+        w.session_dir(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    fs.fill();
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+}
+
+#[test]
+fn a_read_only_session_directory_prints_everything() {
+    let w = World::new();
+    let Some(fs) = Tmpfs::mount(&w.root(), "4m") else {
+        return;
+    };
+    // A first offload makes the session; then the filesystem turns read-only under it (as root,
+    // permissions alone would not stop the write).
+    w.offload(10_000);
+    std::fs::remove_file(w.session_dir().join("seq_1.txt")).unwrap();
+    fs.remount_read_only();
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(
+        stderr(&out).contains("Read-only file system"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn no_usable_directory_at_all_prints_everything() {
+    // Needs no privilege: the root and both private fallbacks lie under a regular file.
+    let w = World::new();
+    let file = w.dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = run(w
+        .ctxoff(&["sh", "-c", "seq 1 300000; exit 3"])
+        .env("CTXOFF_DIR", file.join("root"))
+        .env("XDG_RUNTIME_DIR", file.join("runtime"))
+        .env("XDG_CACHE_HOME", file.join("cache")));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(stderr(&out).contains("Not a directory"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_session_directory_removed_mid_capture_loses_nothing() {
+    let w = World::new();
+    let mut child = w
+        .ctxoff(&["sh", "-c", "seq 1 50000; sleep 2; seq 1 50000; exit 5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let file = w.session_dir().join("seq_1.txt");
+    wait_for_size(&mut child, &file, seq(50_000).len());
+    std::fs::remove_dir_all(w.session_dir()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_printed_instead(&w, &out, 5, &[seq(50_000), seq(50_000)].concat());
+    assert!(
+        stderr(&out).contains("it was removed during the capture"),
+        "{}",
+        stderr(&out)
+    );
+}
