@@ -453,3 +453,122 @@ fn a_session_directory_removed_mid_capture_loses_nothing() {
         stderr(&out)
     );
 }
+
+/// A reader that stops after the first line, as `| head -1` does: ctxoff exits with the
+/// command's status (0 here; a closed reader is not ctxoff failing) and says nothing on stderr.
+#[test]
+fn the_reader_of_a_summary_closing_early_is_quiet() {
+    let w = World::new();
+    let status = w.dir.path().join("status");
+    let script = format!(
+        "{{ ctxoff seq 1 1000000; echo $? > '{}'; }} | head -1",
+        status.display()
+    );
+    let out = run(&mut w.sh(&script));
+    assert!(
+        stdout(&out).starts_with("[ctxoff] `seq 1 1000000` exited 0 · 1,000,000 lines · "),
+        "{}",
+        stdout(&out)
+    );
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&status).unwrap(), "0\n");
+    assert!(std::fs::read(w.session_dir().join("seq_1.txt")).unwrap() == seq(1_000_000));
+}
+
+/// The reader is gone before ctxoff writes a byte: every way of printing meets a broken pipe.
+#[test]
+fn a_reader_gone_before_anything_is_printed_is_quiet() {
+    let w = World::new();
+    for args in [
+        &["--threshold", "100", "sh", "-c", "seq 1 100000; exit 4"][..],
+        &[
+            "--json",
+            "--threshold",
+            "100",
+            "sh",
+            "-c",
+            "seq 1 100000; exit 4",
+        ],
+        &["sh", "-c", "seq 1 10; exit 4"],
+        &["--json", "sh", "-c", "seq 1 10; exit 4"],
+    ] {
+        let mut child = w
+            .ctxoff(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(w.outputs(), ["seq_1.txt", "seq_2.txt"]);
+}
+
+/// `ctxoff` with no command and a terminal on stdin (a pty from `script`): one line, exit 2.
+#[test]
+fn pipe_mode_on_a_terminal_is_one_usage_line() {
+    let w = World::new();
+    let probe = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no util-linux script(1) to give ctxoff a terminal");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_ctxoff");
+    let out = run(w
+        .sh("script -qfec \"$CTXOFF_BIN\" /dev/null")
+        .env("CTXOFF_BIN", bin));
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    // The terminal turns `\n` into `\r\n`; stderr reaches stdout through it.
+    let text = stdout(&out).replace("\r\n", "\n");
+    assert!(
+        text.starts_with("ctxoff: no command given and standard input is a terminal (usage: "),
+        "{text:?}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text:?}");
+    assert!(w.outputs().is_empty());
+}
+
+/// Exactly at, one under and one over the default threshold (2,500), for text whose tokens are
+/// its bytes (`a\n`: no byte merges with the next, so the byte shortcut decides at the edge) and
+/// for text of fewer tokens than bytes (` a`: the tokenizer decides).
+#[test]
+fn at_under_and_over_the_default_threshold_in_bytes_and_in_tokens() {
+    let one_per_byte = |n: usize| {
+        let mut text = "a\n".repeat(n / 2);
+        if n % 2 == 1 {
+            text.push('a');
+        }
+        text
+    };
+    let two_bytes_each = |n: usize| format!("a{}", " a".repeat(n - 1));
+    for (shape, make) in [
+        ("bytes", &one_per_byte as &dyn Fn(usize) -> String),
+        ("tokens", &two_bytes_each),
+    ] {
+        for tokens in [2_499, 2_500, 2_501] {
+            let w = World::new();
+            let text = make(tokens);
+            assert_eq!(reference_tokens(text.as_bytes()), tokens as u64, "{shape}");
+            let file = w.dir.path().join("input.txt");
+            std::fs::write(&file, &text).unwrap();
+            let out = run(w.ctxoff(&["cat"]).arg(&file));
+            assert_eq!(out.status.code(), Some(0));
+            if tokens <= 2_500 {
+                assert!(out.stdout == text.as_bytes(), "{shape} {tokens} passes");
+                assert!(w.outputs().is_empty(), "{shape} {tokens}");
+            } else {
+                let summary = stdout(&out);
+                assert!(
+                    summary.contains(" · 2,501 tokens · full output: "),
+                    "{shape}: {summary}"
+                );
+                let saved = std::fs::read(w.session_dir().join("cat_1.txt")).unwrap();
+                assert!(saved == text.as_bytes(), "{shape}: saved whole");
+            }
+        }
+    }
+}
