@@ -572,3 +572,61 @@ fn at_under_and_over_the_default_threshold_in_bytes_and_in_tokens() {
         }
     }
 }
+
+/// `grep` and `lines` read the same output over and over while `gc` runs in a loop (with an
+/// old output elsewhere to remove): every run succeeds with the right lines, and gc takes only
+/// the old output.
+#[test]
+fn two_retrievals_of_one_output_while_gc_runs() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let w = World::new();
+    let path = w.offload(200_000);
+    let out = run(&mut w.ctxoff(&["--session", "old", "--threshold", "100", "seq", "1", "3000"]));
+    let old = saved_path(&out);
+    set_age(&old, Duration::from_secs(2 * 86_400));
+
+    let stop = AtomicBool::new(false);
+    let expect_grep: String = (123_400..=123_499).map(|i| format!("{i}:{i}\n")).collect();
+    let expect_grep = format!(
+        "1234:1234\n--\n{}--\n{expect_grep}",
+        (12_340..=12_349)
+            .map(|i| format!("{i}:{i}\n"))
+            .collect::<String>()
+    );
+    let expect_lines: String = (199_990..=200_000).map(|i| format!("{i}:{i}\n")).collect();
+    let runs = std::thread::scope(|s| {
+        let gc = s.spawn(|| {
+            let mut runs = 0;
+            while !stop.load(Ordering::Relaxed) || runs == 0 {
+                let out = run(&mut w.ctxoff(&["gc", "-q"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert!(out.stderr.is_empty(), "{}", stderr(&out));
+                runs += 1;
+            }
+            runs
+        });
+        let grep = s.spawn(|| {
+            for _ in 0..15 {
+                let out = run(&mut w.ctxoff(&["grep", "seq_1", "^1234", "-C", "0", "--all"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert_eq!(stdout(&out), expect_grep);
+            }
+        });
+        let lines = s.spawn(|| {
+            for _ in 0..15 {
+                let out = run(&mut w.ctxoff(&["lines", "@last", "-11:"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert_eq!(stdout(&out), expect_lines);
+            }
+        });
+        let (grep, lines) = (grep.join(), lines.join());
+        stop.store(true, Ordering::Relaxed);
+        let runs = gc.join();
+        grep.unwrap();
+        lines.unwrap();
+        runs.unwrap()
+    });
+    assert!(runs > 0);
+    assert!(!old.exists(), "gc removed the old output");
+    assert!(std::fs::read(&path).unwrap() == seq(200_000));
+}
