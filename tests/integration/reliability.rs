@@ -630,3 +630,81 @@ fn two_retrievals_of_one_output_while_gc_runs() {
     assert!(!old.exists(), "gc removed the old output");
     assert!(std::fs::read(&path).unwrap() == seq(200_000));
 }
+
+/// Case count of the end-to-end property below: each case starts a ctxoff, so the default is
+/// small. `CTXOFF_CAPTURE_CASES=5000` for a long run.
+fn capture_cases() -> u32 {
+    std::env::var("CTXOFF_CAPTURE_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(40)
+}
+
+/// Small outputs of every shape: lines of words, escapes, carriage returns, NUL and invalid
+/// UTF-8, or plain random bytes.
+fn small_output() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let line = prop::collection::vec(
+        prop::sample::select(vec![
+            &b"word"[..],
+            b" ",
+            b"error",
+            b"\x1b[31m",
+            b"\r",
+            b"\0",
+            b"\xff",
+            b"\xc3\xa9",
+            b"12",
+            b"{\"a\":1}",
+        ]),
+        0..12,
+    )
+    .prop_map(|parts| [parts.concat(), b"\n".to_vec()].concat());
+    prop_oneof![
+        prop::collection::vec(line, 0..40).prop_map(|lines| lines.concat()),
+        prop::collection::vec(any::<u8>(), 0..600),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: capture_cases(),
+        ..Default::default()
+    })]
+
+    /// Random small outputs piped through ctxoff with a random small threshold: either they
+    /// pass through byte for byte, or the one saved file holds them byte for byte, and which
+    /// one is decided by the exact token count.
+    #[test]
+    fn a_capture_passes_through_or_saves_every_byte(
+        input in small_output(),
+        threshold in 0u64..300,
+    ) {
+        let w = World::new();
+        let mut child = w
+            .ctxoff(&["--threshold", &threshold.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let sent = input.clone();
+        let writer = std::thread::spawn(move || stdin.write_all(&sent));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        proptest::prop_assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        proptest::prop_assert!(out.stderr.is_empty(), "{}", stderr(&out));
+        let offload = input.len() as u64 > threshold && reference_tokens(&input) > threshold;
+        if offload {
+            let outputs = w.outputs();
+            proptest::prop_assert_eq!(outputs.len(), 1, "{:?}", outputs);
+            let saved = std::fs::read(w.session_dir().join(&outputs[0])).unwrap();
+            proptest::prop_assert!(saved == input, "saved {} of {} bytes", saved.len(), input.len());
+            proptest::prop_assert!(stdout(&out).starts_with("[ctxoff] standard input (pipe) · "));
+        } else {
+            proptest::prop_assert!(out.stdout == input, "passed {:?}", stdout(&out));
+            proptest::prop_assert!(w.outputs().is_empty());
+        }
+    }
+}
