@@ -228,7 +228,8 @@ impl Recorder {
     }
 
     fn try_open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
-        let store = Store::open(&self.job.settings).map_err(|e| format!("{e:#}"))?;
+        let store =
+            Store::open(&self.job.settings).map_err(|e| format!("could not save output: {e:#}"))?;
         let kind = if sniff::is_binary(first) {
             Kind::Binary(sniff::binary_type(first))
         } else {
@@ -238,11 +239,10 @@ impl Recorder {
             .create_output(&self.job.name, kind.extension())
             .map_err(|e| {
                 format!(
-                    "cannot create an output file in {}: {e}",
+                    "could not save output: cannot create a file in {}: {e}",
                     store.session_dir().display()
                 )
             })?;
-        crate::store::lock(&output.file, libc::LOCK_EX).map_err(|e| e.to_string())?;
         let entry = Entry {
             n: output.n,
             file: file_name(&output.path),
@@ -256,9 +256,14 @@ impl Recorder {
             complete: false,
             ..Entry::default()
         };
-        store
-            .append_manifest(&entry)
-            .map_err(|e| format!("cannot write the manifest: {e}"))?;
+        let registered = crate::store::lock(&output.file, libc::LOCK_EX)
+            .and_then(|()| store.append_manifest(&entry))
+            .map_err(|e| format!("could not save output to {}: {e}", output.path.display()));
+        if let Err(e) = registered {
+            // Nothing was saved: leave no empty output behind.
+            let _ = std::fs::remove_file(&output.path);
+            return Err(e);
+        }
         let mut writer = Box::new(Writer::start(store, output, entry, kind, tokens, &self.job));
         match writer.write(first, false) {
             Ok(()) => Ok(writer),
@@ -500,13 +505,32 @@ impl Writer {
 
     /// Removes the partial file, records the failure in the manifest, and says what failed.
     fn discard(&mut self, error: io::Error) -> String {
-        let _ = std::fs::remove_file(&self.output.path);
+        // The path may name someone else's file by now (the session directory was removed and
+        // made again by another capture): remove only our own.
+        if self.in_place().is_ok() {
+            let _ = std::fs::remove_file(&self.output.path);
+        }
         self.entry.bytes = self.bytes;
         let _ = self.store.append_manifest(&self.entry);
         format!(
             "could not save output to {}: {error}",
             self.output.path.display()
         )
+    }
+
+    /// Whether the file is still at its path. Removing the session directory during the capture
+    /// unlinks it while writes to the open file still succeed: the summary would then point to
+    /// nothing, and the output would be lost.
+    fn in_place(&self) -> io::Result<()> {
+        use std::os::unix::fs::MetadataExt;
+        let open = self.output.file.metadata()?;
+        match std::fs::symlink_metadata(&self.output.path) {
+            Ok(at) if at.dev() == open.dev() && at.ino() == open.ino() => Ok(()),
+            _ => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "it was removed during the capture",
+            )),
+        }
     }
 
     fn finish(
@@ -516,6 +540,11 @@ impl Writer {
         job: &Job,
         tokenizer: Tokenizer,
     ) -> Outcome {
+        if let Err(e) = self.in_place() {
+            // The unlinked file still holds every byte: print them instead.
+            let error = self.abandon(e, &[]);
+            return Outcome::Unsaved { error };
+        }
         let tokens = self.counter.take().and_then(Worker::join).or(self.counted);
         let Some(lines) = self.lines.join() else {
             return Outcome::Unsaved {

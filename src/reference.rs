@@ -424,6 +424,80 @@ mod tests {
         assert!(err.contains("outside the scratch root"), "{err}");
     }
 
+    /// Arbitrary words, mostly built from the parts of references, paths inside and outside the
+    /// root, `..`, symbolic links and stray characters, never resolve to anything but an output
+    /// file directly in a session directory of the root, and never panic.
+    #[test]
+    fn no_word_resolves_outside_the_root() {
+        use proptest::prelude::*;
+        let (tmp, s) = setup();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret_1.txt"), "secret\n").unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret_1.txt"),
+            s.session_dir().join("evil_50.txt"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path(), tmp.path().join("linked")).unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let absolute = |p: &Path| p.to_str().unwrap().to_string();
+        let piece = prop_oneof![
+            4 => prop::sample::select(vec![
+                "/", "..", ".", "@", "last", "s1", "other", "linked", "cargo_1", "make_7", "seq_2",
+                "secret_1", "evil_50", ".txt", ".json", ".bin", "_", "1", "99", "~", "\0", "\n",
+                "-", " ", "*",
+            ])
+            .prop_map(str::to_string),
+            1 => prop::sample::select(vec![absolute(tmp.path()), absolute(outside.path())]),
+            1 => any::<String>(),
+        ];
+        let (inside, elsewhere) = (absolute(tmp.path()), absolute(outside.path()));
+        let shaped = (
+            prop::sample::select(vec![
+                String::new(),
+                format!("{inside}/"),
+                format!("{inside}/s1/../"),
+                format!("{inside}/../"),
+                format!("{elsewhere}/"),
+                format!("{elsewhere}/../"),
+                "../".into(),
+            ]),
+            prop::sample::select(vec![
+                "",
+                "s1/",
+                "other/",
+                "linked/",
+                "s1/../other/",
+                "../",
+                "s1/./",
+            ]),
+            prop::sample::select(vec![
+                "cargo_1", "make_7", "seq_2", "png_3", "evil_50", "secret_1", "x_1",
+            ]),
+            prop::sample::select(vec!["", ".txt", ".json", ".bin"]),
+        )
+            .prop_map(|(a, b, c, d)| format!("{a}{b}{c}{d}"));
+        let word = prop_oneof![
+            prop::collection::vec(piece, 0..7).prop_map(|p| p.concat()),
+            shaped,
+        ];
+        let mut runner = proptest::test_runner::TestRunner::default();
+        runner
+            .run(&word, |word| {
+                let _ = is_reference(&word, &s);
+                if let Ok(out) = resolve(&word, &s) {
+                    prop_assert!(out.path.starts_with(&root), "{:?} -> {:?}", word, out);
+                    let session_dir = root.join(&out.session);
+                    prop_assert_eq!(out.path.parent(), Some(session_dir.as_path()));
+                    prop_assert_eq!(out.path.canonicalize().unwrap(), out.path.clone());
+                    prop_assert!(out.path.is_file());
+                    prop_assert!(std::fs::read(&out.path).unwrap() != b"secret\n");
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
     #[test]
     fn is_reference_tells_references_from_grep_arguments() {
         let (tmp, s) = setup();

@@ -149,9 +149,15 @@ impl Store {
             let path = dir.join(format!("{name}_{n}.{ext}"));
             match open_private(&path, true) {
                 Ok(file) => {
-                    seq.set_len(0)?;
-                    seq.rewind()?;
-                    seq.write_all(n.to_string().as_bytes())?;
+                    let counted = seq
+                        .set_len(0)
+                        .and_then(|()| seq.rewind())
+                        .and_then(|()| seq.write_all(n.to_string().as_bytes()));
+                    if let Err(e) = counted {
+                        // A full disk: leave no empty output behind.
+                        let _ = fs::remove_file(&path);
+                        return Err(e);
+                    }
                     return Ok(NewOutput { n, path, file });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,

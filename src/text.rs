@@ -100,6 +100,39 @@ mod tests {
         assert_eq!(clean_line(b"a\xffb"), "a\u{fffd}b");
     }
 
+    /// Bytes that make display cleaning interesting: escapes and their parts, carriage
+    /// returns, invalid UTF-8, multi-byte characters, plain text.
+    fn raw_line() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let byte = prop_oneof![
+            4 => prop::sample::select(b"\x1b\r[];()0123456789mHK\x07\\PX^_ a".to_vec()),
+            1 => prop::sample::select(vec![0x00, 0x7f, 0x80, 0x9b, 0xc2, 0xe2, 0xff]),
+            1 => any::<u8>(),
+        ];
+        prop_oneof![
+            4 => prop::collection::vec(byte, 0..64),
+            1 => prop::collection::vec(any::<u8>(), 0..256),
+        ]
+    }
+
+    proptest::proptest! {
+        // Runs PROPTEST_CASES cases (default 256); e.g. PROPTEST_CASES=100000 for a long run.
+        #[test]
+        fn cleaning_leaves_no_escape_or_carriage_return_and_is_idempotent(raw in raw_line()) {
+            let once = clean_line(&raw);
+            proptest::prop_assert!(!once.contains(['\x1b', '\r']), "{:?} -> {:?}", raw, once);
+            let twice = clean_line(once.as_bytes());
+            proptest::prop_assert_eq!(&twice, &once);
+            proptest::prop_assert!(matches!(twice, Cow::Borrowed(_)), "clean text is not copied");
+        }
+
+        #[test]
+        fn text_without_escape_or_carriage_return_is_unchanged(raw in raw_line()) {
+            let plain: Vec<u8> = raw.into_iter().filter(|&b| b != 0x1b && b != b'\r').collect();
+            proptest::prop_assert_eq!(clean_line(&plain), String::from_utf8_lossy(&plain));
+        }
+    }
+
     #[test]
     fn truncated_escape_at_end_is_dropped() {
         assert_eq!(clean_line(b"abc\x1b"), "abc");

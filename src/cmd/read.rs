@@ -242,9 +242,11 @@ pub(crate) enum LineRange {
 
 impl LineRange {
     pub fn parse(text: &str) -> Result<LineRange> {
+        // Escaped, so that the error stays one line whatever was typed.
+        let shown = text.escape_debug();
         let bad = || {
             anyhow::anyhow!(
-                "bad range '{text}': expected N, A:B, A:, :B or -N: (line numbers start at 1)"
+                "bad range '{shown}': expected N, A:B, A:, :B or -N: (line numbers start at 1)"
             )
         };
         let number = |s: &str| -> Result<u64> {
@@ -252,7 +254,7 @@ impl LineRange {
                 return Err(bad());
             }
             match s.parse::<u64>() {
-                Ok(0) => bail!("bad range '{text}': line numbers start at 1"),
+                Ok(0) => bail!("bad range '{shown}': line numbers start at 1"),
                 Ok(n) => Ok(n),
                 Err(_) => Err(bad()),
             }
@@ -276,7 +278,7 @@ impl LineRange {
         if let Some(end) = end
             && end < start
         {
-            bail!("bad range '{text}': it ends before it starts");
+            bail!("bad range '{shown}': it ends before it starts");
         }
         Ok(LineRange::Span { start, end })
     }
@@ -430,6 +432,79 @@ mod tests {
                 .to_string()
                 .contains("start at 1")
         );
+    }
+
+    /// What `parse` should make of `text`, from the documented forms alone: `N`, `A:B`
+    /// (A ≤ B), `A:`, `:B` and `-N:`, every number 1 to `u64::MAX`, nothing else.
+    fn documented(text: &str) -> Option<LineRange> {
+        let number = |s: &str| -> Option<u64> {
+            let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| s.parse().ok()).flatten().filter(|&n| n >= 1)
+        };
+        if let Some(n) = text.strip_prefix('-').and_then(|t| t.strip_suffix(':')) {
+            return number(n).map(LineRange::Last);
+        }
+        match text.split_once(':') {
+            None => number(text).map(|n| LineRange::Span {
+                start: n,
+                end: Some(n),
+            }),
+            Some(("", "")) => None,
+            Some((a, b)) => {
+                let start = if a.is_empty() { 1 } else { number(a)? };
+                let end = if b.is_empty() { None } else { Some(number(b)?) };
+                (end.is_none_or(|e| e >= start)).then_some(LineRange::Span { start, end })
+            }
+        }
+    }
+
+    /// Range-shaped text: digits (sometimes huge or zero), colons, minus signs, and a few
+    /// characters a reader might type by mistake.
+    fn range_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            4 => "[0-9]{1,3}",
+            1 => "0+",
+            1 => "[0-9]{19,22}",
+            3 => Just(":".to_string()),
+            2 => Just("-".to_string()),
+            1 => prop::sample::select(vec!["+", " ", "\n", "a", "e", "１", "٣", ",", "."])
+                .prop_map(str::to_string),
+        ];
+        prop_oneof![
+            9 => prop::collection::vec(piece, 0..5).prop_map(|p| p.concat()),
+            1 => any::<String>(),
+        ]
+    }
+
+    proptest::proptest! {
+        // Runs PROPTEST_CASES cases (default 256); e.g. PROPTEST_CASES=100000 for a long run.
+        #[test]
+        fn range_parser_accepts_exactly_the_documented_forms(text in range_text()) {
+            match (LineRange::parse(&text), documented(&text)) {
+                (Ok(got), Some(want)) => proptest::prop_assert_eq!(got, want),
+                (Err(e), None) => {
+                    let e = e.to_string();
+                    let prefix = format!("bad range '{}'", text.escape_debug());
+                    proptest::prop_assert!(e.starts_with(&prefix), "{}", e);
+                    proptest::prop_assert_eq!(e.lines().count(), 1);
+                }
+                (got, want) => proptest::prop_assert!(false, "{:?}: parsed {:?}, documented {:?}", text, got.ok(), want),
+            }
+        }
+
+        #[test]
+        fn every_documented_range_round_trips(start in 1u64.., len in proptest::option::of(0u64..1000), last: bool) {
+            let (text, want) = match (last, len) {
+                (true, _) => (format!("-{start}:"), LineRange::Last(start)),
+                (false, None) => (format!("{start}:"), LineRange::Span { start, end: None }),
+                (false, Some(len)) => {
+                    let end = start.saturating_add(len);
+                    (format!("{start}:{end}"), LineRange::Span { start, end: Some(end) })
+                }
+            };
+            proptest::prop_assert_eq!(LineRange::parse(&text).unwrap(), want);
+        }
     }
 
     #[test]

@@ -19,8 +19,8 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
     if pipe && std::io::stdin().is_terminal() {
         return Err(Failure::new(
             2,
-            "no command given and standard input is a terminal\n\
-             usage: ctxoff [OPTIONS] [--] COMMAND [ARGS...]  or  COMMAND | ctxoff [OPTIONS]",
+            "no command given and standard input is a terminal \
+             (usage: ctxoff [OPTIONS] [--] COMMAND [ARGS...], or COMMAND | ctxoff [OPTIONS])",
         )
         .into());
     }

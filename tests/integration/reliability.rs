@@ -286,3 +286,425 @@ fn hostile_session_and_tool_names() {
         w.outputs()
     );
 }
+
+/// A small tmpfs mounted at a test's scratch root, unmounted on drop. Mounting needs privilege:
+/// without it `mount` fails, and the test is skipped with the reason printed.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &std::path::Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(at).unwrap();
+        let out = std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=1777"),
+                "tmpfs",
+            ])
+            .arg(at)
+            .output();
+        match out {
+            Ok(out) if out.status.success() => Some(Tmpfs(at.to_path_buf())),
+            Ok(out) => {
+                eprintln!("skipped: cannot mount a tmpfs: {}", stderr(&out).trim());
+                None
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run mount: {e}");
+                None
+            }
+        }
+    }
+
+    fn remount_read_only(&self) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success(), "remount read-only");
+    }
+
+    /// Fills the filesystem up to its last byte.
+    fn fill(&self) {
+        let mut file = std::fs::File::create(self.0.join("filler")).unwrap();
+        let block = vec![0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let umount = |args: &[&str]| {
+            std::process::Command::new("umount")
+                .args(args)
+                .arg(&self.0)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !umount(&[]) {
+            umount(&["-l"]);
+        }
+    }
+}
+
+/// A save that failed: the child's status, its whole output on stdout, one `ctxoff:` line that
+/// says why, and no partial file left behind.
+fn assert_printed_instead(w: &World, out: &std::process::Output, code: i32, expected: &[u8]) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(
+        out.stdout == expected,
+        "stdout has {} of {} bytes",
+        out.stdout.len(),
+        expected.len()
+    );
+    let err = stderr(out);
+    assert!(err.starts_with("ctxoff: could not save output"), "{err}");
+    assert!(
+        err.ends_with("; printed the output in full instead\n"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(w.outputs().is_empty(), "{:?}", w.outputs());
+}
+
+#[test]
+fn a_full_filesystem_prints_everything_and_keeps_the_status() {
+    let w = World::new();
+    let Some(_fs) = Tmpfs::mount(&w.root(), "256k") else {
+        return;
+    };
+    // 2 MB into 256 KiB.
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(stderr(&out).contains("No space left on device"));
+}
+
+#[test]
+fn a_filesystem_full_before_the_capture_leaves_no_empty_file() {
+    let w = World::new();
+    let Some(fs) = Tmpfs::mount(&w.root(), "256k") else {
+        return;
+    };
+    std::fs::create_dir(w.session_dir()).unwrap();
+    std::fs::set_permissions(
+        w.session_dir(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    fs.fill();
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+}
+
+#[test]
+fn a_read_only_session_directory_prints_everything() {
+    let w = World::new();
+    let Some(fs) = Tmpfs::mount(&w.root(), "4m") else {
+        return;
+    };
+    // A first offload makes the session; then the filesystem turns read-only under it (as root,
+    // permissions alone would not stop the write).
+    w.offload(10_000);
+    std::fs::remove_file(w.session_dir().join("seq_1.txt")).unwrap();
+    fs.remount_read_only();
+    let out = run(&mut w.ctxoff(&["sh", "-c", "seq 1 300000; exit 3"]));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(
+        stderr(&out).contains("Read-only file system"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn no_usable_directory_at_all_prints_everything() {
+    // Needs no privilege: the root and both private fallbacks lie under a regular file.
+    let w = World::new();
+    let file = w.dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = run(w
+        .ctxoff(&["sh", "-c", "seq 1 300000; exit 3"])
+        .env("CTXOFF_DIR", file.join("root"))
+        .env("XDG_RUNTIME_DIR", file.join("runtime"))
+        .env("XDG_CACHE_HOME", file.join("cache")));
+    assert_printed_instead(&w, &out, 3, &seq(300_000));
+    assert!(stderr(&out).contains("Not a directory"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_session_directory_removed_mid_capture_loses_nothing() {
+    let w = World::new();
+    let mut child = w
+        .ctxoff(&["sh", "-c", "seq 1 50000; sleep 2; seq 1 50000; exit 5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let file = w.session_dir().join("seq_1.txt");
+    wait_for_size(&mut child, &file, seq(50_000).len());
+    std::fs::remove_dir_all(w.session_dir()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_printed_instead(&w, &out, 5, &[seq(50_000), seq(50_000)].concat());
+    assert!(
+        stderr(&out).contains("it was removed during the capture"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A reader that stops after the first line, as `| head -1` does: ctxoff exits with the
+/// command's status (0 here; a closed reader is not ctxoff failing) and says nothing on stderr.
+#[test]
+fn the_reader_of_a_summary_closing_early_is_quiet() {
+    let w = World::new();
+    let status = w.dir.path().join("status");
+    let script = format!(
+        "{{ ctxoff seq 1 1000000; echo $? > '{}'; }} | head -1",
+        status.display()
+    );
+    let out = run(&mut w.sh(&script));
+    assert!(
+        stdout(&out).starts_with("[ctxoff] `seq 1 1000000` exited 0 · 1,000,000 lines · "),
+        "{}",
+        stdout(&out)
+    );
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&status).unwrap(), "0\n");
+    assert!(std::fs::read(w.session_dir().join("seq_1.txt")).unwrap() == seq(1_000_000));
+}
+
+/// The reader is gone before ctxoff writes a byte: every way of printing meets a broken pipe.
+#[test]
+fn a_reader_gone_before_anything_is_printed_is_quiet() {
+    let w = World::new();
+    for args in [
+        &["--threshold", "100", "sh", "-c", "seq 1 100000; exit 4"][..],
+        &[
+            "--json",
+            "--threshold",
+            "100",
+            "sh",
+            "-c",
+            "seq 1 100000; exit 4",
+        ],
+        &["sh", "-c", "seq 1 10; exit 4"],
+        &["--json", "sh", "-c", "seq 1 10; exit 4"],
+    ] {
+        let mut child = w
+            .ctxoff(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(w.outputs(), ["seq_1.txt", "seq_2.txt"]);
+}
+
+/// `ctxoff` with no command and a terminal on stdin (a pty from `script`): one line, exit 2.
+#[test]
+fn pipe_mode_on_a_terminal_is_one_usage_line() {
+    let w = World::new();
+    let probe = std::process::Command::new("script")
+        .arg("--version")
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no util-linux script(1) to give ctxoff a terminal");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_ctxoff");
+    let out = run(w
+        .sh("script -qfec \"$CTXOFF_BIN\" /dev/null")
+        .env("CTXOFF_BIN", bin));
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    // The terminal turns `\n` into `\r\n`; stderr reaches stdout through it.
+    let text = stdout(&out).replace("\r\n", "\n");
+    assert!(
+        text.starts_with("ctxoff: no command given and standard input is a terminal (usage: "),
+        "{text:?}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text:?}");
+    assert!(w.outputs().is_empty());
+}
+
+/// Exactly at, one under and one over the default threshold (2,500), for text whose tokens are
+/// its bytes (`a\n`: no byte merges with the next, so the byte shortcut decides at the edge) and
+/// for text of fewer tokens than bytes (` a`: the tokenizer decides).
+#[test]
+fn at_under_and_over_the_default_threshold_in_bytes_and_in_tokens() {
+    let one_per_byte = |n: usize| {
+        let mut text = "a\n".repeat(n / 2);
+        if n % 2 == 1 {
+            text.push('a');
+        }
+        text
+    };
+    let two_bytes_each = |n: usize| format!("a{}", " a".repeat(n - 1));
+    for (shape, make) in [
+        ("bytes", &one_per_byte as &dyn Fn(usize) -> String),
+        ("tokens", &two_bytes_each),
+    ] {
+        for tokens in [2_499, 2_500, 2_501] {
+            let w = World::new();
+            let text = make(tokens);
+            assert_eq!(reference_tokens(text.as_bytes()), tokens as u64, "{shape}");
+            let file = w.dir.path().join("input.txt");
+            std::fs::write(&file, &text).unwrap();
+            let out = run(w.ctxoff(&["cat"]).arg(&file));
+            assert_eq!(out.status.code(), Some(0));
+            if tokens <= 2_500 {
+                assert!(out.stdout == text.as_bytes(), "{shape} {tokens} passes");
+                assert!(w.outputs().is_empty(), "{shape} {tokens}");
+            } else {
+                let summary = stdout(&out);
+                assert!(
+                    summary.contains(" · 2,501 tokens · full output: "),
+                    "{shape}: {summary}"
+                );
+                let saved = std::fs::read(w.session_dir().join("cat_1.txt")).unwrap();
+                assert!(saved == text.as_bytes(), "{shape}: saved whole");
+            }
+        }
+    }
+}
+
+/// `grep` and `lines` read the same output over and over while `gc` runs in a loop (with an
+/// old output elsewhere to remove): every run succeeds with the right lines, and gc takes only
+/// the old output.
+#[test]
+fn two_retrievals_of_one_output_while_gc_runs() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let w = World::new();
+    let path = w.offload(200_000);
+    let out = run(&mut w.ctxoff(&["--session", "old", "--threshold", "100", "seq", "1", "3000"]));
+    let old = saved_path(&out);
+    set_age(&old, Duration::from_secs(2 * 86_400));
+
+    let stop = AtomicBool::new(false);
+    let expect_grep: String = (123_400..=123_499).map(|i| format!("{i}:{i}\n")).collect();
+    let expect_grep = format!(
+        "1234:1234\n--\n{}--\n{expect_grep}",
+        (12_340..=12_349)
+            .map(|i| format!("{i}:{i}\n"))
+            .collect::<String>()
+    );
+    let expect_lines: String = (199_990..=200_000).map(|i| format!("{i}:{i}\n")).collect();
+    let runs = std::thread::scope(|s| {
+        let gc = s.spawn(|| {
+            let mut runs = 0;
+            while !stop.load(Ordering::Relaxed) || runs == 0 {
+                let out = run(&mut w.ctxoff(&["gc", "-q"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert!(out.stderr.is_empty(), "{}", stderr(&out));
+                runs += 1;
+            }
+            runs
+        });
+        let grep = s.spawn(|| {
+            for _ in 0..15 {
+                let out = run(&mut w.ctxoff(&["grep", "seq_1", "^1234", "-C", "0", "--all"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert_eq!(stdout(&out), expect_grep);
+            }
+        });
+        let lines = s.spawn(|| {
+            for _ in 0..15 {
+                let out = run(&mut w.ctxoff(&["lines", "@last", "-11:"]));
+                assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+                assert_eq!(stdout(&out), expect_lines);
+            }
+        });
+        let (grep, lines) = (grep.join(), lines.join());
+        stop.store(true, Ordering::Relaxed);
+        let runs = gc.join();
+        grep.unwrap();
+        lines.unwrap();
+        runs.unwrap()
+    });
+    assert!(runs > 0);
+    assert!(!old.exists(), "gc removed the old output");
+    assert!(std::fs::read(&path).unwrap() == seq(200_000));
+}
+
+/// Case count of the end-to-end property below: each case starts a ctxoff, so the default is
+/// small. `CTXOFF_CAPTURE_CASES=5000` for a long run.
+fn capture_cases() -> u32 {
+    std::env::var("CTXOFF_CAPTURE_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(40)
+}
+
+/// Small outputs of every shape: lines of words, escapes, carriage returns, NUL and invalid
+/// UTF-8, or plain random bytes.
+fn small_output() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let line = prop::collection::vec(
+        prop::sample::select(vec![
+            &b"word"[..],
+            b" ",
+            b"error",
+            b"\x1b[31m",
+            b"\r",
+            b"\0",
+            b"\xff",
+            b"\xc3\xa9",
+            b"12",
+            b"{\"a\":1}",
+        ]),
+        0..12,
+    )
+    .prop_map(|parts| [parts.concat(), b"\n".to_vec()].concat());
+    prop_oneof![
+        prop::collection::vec(line, 0..40).prop_map(|lines| lines.concat()),
+        prop::collection::vec(any::<u8>(), 0..600),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: capture_cases(),
+        ..Default::default()
+    })]
+
+    /// Random small outputs piped through ctxoff with a random small threshold: either they
+    /// pass through byte for byte, or the one saved file holds them byte for byte, and which
+    /// one is decided by the exact token count.
+    #[test]
+    fn a_capture_passes_through_or_saves_every_byte(
+        input in small_output(),
+        threshold in 0u64..300,
+    ) {
+        let w = World::new();
+        let mut child = w
+            .ctxoff(&["--threshold", &threshold.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let sent = input.clone();
+        let writer = std::thread::spawn(move || stdin.write_all(&sent));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        proptest::prop_assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        proptest::prop_assert!(out.stderr.is_empty(), "{}", stderr(&out));
+        let offload = input.len() as u64 > threshold && reference_tokens(&input) > threshold;
+        if offload {
+            let outputs = w.outputs();
+            proptest::prop_assert_eq!(outputs.len(), 1, "{:?}", outputs);
+            let saved = std::fs::read(w.session_dir().join(&outputs[0])).unwrap();
+            proptest::prop_assert!(saved == input, "saved {} of {} bytes", saved.len(), input.len());
+            proptest::prop_assert!(stdout(&out).starts_with("[ctxoff] standard input (pipe) · "));
+        } else {
+            proptest::prop_assert!(out.stdout == input, "passed {:?}", stdout(&out));
+            proptest::prop_assert!(w.outputs().is_empty());
+        }
+    }
+}
