@@ -64,9 +64,10 @@ pub fn render(origin: &Origin, ending: &Ending, off: &Offloaded) -> String {
         ));
     } else {
         out.push(format!(
-            "[ctxoff] {what} · {} · {} tokens · full output: {path}",
+            "[ctxoff] {what} · {} · {} · full output: {path}",
             plural(e.lines, "line", "lines"),
-            e.tokens.map_or_else(|| "?".to_string(), thousands),
+            e.tokens
+                .map_or_else(|| "? tokens".to_string(), |t| plural(t, "token", "tokens")),
         ));
     }
     if let Some(note) = &off.store.fallback {
