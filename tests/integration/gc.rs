@@ -390,7 +390,6 @@ fn an_output_still_locked_by_its_capture_is_kept() {
 }
 
 #[test]
-#[ignore = "run mode opens the file only at the end until tokens::Counter commits as it goes"]
 fn a_capture_in_progress_is_kept_whole() {
     let w = World::new();
     let capture = w
