@@ -41,8 +41,8 @@ results="$scratch/results"
 compare() {
     local name=$1 ref=$2 cmd=$3 n=${RUNS:-$runs}
     shift 3
-    hyperfine -N --runs "$n" --warmup "${WARMUP:-1}" --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null 2>&1 ||
-        hyperfine --runs "$n" --warmup "${WARMUP:-1}" --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null
+    hyperfine -N -i --runs "$n" --warmup "${WARMUP:-1}" --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null 2>&1 ||
+        hyperfine -i --runs "$n" --warmup "${WARMUP:-1}" --export-json "$scratch/h.json" "$@" "$ref" "$cmd" >/dev/null
     python3 - "$scratch/h.json" "$name" >>"$results" <<'PY'
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
@@ -88,14 +88,16 @@ python3 -c "print(f'count throughput\tlog-100m\t{$size/$secs/1e6:.0f} MB/s')" >>
 echo "== 4. retrieval on a 1 GiB output =="
 rm -rf "$scratch/root"
 out=$("$ctxoff" --json cat "$data/log-1g.txt" | python3 -c 'import json,sys;print(json.load(sys.stdin)["path"])')
-compare "grep rare (vs rg -n)" "rg -n 'E0502' $out" "$ctxoff grep $out 'E0502' --all -C 0"
-compare "grep rare (vs grep -n)" "grep -n 'E0502' $out" "$ctxoff grep $out 'E0502' --all -C 0"
-compare "grep common (vs rg -n)" "sh -c 'rg -n ERROR $out >/dev/null'" "sh -c '$ctxoff grep $out ERROR --all -C 0 >/dev/null'"
+# --output=pipe: GNU grep stops at the first match when its output is /dev/null.
+compare "grep rare (vs rg -n)" "rg -n E0502 $out" "$ctxoff grep $out E0502 --all -C 0" --output=pipe
+compare "grep rare (vs grep -n)" "grep -n E0502 $out" "$ctxoff grep $out E0502 --all -C 0" --output=pipe
+compare "grep common (vs rg -n)" "rg -n ERROR $out" "$ctxoff grep $out ERROR --all -C 0" --output=pipe
+compare "grep common (vs grep -n)" "grep -n ERROR $out" "$ctxoff grep $out ERROR --all -C 0" --output=pipe
 lines=$(wc -l <"$out")
-compare "lines start (vs sed -n)" "sed -n '100,200p;200q' $out" "$ctxoff lines $out 100:200 --all"
-compare "lines middle (vs sed -n)" "sed -n '$((lines / 2)),$((lines / 2 + 100))p;$((lines / 2 + 100))q' $out" "$ctxoff lines $out $((lines / 2)):$((lines / 2 + 100)) --all"
-compare "lines end (vs sed -n)" "sed -n '$((lines - 100)),\$p' $out" "$ctxoff lines $out $((lines - 100)): --all"
-compare "lines end (vs tail -n)" "tail -n 100 $out" "$ctxoff lines $out -100: --all"
+compare "lines start (vs sed -n)" "sed -n '100,200p;200q' $out" "$ctxoff lines $out 100:200 --all" --output=pipe
+compare "lines middle (vs sed -n)" "sed -n '$((lines / 2)),$((lines / 2 + 100))p;$((lines / 2 + 100))q' $out" "$ctxoff lines $out $((lines / 2)):$((lines / 2 + 100)) --all" --output=pipe
+compare "lines end (vs sed -n)" "sed -n '$((lines - 100)),\$p' $out" "$ctxoff lines $out $((lines - 100)): --all" --output=pipe
+compare "lines end (vs tail -n)" "tail -n 100 $out" "$ctxoff lines $out -100: --all" --output=pipe
 
 echo "== 5. gc of 10,000 sessions, 100,000 outputs =="
 python3 "$here/make-tree.py" "$scratch/tree-template" 10000 10

@@ -1,5 +1,6 @@
 //! ctxoff's entry point: parse, dispatch, and turn errors into exit statuses.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use ctxoff::cli::{self, Command};
@@ -37,9 +38,11 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     let Some(subcommand) = &cli.subcommand else {
         return cmd::run::run(&cli.command, &cli.run, settings);
     };
-    let (out, err) = (&mut std::io::stdout().lock(), &mut std::io::stderr());
+    // Retrieval can print millions of lines: write in blocks, not line by line.
+    let out = &mut std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    let err = &mut std::io::stderr();
     let (encoding, cap) = (settings.encoding, settings.threshold);
-    match subcommand {
+    let code = match subcommand {
         Command::Grep(args) => {
             cmd::grep::run(args, &Store::locate(&settings)?, encoding, cap, out, err)
         }
@@ -56,5 +59,7 @@ fn dispatch(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let cwd = std::env::current_dir()?;
             cmd::init::run(args, cmd::init::home_dir().as_deref(), &cwd, out, err)
         }
-    }
+    }?;
+    out.flush()?;
+    Ok(code)
 }
