@@ -774,6 +774,53 @@ impl LineScan {
 mod tests {
     use super::*;
 
+    fn recorder(threshold: u64) -> Recorder {
+        let settings = Settings {
+            threshold,
+            preview: 1_000,
+            encoding: Default::default(),
+            // Never created: nothing at or under the threshold touches the disk.
+            root: PathBuf::from("/nonexistent/ctxoff-test-root"),
+            session: Some("unit".into()),
+            notable: Vec::new(),
+            keep: Vec::new(),
+        };
+        Recorder::new(Job {
+            settings,
+            progress: None,
+            name: "t".into(),
+            argv: Vec::new(),
+            notable: NotablePatterns::default(),
+        })
+    }
+
+    #[test]
+    fn output_within_the_threshold_in_bytes_loads_no_tokenizer_and_writes_nothing() {
+        let mut r = recorder(100);
+        r.output(Stream::Stdout, &[b'x'; 60]);
+        r.output(Stream::Stderr, &[b'y'; 40]);
+        r.tick();
+        assert!(r.tokenizer.is_none() && r.loader.is_none());
+        match r.finish(&crate::capture::Ending::default()) {
+            Outcome::PassThrough(b) => {
+                assert_eq!(b.bytes.len(), 100);
+                assert_eq!(b.segments, [(Stream::Stdout, 60), (Stream::Stderr, 100)]);
+            }
+            _ => panic!("expected pass-through"),
+        }
+    }
+
+    #[test]
+    fn one_byte_over_in_bytes_counts_but_passes_when_tokens_are_within() {
+        // 101 bytes of one repeated letter are far fewer than 100 tokens.
+        let mut r = recorder(100);
+        r.output(Stream::Stdout, &[b'a'; 101]);
+        assert!(matches!(
+            r.finish(&crate::capture::Ending::default()),
+            Outcome::PassThrough(_)
+        ));
+    }
+
     #[test]
     fn rfc3339_formats_known_instants() {
         let at = |s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
