@@ -30,6 +30,31 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// `tests: 39 run, 35 passed, 4 failed, 1 skipped, 1 todo of 41`: the counts JS runners report
+/// (`run` is passed + failed; zero skipped/todo are left out).
+pub(crate) fn js_test_counts(
+    passed: u64,
+    failed: u64,
+    skipped: u64,
+    todo: u64,
+    total: u64,
+) -> String {
+    let mut line = format!(
+        "tests: {} run, {} passed, {} failed",
+        thousands(passed + failed),
+        thousands(passed),
+        thousands(failed)
+    );
+    if skipped > 0 {
+        line.push_str(&format!(", {} skipped", thousands(skipped)));
+    }
+    if todo > 0 {
+        line.push_str(&format!(", {} todo", thousands(todo)));
+    }
+    line.push_str(&format!(" of {}", thousands(total)));
+    line
+}
+
 /// The first `max_chars` characters of `text`, with `…` appended when something was cut.
 pub(crate) fn cut(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, thousands};
+use super::format::{Names, js_test_counts, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Jest {
@@ -64,19 +64,8 @@ impl Jest {
 
     pub(crate) fn finish(self) -> Option<Fact> {
         let [passed, failed, skipped, todo, total] = self.tests?;
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed",
-            thousands(passed + failed),
-            thousands(passed),
-            thousands(failed)
-        );
-        if skipped > 0 {
-            line.push_str(&format!(", {} skipped", thousands(skipped)));
-        }
-        if todo > 0 {
-            line.push_str(&format!(", {} todo", thousands(todo)));
-        }
-        line.push_str(&format!(" of {} (jest", thousands(total)));
+        let mut line = js_test_counts(passed, failed, skipped, todo, total);
+        line.push_str(" (jest");
         if let Some([_, suites_failed, suites_total]) = self.suites {
             line.push_str(&format!(
                 ", suites: {} failed of {}",

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, thousands};
+use super::format::{Names, js_test_counts, thousands};
 use super::jest::parse_counts;
 
 #[derive(Debug, Default, PartialEq)]
@@ -64,19 +64,8 @@ impl Vitest {
         let tests = self.tests?;
         let (failed, passed, skipped, todo, total) =
             (tests[0], tests[1], tests[2], tests[3], tests[4]);
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed",
-            thousands(passed + failed),
-            thousands(passed),
-            thousands(failed)
-        );
-        if skipped > 0 {
-            line.push_str(&format!(", {} skipped", thousands(skipped)));
-        }
-        if todo > 0 {
-            line.push_str(&format!(", {} todo", thousands(todo)));
-        }
-        line.push_str(&format!(" of {} (vitest", thousands(total)));
+        let mut line = js_test_counts(passed, failed, skipped, todo, total);
+        line.push_str(" (vitest");
         if let Some(files) = &self.files {
             line.push_str(&format!(
                 ", test files: {} failed of {}",
