@@ -32,6 +32,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::mpsc;
 use std::thread;
 
 use memchr::memrchr_iter;
@@ -435,6 +436,104 @@ fn chunks(text: &str, limits: Limits) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Counts a byte stream on all cores in bounded memory. The stream is cut into segments of
+/// about [`PARALLEL_BLOCK`] bytes at exact cuts and the segments go round-robin to long-lived
+/// worker threads (the tokenizer's piece cache is per thread, so threads are kept, not spawned
+/// per segment). A stretch with no exact cut at all (megabytes without a line or word break)
+/// switches to one sequential [`Counter`] from there on. Either way the total equals a
+/// sequential count.
+pub struct ParallelCounter {
+    tokenizer: Tokenizer,
+    block: Vec<u8>,
+    block_size: usize,
+    workers: Vec<(mpsc::SyncSender<Vec<u8>>, thread::JoinHandle<u64>)>,
+    next: usize,
+    sequential: Option<Counter>,
+}
+
+/// Bytes gathered before a segment goes to a worker.
+pub const PARALLEL_BLOCK: usize = 2 * MAX_CHUNK;
+
+impl ParallelCounter {
+    pub fn new(tokenizer: Tokenizer) -> ParallelCounter {
+        ParallelCounter::with_block(tokenizer, PARALLEL_BLOCK)
+    }
+
+    /// A counter with another segment size (tests use small ones to cross many cuts).
+    pub fn with_block(tokenizer: Tokenizer, block_size: usize) -> ParallelCounter {
+        let threads = thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8);
+        let workers = (0..threads)
+            .map(|_| {
+                // One segment queued per worker besides the one it counts: bounded memory.
+                let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(1);
+                let handle =
+                    thread::spawn(move || rx.iter().map(|s| tokenizer.count_bytes(&s)).sum());
+                (tx, handle)
+            })
+            .collect();
+        ParallelCounter {
+            tokenizer,
+            block: Vec::new(),
+            block_size: block_size.max(1),
+            workers,
+            next: 0,
+            sequential: None,
+        }
+    }
+
+    pub fn feed(&mut self, bytes: &[u8]) {
+        if let Some(counter) = &mut self.sequential {
+            counter.feed(bytes);
+            return;
+        }
+        self.block.extend_from_slice(bytes);
+        while self.sequential.is_none() && self.block.len() >= self.block_size {
+            match exact_cut_in(&self.block, 0, self.block_size) {
+                Some(cut) => {
+                    let rest = self.block.split_off(cut);
+                    let segment = std::mem::replace(&mut self.block, rest);
+                    self.send(segment);
+                }
+                None => {
+                    let mut counter = Counter::new(self.tokenizer);
+                    counter.feed(&std::mem::take(&mut self.block));
+                    self.sequential = Some(counter);
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, segment: Vec<u8>) {
+        let (tx, _) = &self.workers[self.next % self.workers.len()];
+        self.next += 1;
+        if let Err(mpsc::SendError(segment)) = tx.send(segment) {
+            // A worker that died (it cannot, short of a bug) must not lose the count.
+            let mut counter = Counter::new(self.tokenizer);
+            counter.feed(&segment);
+            self.sequential = Some(counter);
+        }
+    }
+
+    pub fn finish(mut self) -> u64 {
+        let block = std::mem::take(&mut self.block);
+        let tail = match self.sequential.take() {
+            Some(counter) => counter.finish(),
+            None => self.tokenizer.count_bytes(&block),
+        };
+        let workers = std::mem::take(&mut self.workers);
+        let counted: u64 = workers
+            .into_iter()
+            .map(|(tx, handle)| {
+                drop(tx);
+                handle.join().unwrap_or(0)
+            })
+            .sum();
+        counted + tail
+    }
+}
+
 /// `bytes` in up to `parts` pieces split at exact cuts, each cut the last one at most `search`
 /// bytes before an even share (a share with no cut there joins the next piece).
 fn split_at_exact_cuts(bytes: &[u8], parts: usize, search: usize) -> Vec<&[u8]> {
@@ -816,6 +915,41 @@ mod tests {
                     &text[text.ceil_char_boundary(skip)..]
                 );
             }
+        }
+    }
+
+    #[test]
+    fn parallel_counter_equals_the_sequential_count() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for encoding in Encoding::ALL {
+            let tokenizer = Tokenizer::load(encoding);
+            for path in &names {
+                let bytes = std::fs::read(path).unwrap();
+                let expected = tokenizer.count_bytes(&bytes);
+                for (block, piece) in [(4096, 1000), (65_536, 7), (1 << 20, 65_536)] {
+                    let mut counter = ParallelCounter::with_block(tokenizer, block);
+                    for chunk in bytes.chunks(piece) {
+                        counter.feed(chunk);
+                    }
+                    assert_eq!(
+                        counter.finish(),
+                        expected,
+                        "{} {encoding} {block}",
+                        path.display()
+                    );
+                }
+            }
+            // No cut anywhere: the sequential fallback.
+            let letters = vec![b'a'; 300_000];
+            let mut counter = ParallelCounter::with_block(tokenizer, 4096);
+            counter.feed(&letters);
+            assert_eq!(counter.finish(), tokenizer.count_bytes(&letters));
         }
     }
 

@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::tokens::{Counter, Encoding, Tokenizer};
+use crate::tokens::{Encoding, ParallelCounter, Tokenizer};
 
 /// Print token counts, like `wc` for tokens.
 ///
@@ -58,7 +58,7 @@ pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<
 }
 
 fn count_reader(tokenizer: Tokenizer, mut reader: impl Read) -> std::io::Result<u64> {
-    let mut counter = Counter::new(tokenizer);
+    let mut counter = ParallelCounter::new(tokenizer);
     let mut buf = vec![0; 1 << 20];
     loop {
         match reader.read(&mut buf) {
