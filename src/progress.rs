@@ -80,8 +80,8 @@ impl Progress {
         }
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
-                "{} lines · {} · {}",
-                crate::summary::thousands(self.lines),
+                "{} · {} · {}",
+                crate::summary::plural(self.lines, "line", "lines"),
                 crate::summary::human_bytes(self.bytes),
                 self.latest
             ));
