@@ -168,8 +168,10 @@ fn pump(
             None => 100,
             Some(r) => match r.exited_at {
                 Some(_) if open == 0 => break,
-                Some(at) if at.elapsed() >= GRACE => break,
-                Some(at) => (GRACE - at.elapsed()).as_millis().clamp(1, 100) as i32,
+                Some(at) => match grace_left_ms(at) {
+                    Some(ms) => ms,
+                    None => break,
+                },
                 None => 100,
             },
         };
@@ -239,6 +241,16 @@ fn pump(
         }
     }
     Ok(ending)
+}
+
+/// Milliseconds to wait in the drain after the command exited at `exited_at` (at most 100), or
+/// `None` once the grace period is over. The clock is read once: reading it twice made the
+/// subtraction underflow (a panic) when the period ran out between the two reads.
+fn grace_left_ms(exited_at: Instant) -> Option<i32> {
+    let left = GRACE
+        .checked_sub(exited_at.elapsed())
+        .filter(|d| !d.is_zero())?;
+    Some(left.as_millis().clamp(1, 100) as i32)
 }
 
 fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
@@ -336,6 +348,26 @@ impl Drop for Signals {
         unsafe {
             libc::close(self.read_fd);
             libc::close(self.write_fd);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_drain_timeout_never_underflows() {
+        let long_ago = Instant::now()
+            .checked_sub(GRACE * 3)
+            .unwrap_or_else(Instant::now);
+        if long_ago.elapsed() >= GRACE {
+            assert_eq!(grace_left_ms(long_ago), None);
+        }
+        assert_eq!(grace_left_ms(Instant::now()), Some(100));
+        let almost = Instant::now().checked_sub(GRACE - Duration::from_millis(30));
+        if let Some(almost) = almost {
+            assert!(grace_left_ms(almost).is_some_and(|ms| (1..=30).contains(&ms)));
         }
     }
 }
