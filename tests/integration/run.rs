@@ -395,3 +395,37 @@ fn usage_errors_exit_2_before_anything_runs() {
     );
     assert!(!marker.exists());
 }
+
+#[test]
+fn an_identical_output_says_so_and_is_stored_once() {
+    use std::os::unix::fs::MetadataExt;
+    let w = World::new();
+    run(&mut w.ctxoff(&["seq", "1", "100000"]));
+    let out = run(&mut w.ctxoff(&["seq", "1", "100000"]));
+    let summary = stdout(&out);
+    assert!(
+        summary.contains("[ctxoff] identical to seq_1 (same sha256; stored once)"),
+        "{summary}"
+    );
+    let first = std::fs::metadata(w.session_dir().join("seq_1.txt")).unwrap();
+    let second = std::fs::metadata(w.session_dir().join("seq_2.txt")).unwrap();
+    assert_eq!(first.ino(), second.ino(), "a hard link, not a copy");
+    let manifest = std::fs::read_to_string(w.session_dir().join("index.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(manifest.lines().last().unwrap()).unwrap();
+    assert_eq!(last["duplicate_of"], "seq_1");
+}
+
+#[test]
+fn the_preview_is_at_most_half_the_threshold() {
+    let w = World::new();
+    let out = run(&mut w.ctxoff(&["--threshold", "200", "seq", "1", "100000"]));
+    let summary = stdout(&out);
+    let shown: String = summary
+        .lines()
+        .filter(|l| !l.starts_with("[ctxoff]"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // Head and tail lines of seq are "N\n": their tokens stay within 100 (half of 200).
+    assert!(reference_tokens(shown.as_bytes()) <= 100, "{summary}");
+    assert!(shown.lines().count() > 10, "{summary}");
+}
