@@ -29,6 +29,7 @@
 //! Configured patterns (Rust regex syntax) add one kind each, labelled by the pattern itself.
 
 use std::collections::VecDeque;
+use std::sync::LazyLock;
 
 use anyhow::{Context, bail};
 use regex::{Regex, RegexSet, bytes};
@@ -116,27 +117,31 @@ const MAX_KINDS: usize = 64;
 /// The patterns that make a line notable: the default failure words plus configured regexes.
 #[derive(Clone, Debug)]
 pub struct NotablePatterns {
-    /// Finds candidate stems in the ASCII-lower-cased line: case-sensitive literals get the
-    /// regex crate's SIMD prefilter (a case-insensitive alternation of these words has too many
-    /// case variants for it, and runs 3x slower). The word rules are then checked by hand (no
-    /// look-around in `regex`).
-    stems: bytes::Regex,
     extra: Option<RegexSet>,
     /// The configured patterns one by one, to find where an example's match is.
     extra_each: Vec<Regex>,
     labels: Vec<String>,
 }
 
-impl Default for NotablePatterns {
-    fn default() -> NotablePatterns {
+/// Finds candidate stems in the ASCII-lower-cased line: case-sensitive literals get the regex
+/// crate's SIMD prefilter (a case-insensitive alternation of these words has too many case
+/// variants for it, and runs 3x slower). The word rules are then checked by hand (no look-around
+/// in `regex`). Compiled on first use: output that passes through never pays for it.
+fn stems() -> &'static bytes::Regex {
+    static STEMS: LazyLock<bytes::Regex> = LazyLock::new(|| {
         let alternatives: Vec<&str> = FAMILIES
             .iter()
             .flat_map(|f| f.stems.iter().copied())
             .collect();
-        let stems = bytes::Regex::new(&format!("(?-u:{})", alternatives.join("|")))
-            .expect("the default stems are a valid regex");
+        bytes::Regex::new(&format!("(?-u:{})", alternatives.join("|")))
+            .expect("the default stems are a valid regex")
+    });
+    &STEMS
+}
+
+impl Default for NotablePatterns {
+    fn default() -> NotablePatterns {
         NotablePatterns {
-            stems,
             extra: None,
             extra_each: Vec::new(),
             labels: FAMILIES.iter().map(|f| f.label.to_owned()).collect(),
@@ -189,7 +194,7 @@ impl NotablePatterns {
         lower.extend_from_slice(line.as_bytes());
         lower.make_ascii_lowercase();
         let mut mask = 0u64;
-        for m in self.stems.find_iter(lower) {
+        for m in stems().find_iter(lower) {
             if let Some(kind) = family_of(m.as_bytes())
                 && mask & (1 << kind) == 0
                 && counts_as_word(line, m.start(), m.end(), FAMILIES[kind].suffixes)
@@ -209,8 +214,7 @@ impl NotablePatterns {
     /// lower-cased, as [`NotablePatterns::classify_with`] leaves it.
     fn hit_at(&self, line: &str, lower: &[u8], kind: usize) -> Option<usize> {
         match FAMILIES.get(kind) {
-            Some(family) => self
-                .stems
+            Some(family) => stems()
                 .find_iter(lower)
                 .filter(|m| family_of(m.as_bytes()) == Some(kind))
                 .find(|m| counts_as_word(line, m.start(), m.end(), family.suffixes))
