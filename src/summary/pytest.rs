@@ -168,6 +168,15 @@ fn node_id(rest: &str) -> &str {
 /// `no tests ran in 0.01s`.
 fn parse_final_line(text: &str) -> Option<[u64; 8]> {
     let core = text.trim_matches('=').trim();
+    // Most lines are not final lines: settle that from the front, before searching the line.
+    let counts_first = core.starts_with("no tests ran")
+        || core.split_once(' ').is_some_and(|(n, rest)| {
+            n.bytes().all(|b| b.is_ascii_digit())
+                && rest.starts_with(|c: char| c.is_ascii_lowercase())
+        });
+    if !counts_first {
+        return None;
+    }
     let (counts, time) = core.rsplit_once(" in ")?;
     let time = time.split(' ').next()?;
     let seconds = time.strip_suffix('s')?;
