@@ -18,7 +18,7 @@ use crate::store::{Entry, NewOutput, Store};
 use crate::summary::preview::{Ends, Preview};
 use crate::summary::{Analysis, NotablePatterns, Report};
 use crate::text::clean_line;
-use crate::tokens::{Counter, Tokenizer};
+use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 
 /// How much of each end of the output is kept for the preview.
 const KEEP: usize = 256 * 1024;
@@ -437,8 +437,11 @@ impl Writer {
             // Binary output is not tokenized: it is slow and means nothing to a reader.
             _ if matches!(kind, Kind::Binary(_)) => (None, None),
             Tokens::Counted(n) => (None, Some(n)),
-            Tokens::Counting(mut counter) => {
+            Tokens::Counting(counter) => {
+                // Counting is the most work per byte: it gets every core (the writer and the
+                // line scan are lighter and share them).
                 let worker = Worker::spawn(move |rx| {
+                    let mut counter = ParallelCounter::continuing(counter);
                     for chunk in rx {
                         counter.feed(&chunk);
                     }

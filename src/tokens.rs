@@ -453,8 +453,15 @@ pub struct ParallelCounter {
     block: Vec<u8>,
     block_size: usize,
     workers: Vec<(mpsc::SyncSender<Vec<u8>>, thread::JoinHandle<u64>)>,
+    /// Segments the workers are done with, to be filled again: a long count allocates no more
+    /// buffers than are ever in flight (fresh ones fragment the heap across threads).
+    spent: mpsc::Receiver<Vec<u8>>,
     next: usize,
     sequential: Option<Counter>,
+    /// A counter that has seen the stream's beginning and ends at the first exact cut.
+    prefix: Option<Counter>,
+    /// What `prefix` counted.
+    before: u64,
 }
 
 /// Bytes gathered before a segment goes to a worker.
@@ -470,12 +477,22 @@ impl ParallelCounter {
         let threads = thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 8);
+        let (spent_tx, spent) = mpsc::channel();
         let workers = (0..threads)
             .map(|_| {
                 // One segment queued per worker besides the one it counts: bounded memory.
                 let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(1);
-                let handle =
-                    thread::spawn(move || rx.iter().map(|s| tokenizer.count_bytes(&s)).sum());
+                let spent = spent_tx.clone();
+                let handle = thread::spawn(move || {
+                    let mut total = 0;
+                    for mut segment in rx {
+                        total += tokenizer.count_bytes(&segment);
+                        segment.clear();
+                        // The counter may be finishing and gone: then the buffer is just freed.
+                        let _ = spent.send(segment);
+                    }
+                    total
+                });
                 (tx, handle)
             })
             .collect();
@@ -484,9 +501,24 @@ impl ParallelCounter {
             block: Vec::new(),
             block_size: block_size.max(1),
             workers,
+            spent,
             next: 0,
             sequential: None,
+            prefix: None,
+            before: 0,
         }
+    }
+
+    /// Goes on from a sequential counter that has seen the stream so far: it counts on up to
+    /// the first exact cut, and the rest is counted in parallel.
+    pub fn continuing(counter: Counter) -> ParallelCounter {
+        ParallelCounter::continuing_with_block(counter, PARALLEL_BLOCK)
+    }
+
+    fn continuing_with_block(counter: Counter, block_size: usize) -> ParallelCounter {
+        let mut parallel = ParallelCounter::with_block(counter.tokenizer, block_size);
+        parallel.prefix = Some(counter);
+        parallel
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
@@ -497,13 +529,28 @@ impl ParallelCounter {
         self.block.extend_from_slice(bytes);
         while self.sequential.is_none() && self.block.len() >= self.block_size {
             match exact_cut_in(&self.block, 0, self.block_size) {
-                Some(cut) => {
+                // The cut rules look only inside `block`, so a cut found there is exact in the
+                // whole stream even though `block` does not start at one.
+                Some(cut) if self.prefix.is_some() => {
                     let rest = self.block.split_off(cut);
+                    if let Some(mut prefix) = self.prefix.take() {
+                        prefix.feed(&self.block);
+                        self.before = prefix.finish();
+                    }
+                    self.block = rest;
+                }
+                Some(cut) => {
+                    let mut rest = self.spent.try_recv().unwrap_or_default();
+                    rest.extend_from_slice(&self.block[cut..]);
+                    self.block.truncate(cut);
                     let segment = std::mem::replace(&mut self.block, rest);
                     self.send(segment);
                 }
                 None => {
-                    let mut counter = Counter::new(self.tokenizer);
+                    let mut counter = self
+                        .prefix
+                        .take()
+                        .unwrap_or_else(|| Counter::new(self.tokenizer));
                     counter.feed(&std::mem::take(&mut self.block));
                     self.sequential = Some(counter);
                 }
@@ -524,8 +571,11 @@ impl ParallelCounter {
 
     pub fn finish(mut self) -> u64 {
         let block = std::mem::take(&mut self.block);
-        let tail = match self.sequential.take() {
-            Some(counter) => counter.finish(),
+        let tail = match self.sequential.take().or_else(|| self.prefix.take()) {
+            Some(mut counter) => {
+                counter.feed(&block);
+                counter.finish()
+            }
             None => self.tokenizer.count_bytes(&block),
         };
         let workers = std::mem::take(&mut self.workers);
@@ -536,7 +586,7 @@ impl ParallelCounter {
                 handle.join().unwrap_or(0)
             })
             .sum();
-        counted + tail
+        self.before + counted + tail
     }
 }
 
@@ -956,6 +1006,43 @@ mod tests {
             let mut counter = ParallelCounter::with_block(tokenizer, 4096);
             counter.feed(&letters);
             assert_eq!(counter.finish(), tokenizer.count_bytes(&letters));
+        }
+    }
+
+    #[test]
+    fn parallel_counter_continues_a_sequential_one_exactly() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
+        let names = [
+            "cargo-build-errors-ansi.txt",
+            "git-diff-tokio.txt",
+            "invalid-utf8-synthetic.txt",
+            "nul-bytes-synthetic.txt",
+            "npm-ls-all.json",
+        ];
+        let mut inputs: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(format!("{dir}/{n}")).unwrap())
+            .collect();
+        // Multi-byte characters everywhere, so splits fall inside them; and no cut at all.
+        inputs.push("héllo wörld — ünïcödé\n".repeat(3000).into_bytes());
+        inputs.push(vec![b'a'; 50_000]);
+        for encoding in Encoding::ALL {
+            let tokenizer = Tokenizer::load(encoding);
+            for bytes in &inputs {
+                let expected = tokenizer.count_bytes(bytes);
+                for split in [0, 1, 4095, 4097, bytes.len() / 3 + 1, bytes.len()] {
+                    let split = split.min(bytes.len());
+                    let mut sequential = Counter::new(tokenizer);
+                    for piece in bytes[..split].chunks(777) {
+                        sequential.feed(piece);
+                    }
+                    let mut counter = ParallelCounter::continuing_with_block(sequential, 4096);
+                    for piece in bytes[split..].chunks(1000) {
+                        counter.feed(piece);
+                    }
+                    assert_eq!(counter.finish(), expected, "{encoding} split at {split}");
+                }
+            }
         }
     }
 
