@@ -32,7 +32,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
 use memchr::memrchr_iter;
@@ -443,29 +443,33 @@ fn chunks(text: &str, limits: Limits) -> impl Iterator<Item = &str> {
 }
 
 /// Counts a byte stream on all cores in bounded memory. The stream is cut into segments of
-/// about [`PARALLEL_BLOCK`] bytes at exact cuts and the segments go round-robin to long-lived
-/// worker threads (the tokenizer's piece cache is per thread, so threads are kept, not spawned
-/// per segment). A stretch with no exact cut at all (megabytes without a line or word break)
-/// switches to one sequential [`Counter`] from there on. Either way the total equals a
-/// sequential count.
+/// about [`PARALLEL_BLOCK`] bytes at exact cuts, and the segments go through one short queue to
+/// long-lived worker threads (the tokenizer's piece cache is per thread, so threads are kept,
+/// not spawned per segment). A stretch with no exact cut in a whole segment (a megabyte without
+/// a line or word break) is counted sequentially up to the next exact cut, and so is the
+/// beginning of a stream taken over from a sequential [`Counter`]. Either way the total equals
+/// a sequential count, and at most `workers + 3` segments are in memory whatever the machine.
 pub struct ParallelCounter {
     tokenizer: Tokenizer,
     block: Vec<u8>,
     block_size: usize,
-    workers: Vec<(mpsc::SyncSender<Vec<u8>>, thread::JoinHandle<u64>)>,
+    queue: Option<mpsc::SyncSender<Vec<u8>>>,
+    workers: Vec<thread::JoinHandle<u64>>,
     /// Segments the workers are done with, to be filled again: a long count allocates no more
     /// buffers than are ever in flight (fresh ones fragment the heap across threads).
     spent: mpsc::Receiver<Vec<u8>>,
-    next: usize,
-    sequential: Option<Counter>,
-    /// A counter that has seen the stream's beginning and ends at the first exact cut.
-    prefix: Option<Counter>,
-    /// What `prefix` counted.
-    before: u64,
+    /// The stretch being counted sequentially, if any; it ends at the next exact cut.
+    stretch: Option<Counter>,
+    /// What finished stretches (and segments no worker took) counted.
+    counted: u64,
 }
 
 /// Bytes gathered before a segment goes to a worker.
-pub const PARALLEL_BLOCK: usize = 2 * MAX_CHUNK;
+pub const PARALLEL_BLOCK: usize = MAX_CHUNK;
+
+/// Most counting threads: each holds a segment and a piece cache (about 1 MB), so memory stays
+/// bounded on machines with many cores.
+const MAX_WORKERS: usize = 4;
 
 impl ParallelCounter {
     pub fn new(tokenizer: Tokenizer) -> ParallelCounter {
@@ -476,36 +480,36 @@ impl ParallelCounter {
     pub fn with_block(tokenizer: Tokenizer, block_size: usize) -> ParallelCounter {
         let threads = thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .clamp(1, 8);
+            .clamp(1, MAX_WORKERS);
+        // One segment waits while the workers count theirs: they never starve, and the feeder
+        // blocks instead of buffering.
+        let (queue, segments) = mpsc::sync_channel::<Vec<u8>>(1);
+        let segments = Arc::new(Mutex::new(segments));
         let (spent_tx, spent) = mpsc::channel();
         let workers = (0..threads)
             .map(|_| {
-                // One segment queued per worker besides the one it counts: bounded memory.
-                let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(1);
-                let spent = spent_tx.clone();
-                let handle = thread::spawn(move || {
+                let (segments, spent) = (Arc::clone(&segments), spent_tx.clone());
+                thread::spawn(move || {
                     let mut total = 0;
-                    for mut segment in rx {
+                    while let Some(mut segment) = next_segment(&segments) {
                         total += tokenizer.count_bytes(&segment);
                         segment.clear();
                         // The counter may be finishing and gone: then the buffer is just freed.
                         let _ = spent.send(segment);
                     }
                     total
-                });
-                (tx, handle)
+                })
             })
             .collect();
         ParallelCounter {
             tokenizer,
             block: Vec::new(),
             block_size: block_size.max(1),
+            queue: Some(queue),
             workers,
             spent,
-            next: 0,
-            sequential: None,
-            prefix: None,
-            before: 0,
+            stretch: None,
+            counted: 0,
         }
     }
 
@@ -517,77 +521,65 @@ impl ParallelCounter {
 
     fn continuing_with_block(counter: Counter, block_size: usize) -> ParallelCounter {
         let mut parallel = ParallelCounter::with_block(counter.tokenizer, block_size);
-        parallel.prefix = Some(counter);
+        parallel.stretch = Some(counter);
         parallel
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        if let Some(counter) = &mut self.sequential {
-            counter.feed(bytes);
-            return;
-        }
         self.block.extend_from_slice(bytes);
-        while self.sequential.is_none() && self.block.len() >= self.block_size {
-            match exact_cut_in(&self.block, 0, self.block_size) {
-                // The cut rules look only inside `block`, so a cut found there is exact in the
-                // whole stream even though `block` does not start at one.
-                Some(cut) if self.prefix.is_some() => {
-                    let rest = self.block.split_off(cut);
-                    if let Some(mut prefix) = self.prefix.take() {
-                        prefix.feed(&self.block);
-                        self.before = prefix.finish();
-                    }
-                    self.block = rest;
+        while self.block.len() >= self.block_size {
+            // The cut rules look only inside `block`, so a cut found there is exact in the
+            // whole stream even when `block` does not start at one (in a stretch).
+            let Some(cut) = exact_cut_in(&self.block, 0, self.block_size) else {
+                let tokenizer = self.tokenizer;
+                let stretch = self.stretch.get_or_insert_with(|| Counter::new(tokenizer));
+                stretch.feed(&self.block);
+                self.block.clear();
+                return;
+            };
+            let mut rest = self.spent.try_recv().unwrap_or_default();
+            rest.extend_from_slice(&self.block[cut..]);
+            self.block.truncate(cut);
+            let segment = std::mem::replace(&mut self.block, rest);
+            match self.stretch.take() {
+                Some(mut stretch) => {
+                    stretch.feed(&segment);
+                    self.counted += stretch.finish();
                 }
-                Some(cut) => {
-                    let mut rest = self.spent.try_recv().unwrap_or_default();
-                    rest.extend_from_slice(&self.block[cut..]);
-                    self.block.truncate(cut);
-                    let segment = std::mem::replace(&mut self.block, rest);
-                    self.send(segment);
-                }
-                None => {
-                    let mut counter = self
-                        .prefix
-                        .take()
-                        .unwrap_or_else(|| Counter::new(self.tokenizer));
-                    counter.feed(&std::mem::take(&mut self.block));
-                    self.sequential = Some(counter);
-                }
+                None => self.send(segment),
             }
         }
     }
 
     fn send(&mut self, segment: Vec<u8>) {
-        let (tx, _) = &self.workers[self.next % self.workers.len()];
-        self.next += 1;
-        if let Err(mpsc::SendError(segment)) = tx.send(segment) {
-            // A worker that died (it cannot, short of a bug) must not lose the count.
-            let mut counter = Counter::new(self.tokenizer);
-            counter.feed(&segment);
-            self.sequential = Some(counter);
+        let Some(queue) = &self.queue else { return };
+        if let Err(mpsc::SendError(segment)) = queue.send(segment) {
+            // No worker left (it cannot happen short of a bug): the count must not lose it.
+            self.counted += self.tokenizer.count_bytes(&segment);
         }
     }
 
     pub fn finish(mut self) -> u64 {
         let block = std::mem::take(&mut self.block);
-        let tail = match self.sequential.take().or_else(|| self.prefix.take()) {
-            Some(mut counter) => {
-                counter.feed(&block);
-                counter.finish()
+        let tail = match self.stretch.take() {
+            Some(mut stretch) => {
+                stretch.feed(&block);
+                stretch.finish()
             }
             None => self.tokenizer.count_bytes(&block),
         };
-        let workers = std::mem::take(&mut self.workers);
-        let counted: u64 = workers
+        drop(self.queue.take());
+        let counted: u64 = std::mem::take(&mut self.workers)
             .into_iter()
-            .map(|(tx, handle)| {
-                drop(tx);
-                handle.join().unwrap_or(0)
-            })
+            .map(|handle| handle.join().unwrap_or(0))
             .sum();
-        self.before + counted + tail
+        self.counted + counted + tail
     }
+}
+
+/// The next segment from the shared queue; `None` once the counter has finished.
+fn next_segment(segments: &Mutex<mpsc::Receiver<Vec<u8>>>) -> Option<Vec<u8>> {
+    segments.lock().ok()?.recv().ok()
 }
 
 /// `bytes` in up to `parts` pieces split at exact cuts, each cut the last one at most `search`
@@ -1026,6 +1018,11 @@ mod tests {
         // Multi-byte characters everywhere, so splits fall inside them; and no cut at all.
         inputs.push("héllo wörld — ünïcödé\n".repeat(3000).into_bytes());
         inputs.push(vec![b'a'; 50_000]);
+        // A stretch with no cut in the middle: counted sequentially, then parallel again.
+        let mut stretch = inputs[0].clone();
+        stretch.extend(std::iter::repeat_n(b'a', 20_000));
+        stretch.extend_from_slice(&inputs[0]);
+        inputs.push(stretch);
         for encoding in Encoding::ALL {
             let tokenizer = Tokenizer::load(encoding);
             for bytes in &inputs {
