@@ -197,17 +197,20 @@ impl Recorder {
                 let at = count_until_over(&mut counter, &buffer.bytes, counted, threshold);
                 if counter.committed() > threshold && sniff::is_binary(&buffer.bytes) {
                     // Surely over, and binary output is not tokenized further.
-                    return match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
+                    let tokens = Tokens::Counting {
+                        counter,
+                        seen: buffer.bytes.len(),
+                    };
+                    return match self.open_writer(buffer.bytes, tokens) {
                         Ok(writer) => writer.finish(ending, self.started, &self.job, tokenizer),
                         Err(error) => Outcome::Unsaved { error },
                     };
                 }
-                counter.feed(&buffer.bytes[at..]);
-                let tokens = counter.finish();
+                let tokens = count_rest(counter, &buffer.bytes[at..]);
                 if tokens <= threshold {
                     return Outcome::PassThrough(buffer);
                 }
-                match self.open_writer(&buffer.bytes, Tokens::Counted(tokens)) {
+                match self.open_writer(buffer.bytes, Tokens::Counted(tokens)) {
                     Ok(writer) => writer.finish(ending, self.started, &self.job, tokenizer),
                     Err(error) => Outcome::Unsaved { error },
                 }
@@ -222,12 +225,18 @@ impl Recorder {
 
     /// Creates the output file and starts the worker threads, with the buffered output as the
     /// first chunk. On failure the output is printed instead, and the error says why.
-    fn open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
-        self.try_open_writer(first, tokens)
-            .inspect_err(|_| print_all(&[first]))
+    fn open_writer(&mut self, first: Vec<u8>, tokens: Tokens) -> Result<Box<Writer>, String> {
+        // Shared, not copied, with the workers: it can be megabytes.
+        let first = Arc::new(first);
+        self.try_open_writer(&first, tokens)
+            .inspect_err(|_| print_all(&[&first]))
     }
 
-    fn try_open_writer(&mut self, first: &[u8], tokens: Tokens) -> Result<Box<Writer>, String> {
+    fn try_open_writer(
+        &mut self,
+        first: &Arc<Vec<u8>>,
+        tokens: Tokens,
+    ) -> Result<Box<Writer>, String> {
         let store =
             Store::open(&self.job.settings).map_err(|e| format!("could not save output: {e:#}"))?;
         let kind = if sniff::is_binary(first) {
@@ -264,8 +273,12 @@ impl Recorder {
             let _ = std::fs::remove_file(&output.path);
             return Err(e);
         }
+        let seen = match &tokens {
+            Tokens::Counting { seen, .. } => *seen,
+            Tokens::Counted(_) => first.len(),
+        };
         let mut writer = Box::new(Writer::start(store, output, entry, kind, tokens, &self.job));
-        match writer.write(first, false) {
+        match writer.write_shared(Arc::clone(first), seen) {
             Ok(()) => Ok(writer),
             Err(e) => Err(writer.discard(e)),
         }
@@ -311,15 +324,17 @@ impl Recorder {
             };
             return;
         }
-        // The counter sees the whole buffer (unless binary: those are not tokenized further) and
-        // goes on counting on the writer's thread.
-        let mut counter = counter_now
+        // The counter goes on with the rest of the buffer and the output to come on the writer's
+        // threads (binary output is not tokenized further).
+        let counter = counter_now
             .take()
             .unwrap_or_else(|| Counter::new(tokenizer));
-        if !sniff::is_binary(&buffer.bytes) {
-            counter.feed(&buffer.bytes[at..]);
-        }
-        self.state = match self.open_writer(&buffer.bytes, Tokens::Counting(counter)) {
+        let seen = if sniff::is_binary(&buffer.bytes) {
+            buffer.bytes.len()
+        } else {
+            at
+        };
+        self.state = match self.open_writer(buffer.bytes, Tokens::Counting { counter, seen }) {
             Ok(writer) => State::Writing(writer),
             Err(error) => State::Printing { error },
         };
@@ -343,7 +358,7 @@ impl Sink for Recorder {
                 buffer.push(stream, data);
             }
             State::Writing(writer) => {
-                if let Err(e) = writer.write(data, true) {
+                if let Err(e) = writer.write(data) {
                     let error = writer.abandon(e, data);
                     self.state = State::Printing { error };
                 }
@@ -382,12 +397,24 @@ fn print_all(parts: &[&[u8]]) {
     let _ = out.flush();
 }
 
+/// Counts `rest` after what `counter` has seen: on every core when it is long.
+fn count_rest(mut counter: Counter, rest: &[u8]) -> u64 {
+    if rest.len() <= crate::tokens::PARALLEL_BLOCK {
+        counter.feed(rest);
+        return counter.finish();
+    }
+    let mut parallel = ParallelCounter::continuing(counter);
+    parallel.feed(rest);
+    parallel.finish()
+}
+
 /// How the writer gets its token count.
 enum Tokens {
     /// The output ended while undecided: counted already.
     Counted(u64),
-    /// A counter that has seen the output so far and goes on with the rest.
-    Counting(Counter),
+    /// A counter that has seen the first `seen` bytes of the output and goes on with the rest
+    /// (on every core: the writer's first chunk is not counted on the capturing thread).
+    Counting { counter: Counter, seen: usize },
 }
 
 /// An offload in progress: the file, the hash, and the worker threads.
@@ -404,13 +431,27 @@ struct Writer {
     lines: Worker<LineReport>,
 }
 
+/// Output bytes on their way to a worker, shared by the workers: `bytes[from..]`.
+struct Chunk {
+    bytes: Arc<Vec<u8>>,
+    from: usize,
+}
+
+impl std::ops::Deref for Chunk {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.bytes[self.from..]
+    }
+}
+
 struct Worker<T> {
-    tx: SyncSender<Arc<Vec<u8>>>,
+    tx: SyncSender<Chunk>,
     handle: JoinHandle<T>,
 }
 
 impl<T: Send + 'static> Worker<T> {
-    fn spawn(f: impl FnOnce(Receiver<Arc<Vec<u8>>>) -> T + Send + 'static) -> Worker<T> {
+    fn spawn(f: impl FnOnce(Receiver<Chunk>) -> T + Send + 'static) -> Worker<T> {
         let (tx, rx) = sync_channel(IN_FLIGHT);
         Worker {
             tx,
@@ -437,7 +478,7 @@ impl Writer {
             // Binary output is not tokenized: it is slow and means nothing to a reader.
             _ if matches!(kind, Kind::Binary(_)) => (None, None),
             Tokens::Counted(n) => (None, Some(n)),
-            Tokens::Counting(counter) => {
+            Tokens::Counting { counter, .. } => {
                 // Counting is the most work per byte: it gets every core (the writer and the
                 // line scan are lighter and share them).
                 let worker = Worker::spawn(move |rx| {
@@ -472,15 +513,28 @@ impl Writer {
     }
 
     /// Saves `data`; `count` is false for bytes the token counter has already seen.
-    fn write(&mut self, data: &[u8], count: bool) -> io::Result<()> {
-        self.output.file.write_all(data)?;
-        self.hasher.update(data);
+    fn write(&mut self, data: &[u8]) -> io::Result<()> {
+        self.write_shared(Arc::new(data.to_vec()), 0)
+    }
+
+    /// Writes `data`; the token counter gets it from byte `count_from` on (it has seen the
+    /// bytes before).
+    fn write_shared(&mut self, data: Arc<Vec<u8>>, count_from: usize) -> io::Result<()> {
+        self.output.file.write_all(&data)?;
+        self.hasher.update(&*data);
         self.bytes += data.len() as u64;
-        let chunk = Arc::new(data.to_vec());
-        if let Some(counter) = self.counter.as_ref().filter(|_| count) {
-            let _ = counter.tx.send(Arc::clone(&chunk));
+        if let Some(counter) = &self.counter
+            && count_from < data.len()
+        {
+            let _ = counter.tx.send(Chunk {
+                bytes: Arc::clone(&data),
+                from: count_from,
+            });
         }
-        let _ = self.lines.tx.send(chunk);
+        let _ = self.lines.tx.send(Chunk {
+            bytes: data,
+            from: 0,
+        });
         Ok(())
     }
 

@@ -526,7 +526,15 @@ impl ParallelCounter {
     }
 
     pub fn feed(&mut self, bytes: &[u8]) {
-        self.block.extend_from_slice(bytes);
+        // A block at a time, so a large `bytes` is never copied whole.
+        for piece in bytes.chunks(self.block_size) {
+            self.block.extend_from_slice(piece);
+            self.send_ready();
+        }
+    }
+
+    /// Sends the segments `block` holds, or counts a stretch without a cut.
+    fn send_ready(&mut self) {
         while self.block.len() >= self.block_size {
             // The cut rules look only inside `block`, so a cut found there is exact in the
             // whole stream even when `block` does not start at one (in a stretch).
