@@ -16,7 +16,7 @@ use crate::config::Settings;
 use crate::sniff;
 use crate::store::{Entry, NewOutput, Store};
 use crate::summary::preview::{Ends, Preview};
-use crate::summary::{Analysis, NotablePatterns, Report};
+use crate::summary::{Analysis, NotablePatterns, Report, default_kinds, notable_stems};
 use crate::text::clean_line;
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 
@@ -726,6 +726,8 @@ struct LineScan {
     end: VecDeque<u8>,
     /// The byte just before `end`, once the output is longer than the window.
     before_end: Option<u8>,
+    /// Scratch space for lower-cased text.
+    lower: Vec<u8>,
 }
 
 /// What the line worker hands back.
@@ -761,6 +763,7 @@ impl LineScan {
             start: Vec::new(),
             end: VecDeque::new(),
             before_end: None,
+            lower: Vec::new(),
         }
     }
 
@@ -783,23 +786,60 @@ impl LineScan {
         self.end.extend(keep);
 
         let mut rest = chunk;
-        while let Some(i) = memchr::memchr(b'\n', rest) {
-            let line = &rest[..i];
+        if self.partial_len > 0
+            && let Some(i) = memchr::memchr(b'\n', rest)
+        {
+            self.append_partial(&rest[..i]);
             rest = &rest[i + 1..];
             self.total += 1;
-            if self.partial_len == 0 {
-                let line = &line[..line.len().min(LINE_CAP)];
-                self.analysis.line(self.total, &clean_line(line));
-            } else {
-                self.append_partial(line);
-                let text = clean_line(&self.partial).into_owned();
-                self.analysis.line(self.total, &text);
-                self.partial.clear();
-                self.partial_len = 0;
-            }
+            let text = clean_line(&self.partial).into_owned();
+            self.analysis.line(self.total, &text);
+            self.partial.clear();
+            self.partial_len = 0;
+        }
+        if self.partial_len == 0 {
+            let complete = memchr::memrchr(b'\n', rest).map_or(0, |i| i + 1);
+            self.lines(&rest[..complete]);
+            rest = &rest[complete..];
         }
         if !rest.is_empty() {
             self.append_partial(rest);
+        }
+    }
+
+    /// Analyses whole lines (`text` ends with `\n`). Text that needs no cleaning (valid UTF-8
+    /// without escapes or carriage returns: most output) is validated once, not per line, and
+    /// only the lines where the notable stems occur are classified.
+    fn lines(&mut self, text: &[u8]) {
+        let plain = memchr::memchr2(0x1b, b'\r', text).is_none();
+        let Some(text) = plain.then(|| std::str::from_utf8(text).ok()).flatten() else {
+            for line in text.split_inclusive(|&b| b == b'\n') {
+                let line = &line[..line.len() - 1];
+                self.total += 1;
+                self.analysis
+                    .line(self.total, &clean_line(&line[..line.len().min(LINE_CAP)]));
+            }
+            return;
+        };
+        let mut stems = notable_stems(text.as_bytes(), &mut self.lower).peekable();
+        let mut hits = Vec::new();
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            let line = &text[start..end];
+            self.total += 1;
+            hits.clear();
+            while let Some(hit) = stems.next_if(|hit| hit.start < end) {
+                hits.push(hit.from_offset(start));
+            }
+            if line.len() > LINE_CAP {
+                // Cut in bytes and decoded lossily, as everywhere else.
+                let cut = clean_line(&line.as_bytes()[..LINE_CAP]);
+                self.analysis.line(self.total, &cut);
+            } else {
+                let kinds = default_kinds(line, hits.iter().copied());
+                self.analysis.line_with_kinds(self.total, line, kinds);
+            }
+            start = end + 1;
         }
     }
 
@@ -876,6 +916,62 @@ mod tests {
             r.finish(&crate::capture::Ending::default()),
             Outcome::PassThrough(_)
         ));
+    }
+
+    /// What analysing `bytes` one cleaned line at a time reports, for comparison.
+    fn line_by_line(bytes: &[u8], notable: &NotablePatterns) -> Report {
+        let mut analysis = Analysis::new(notable, 40);
+        analysis.raw(bytes);
+        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        for (i, line) in body.split(|&b| b == b'\n').enumerate() {
+            let line = &line[..line.len().min(LINE_CAP)];
+            analysis.line(i as u64 + 1, &clean_line(line));
+        }
+        let lines = body.split(|&b| b == b'\n').count() as u64;
+        analysis.finish(Some(3..=lines.saturating_sub(2)))
+    }
+
+    #[test]
+    fn the_line_scan_reports_what_line_by_line_analysis_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
+        let mut inputs: Vec<Vec<u8>> = [
+            "cargo-build-errors-ansi.txt",
+            "cargo-test-failures.txt",
+            "pytest-failures.txt",
+            "gcc-errors.txt",
+            "grep-rn-context.txt",
+            "invalid-utf8-synthetic.txt",
+            "tqdm-progress-synthetic.txt",
+            "vitest-failures.txt",
+        ]
+        .iter()
+        .map(|n| std::fs::read(format!("{dir}/{n}")).unwrap())
+        .collect();
+        // A line longer than the cap with a notable word on both sides of it, and no final
+        // newline.
+        let mut long = b"error: first\n".to_vec();
+        long.extend(std::iter::repeat_n(b'x', LINE_CAP + 10));
+        long.extend_from_slice(b" panicked\nWARNING: last");
+        inputs.push(long);
+        let plain = NotablePatterns::default();
+        let configured = NotablePatterns::new(&["TODO".to_owned(), r"E\d{4}".to_owned()]).unwrap();
+        for notable in [&plain, &configured] {
+            for bytes in &inputs {
+                let expected = line_by_line(bytes, notable);
+                for size in [1, 7, 4096, bytes.len().max(1)] {
+                    let mut scan = LineScan::new(Analysis::new(notable, 40));
+                    for chunk in bytes.chunks(size) {
+                        scan.feed(chunk);
+                    }
+                    let report = scan.finish();
+                    let lines = report.total;
+                    let got = report.analysis.finish(Some(3..=lines.saturating_sub(2)));
+                    assert_eq!(got.render(), expected.render(), "chunks of {size}");
+                    assert_eq!(got.notable_json(), expected.notable_json());
+                    assert_eq!(got.facts_json(), expected.facts_json());
+                }
+            }
+        }
     }
 
     #[test]

@@ -72,6 +72,17 @@ impl Analysis {
     /// Every display-cleaned line, numbered from 1, without its newline.
     pub fn line(&mut self, number: u64, text: &str) {
         self.notable.line(number, text);
+        self.shapes(text);
+    }
+
+    /// [`Analysis::line`] for a line whose default notable kinds are known (found by
+    /// [`super::notable_stems`] over many lines at once).
+    pub fn line_with_kinds(&mut self, number: u64, text: &str, default_kinds: u64) {
+        self.notable.line_with(number, text, Some(default_kinds));
+        self.shapes(text);
+    }
+
+    fn shapes(&mut self, text: &str) {
         self.libtest.line(text);
         self.pytest.line(text);
         self.gotest.line(text);

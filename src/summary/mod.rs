@@ -24,7 +24,7 @@ mod tests;
 
 pub use analysis::{Analysis, Report};
 pub use format::{human_bytes, thousands};
-pub use notable::NotablePatterns;
+pub use notable::{NotablePatterns, default_kinds, notable_stems};
 
 use serde_json::{Value, json};
 

@@ -31,8 +31,9 @@
 use std::collections::VecDeque;
 use std::sync::LazyLock;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use anyhow::{Context, bail};
-use regex::{Regex, RegexSet, bytes};
+use regex::{Regex, RegexSet};
 use serde_json::json;
 
 use super::format::{cut, thousands};
@@ -123,20 +124,85 @@ pub struct NotablePatterns {
     labels: Vec<String>,
 }
 
-/// Finds candidate stems in the ASCII-lower-cased line: case-sensitive literals get the regex
-/// crate's SIMD prefilter (a case-insensitive alternation of these words has too many case
-/// variants for it, and runs 3x slower). The word rules are then checked by hand (no look-around
-/// in `regex`). Compiled on first use: output that passes through never pays for it.
-fn stems() -> &'static bytes::Regex {
-    static STEMS: LazyLock<bytes::Regex> = LazyLock::new(|| {
-        let alternatives: Vec<&str> = FAMILIES
+/// Finds the default stems in ASCII-lower-cased text: case-sensitive literals get the SIMD
+/// (Teddy) search, which a case-insensitive search cannot use. The word rules are then checked
+/// by hand. Built on first use: output that passes through never pays for it.
+struct Stems {
+    finder: AhoCorasick,
+    /// The kind of each pattern.
+    kinds: Vec<usize>,
+}
+
+impl Stems {
+    fn hits<'h>(&'static self, lower: &'h [u8]) -> impl Iterator<Item = StemHit> + 'h {
+        self.finder.find_iter(lower).map(|m| StemHit {
+            start: m.start(),
+            end: m.end(),
+            kind: self.kinds[m.pattern().as_usize()],
+        })
+    }
+}
+
+fn stems() -> &'static Stems {
+    static STEMS: LazyLock<Stems> = LazyLock::new(|| {
+        let (patterns, kinds): (Vec<&str>, Vec<usize>) = FAMILIES
             .iter()
-            .flat_map(|f| f.stems.iter().copied())
-            .collect();
-        bytes::Regex::new(&format!("(?-u:{})", alternatives.join("|")))
-            .expect("the default stems are a valid regex")
+            .enumerate()
+            .flat_map(|(kind, f)| f.stems.iter().map(move |&s| (s, kind)))
+            .unzip();
+        let finder = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(patterns)
+            .expect("the default stems build a searcher");
+        Stems { finder, kinds }
     });
     &STEMS
+}
+
+/// A default stem found in a text: its byte range and its kind.
+#[derive(Clone, Copy, Debug)]
+pub struct StemHit {
+    pub start: usize,
+    pub end: usize,
+    kind: usize,
+}
+
+impl StemHit {
+    /// The same hit, counted from byte `offset` of the text (the start of its line).
+    pub fn from_offset(self, offset: usize) -> StemHit {
+        StemHit {
+            start: self.start - offset,
+            end: self.end - offset,
+            kind: self.kind,
+        }
+    }
+}
+
+/// The default stems in `text` (any case), in order. Searching a whole text at once is much
+/// faster than line by line, and since no stem spans a line, a line's hits are the ones a
+/// search of the line alone finds (see [`default_kinds`]). `lower` is scratch space.
+pub fn notable_stems<'a>(
+    text: &[u8],
+    lower: &'a mut Vec<u8>,
+) -> impl Iterator<Item = StemHit> + 'a {
+    lower.clear();
+    lower.extend_from_slice(text);
+    lower.make_ascii_lowercase();
+    stems().hits(lower)
+}
+
+/// The default kinds in `line`, as a bit mask, given the stems found in it (ranges relative to
+/// the line): those that stand as words.
+pub fn default_kinds(line: &str, hits: impl IntoIterator<Item = StemHit>) -> u64 {
+    hits.into_iter().fold(0, |mask, hit| {
+        if mask & (1 << hit.kind) == 0
+            && counts_as_word(line, hit.start, hit.end, FAMILIES[hit.kind].suffixes)
+        {
+            mask | 1 << hit.kind
+        } else {
+            mask
+        }
+    })
 }
 
 impl Default for NotablePatterns {
@@ -190,18 +256,12 @@ impl NotablePatterns {
     /// The kinds present in `line`, as a bit mask (bit `i` = `labels[i]`). `lower` is scratch
     /// space, reused so that no line allocates.
     pub(crate) fn classify_with(&self, line: &str, lower: &mut Vec<u8>) -> u64 {
-        lower.clear();
-        lower.extend_from_slice(line.as_bytes());
-        lower.make_ascii_lowercase();
+        default_kinds(line, notable_stems(line.as_bytes(), lower)) | self.extra_kinds(line)
+    }
+
+    /// The configured patterns' kinds in `line`, as a bit mask.
+    fn extra_kinds(&self, line: &str) -> u64 {
         let mut mask = 0u64;
-        for m in stems().find_iter(lower) {
-            if let Some(kind) = family_of(m.as_bytes())
-                && mask & (1 << kind) == 0
-                && counts_as_word(line, m.start(), m.end(), FAMILIES[kind].suffixes)
-            {
-                mask |= 1 << kind;
-            }
-        }
         if let Some(extra) = &self.extra {
             for i in extra.matches(line).iter() {
                 mask |= 1 << (FAMILIES.len() + i);
@@ -215,10 +275,10 @@ impl NotablePatterns {
     fn hit_at(&self, line: &str, lower: &[u8], kind: usize) -> Option<usize> {
         match FAMILIES.get(kind) {
             Some(family) => stems()
-                .find_iter(lower)
-                .filter(|m| family_of(m.as_bytes()) == Some(kind))
-                .find(|m| counts_as_word(line, m.start(), m.end(), family.suffixes))
-                .map(|m| m.start()),
+                .hits(lower)
+                .filter(|hit| hit.kind == kind)
+                .find(|hit| counts_as_word(line, hit.start, hit.end, family.suffixes))
+                .map(|hit| hit.start),
             None => self.extra_each[kind - FAMILIES.len()]
                 .find(line)
                 .map(|m| m.start()),
@@ -238,12 +298,6 @@ fn example_text(line: &str, at: usize) -> String {
         .nth(before - EXAMPLE_LEAD_CHARS)
         .map_or(0, |(i, _)| i);
     format!("…{}", cut(&line[start..], EXAMPLE_CHARS_SHOWN - 1))
-}
-
-fn family_of(stem: &[u8]) -> Option<usize> {
-    FAMILIES
-        .iter()
-        .position(|f| f.stems.iter().any(|s| s.as_bytes() == stem))
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -368,6 +422,12 @@ impl NotableCounter {
     }
 
     pub(crate) fn line(&mut self, number: u64, text: &str) {
+        self.line_with(number, text, None);
+    }
+
+    /// `default_kinds`: the line's default kinds when already known (see [`default_kinds`]);
+    /// then only the configured patterns are looked for.
+    pub(crate) fn line_with(&mut self, number: u64, text: &str, default_kinds: Option<u64>) {
         self.last_line = number;
         if !self.saturated {
             self.covered = number;
@@ -379,16 +439,27 @@ impl NotableCounter {
         {
             self.tail.pop_front();
         }
-        let mask = self.patterns.classify_with(text, &mut self.lower);
+        let mask = match default_kinds {
+            Some(mask) => mask | self.patterns.extra_kinds(text),
+            None => self.patterns.classify_with(text, &mut self.lower),
+        };
         if mask == 0 {
             return;
         }
+        // `hit_at` reads the lower-cased line, which `classify_with` leaves in `lower`.
+        let mut lowered = default_kinds.is_none();
         for kind in bits(mask) {
             self.totals[kind] += 1;
             if self.saturated && self.first_after_cover[kind] == 0 {
                 self.first_after_cover[kind] = number;
             }
             if self.examples[kind].len() < EXAMPLES_PER_KIND {
+                if !lowered {
+                    self.lower.clear();
+                    self.lower.extend_from_slice(text.as_bytes());
+                    self.lower.make_ascii_lowercase();
+                    lowered = true;
+                }
                 let at = self.patterns.hit_at(text, &self.lower, kind).unwrap_or(0);
                 self.examples[kind].push((number, example_text(text, at)));
             }
