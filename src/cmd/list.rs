@@ -2,6 +2,7 @@
 //! manifests, checked against the files that are still there.
 
 use anyhow::Result;
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -12,26 +13,50 @@ use super::read::{shell_quote, thousands};
 use crate::reference::{parse_file_name, session_outputs};
 use crate::store::{Entry, Store, read_manifest};
 
-/// List offloaded outputs
-///
-/// Lists the outputs of the current session, oldest first: the reference to use with `grep` and
-/// `lines` (@N), the file, its lines, tokens and age, the exit status and the command. Outputs
-/// still being written (or whose capture was killed) are marked incomplete; outputs removed by
-/// `gc` are not listed.
-///
-/// Examples:
-///   ctxoff list
-///   ctxoff list --all
-///   ctxoff list --json | jq '.[] | select(.exit_code != 0) | .path'
-#[derive(Debug, Clone, clap::Args)]
+/// `ctxoff list`'s arguments.
+#[derive(Debug, Clone)]
 pub struct ListArgs {
-    /// List every session's outputs, not only the current session's
-    #[arg(long)]
     pub all: bool,
-
-    /// Print a JSON array of outputs (the manifest fields, with session, path and age)
-    #[arg(long)]
     pub json: bool,
+}
+
+const LONG_ABOUT: &str = "\
+List offloaded outputs
+
+Lists the outputs of the current session, oldest first: the reference to use with `grep` and \
+`lines` (@N), the file, its lines, tokens and age, the exit status and the command. Outputs still \
+being written (or whose capture was killed) are marked incomplete; outputs removed by `gc` are \
+not listed.
+
+Examples: ctxoff list ctxoff list --all ctxoff list --json | jq '.[] | select(.exit_code != 0) | \
+.path'";
+
+impl ListArgs {
+    pub fn command() -> Command {
+        Command::new("list")
+            .about("List offloaded outputs")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("all")
+                    .long("all")
+                    .help("List every session's outputs, not only the current session's")
+                    .action(ArgAction::SetTrue),
+                Arg::new("json")
+                    .long("json")
+                    .help(
+                        "Print a JSON array of outputs (the manifest fields, with session, path \
+                         and age)",
+                    )
+                    .action(ArgAction::SetTrue),
+            ])
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> ListArgs {
+        ListArgs {
+            all: matches.get_flag("all"),
+            json: matches.get_flag("json"),
+        }
+    }
 }
 
 /// One listed output.
