@@ -11,7 +11,7 @@
 
 use anyhow::{Result, bail};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use serde::Serialize;
+use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -117,13 +117,24 @@ impl GcArgs {
 }
 
 /// Why an output goes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Reason {
     All,
     Unused,
     SessionEnded,
     MaxSize,
+}
+
+impl Reason {
+    /// The reason's name in `--json`.
+    fn name(self) -> &'static str {
+        match self {
+            Reason::All => "all",
+            Reason::Unused => "unused",
+            Reason::SessionEnded => "session_ended",
+            Reason::MaxSize => "max_size",
+        }
+    }
 }
 
 struct Policy {
@@ -159,7 +170,7 @@ struct Session {
     foreign: bool,
 }
 
-#[derive(Default, Serialize)]
+#[derive(Default)]
 struct Report {
     dry_run: bool,
     removed: Vec<Removed>,
@@ -169,20 +180,49 @@ struct Report {
     errors: Vec<String>,
 }
 
-#[derive(Serialize)]
 struct Removed {
     path: String,
     bytes: u64,
-    #[serde(skip)]
+    /// Not in `--json`: for counting hard-linked duplicates once.
     inode: (u64, u64),
     last_use: String,
     reason: Reason,
 }
 
-#[derive(Serialize)]
 struct Skipped {
     path: String,
     reason: String,
+}
+
+impl Report {
+    /// The `--json` object.
+    fn to_json(&self) -> Value {
+        let removed: Vec<Value> = self
+            .removed
+            .iter()
+            .map(|r| {
+                json!({
+                    "path": r.path,
+                    "bytes": r.bytes,
+                    "last_use": r.last_use,
+                    "reason": r.reason.name(),
+                })
+            })
+            .collect();
+        let skipped: Vec<Value> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"path": s.path, "reason": s.reason}))
+            .collect();
+        json!({
+            "dry_run": self.dry_run,
+            "removed": removed,
+            "sessions_removed": self.sessions_removed,
+            "freed_bytes": self.freed_bytes,
+            "skipped": skipped,
+            "errors": self.errors,
+        })
+    }
 }
 
 pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
@@ -234,7 +274,7 @@ pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<Ex
     report.freed_bytes = freed.bytes();
 
     if args.json {
-        serde_json::to_writer(&mut *out, &report)?;
+        serde_json::to_writer(&mut *out, &report.to_json())?;
         writeln!(out)?;
     } else if !args.quiet {
         write_text(&report, out)?;

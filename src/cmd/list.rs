@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use serde::Serialize;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -60,7 +60,7 @@ impl ListArgs {
 }
 
 /// One listed output.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 struct Listed {
     session: String,
     path: String,
@@ -68,8 +68,23 @@ struct Listed {
     age_s: Option<u64>,
     /// False for a file named like an output that the manifest does not describe.
     in_manifest: bool,
-    #[serde(flatten)]
     entry: Entry,
+}
+
+impl Listed {
+    /// The `--json` object: the listing's own keys, then the manifest entry's.
+    fn to_json(&self) -> Value {
+        let mut json = json!({
+            "session": self.session,
+            "path": self.path,
+            "age_s": self.age_s,
+            "in_manifest": self.in_manifest,
+        });
+        if let (Some(listed), Value::Object(entry)) = (json.as_object_mut(), self.entry.to_json()) {
+            listed.extend(entry);
+        }
+        json
+    }
 }
 
 pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
@@ -88,7 +103,11 @@ pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCo
         .collect();
 
     if args.json {
-        let all: Vec<&Listed> = listed.iter().flat_map(|(_, o)| o).collect();
+        let all: Vec<Value> = listed
+            .iter()
+            .flat_map(|(_, o)| o)
+            .map(Listed::to_json)
+            .collect();
         serde_json::to_writer(&mut *out, &all)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

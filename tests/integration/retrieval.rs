@@ -87,7 +87,7 @@ impl Scratch {
             .append(true)
             .open(self.store.session_dir().join(MANIFEST))
             .unwrap();
-        writeln!(f, "{}", serde_json::to_string(entry).unwrap()).unwrap();
+        writeln!(f, "{}", entry.to_json()).unwrap();
     }
 
     fn grep(&self, words: &[&str]) -> Ran {
