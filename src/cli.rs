@@ -12,105 +12,219 @@
 //! belongs to the command. `--` always means "run what follows". A word naming a subcommand is
 //! the subcommand, except `grep`: `ctxoff grep X …` searches an output only when X is a
 //! reference to one, and otherwise runs the grep program (`ctxoff grep -rn foo src/`).
+//!
+//! The definition uses clap's builder, not its derive macros: proc-macro crates cannot be built
+//! for the statically linked binary, so none is in the dependency graph. Each subcommand's module
+//! declares its arguments (`command`) and reads them back (`from_matches`).
 
-use clap::{Args, Parser, Subcommand, ValueHint};
+use clap::{Arg, ArgAction, ArgMatches, ValueHint, value_parser};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use crate::cmd::{count, gc, grep, hook, init, lines, list};
 use crate::tokens::Encoding;
 
-/// Run a command; pass small output through untouched, offload large output to a file.
-///
-/// Output of at most THRESHOLD tokens passes through byte for byte, stdout to stdout and stderr
-/// to stderr, with the command's exit status. Larger output is written whole to
-/// <DIR>/<SESSION>/<NAME>_<N>.txt and a short summary is printed instead: head, tail, exact
-/// counts of what was left out, the path, and the commands to read more.
-///
-/// Examples:
-///   ctxoff cargo test
-///   ctxoff --threshold 500 -- git log --stat
-///   make 2>&1 | ctxoff --name make
-///   ctxoff lines @last 120:180
-///   ctxoff grep @last 'panicked' -C 3
-#[derive(Debug, Parser)]
-#[command(
-    name = "ctxoff",
-    version,
-    verbatim_doc_comment,
-    subcommand_value_name = "SUBCOMMAND",
-    override_usage = "ctxoff [OPTIONS] [--] COMMAND [ARGS]...\n       COMMAND | ctxoff [OPTIONS]\n       ctxoff [OPTIONS] SUBCOMMAND [ARGS]...",
-    disable_help_subcommand = true,
-    max_term_width = 100
-)]
+const ABOUT: &str =
+    "Run a command; pass small output through untouched, offload large output to a file.";
+
+const LONG_ABOUT: &str = "\
+Run a command; pass small output through untouched, offload large output to a file.
+
+Output of at most THRESHOLD tokens passes through byte for byte, stdout to stdout and stderr
+to stderr, with the command's exit status. Larger output is written whole to
+<DIR>/<SESSION>/<NAME>_<N>.txt and a short summary is printed instead: head, tail, exact
+counts of what was left out, the path, and the commands to read more.
+
+Examples:
+  ctxoff cargo test
+  ctxoff --threshold 500 -- git log --stat
+  make 2>&1 | ctxoff --name make
+  ctxoff lines @last 120:180
+  ctxoff grep @last 'panicked' -C 3";
+
+const USAGE: &str = "ctxoff [OPTIONS] [--] COMMAND [ARGS]...
+       COMMAND | ctxoff [OPTIONS]
+       ctxoff [OPTIONS] SUBCOMMAND [ARGS]...";
+
+/// The parsed command line.
+#[derive(Debug)]
 pub struct Cli {
-    #[command(flatten)]
     pub global: GlobalOptions,
-
-    #[command(flatten)]
     pub run: RunOptions,
-
-    #[command(subcommand)]
     pub subcommand: Option<Command>,
-
-    /// The command to run, with its arguments (read standard input when absent).
-    #[arg(
-        value_name = "COMMAND",
-        trailing_var_arg = true,
-        num_args = 1..,
-        value_hint = ValueHint::CommandWithArguments
-    )]
+    /// The command to run, with its arguments; empty to read standard input.
     pub command: Vec<OsString>,
 }
 
+impl Cli {
+    /// ctxoff's whole command line, for parsing and for the generated completions and man pages.
+    pub fn command() -> clap::Command {
+        clap::Command::new("ctxoff")
+            .version(env!("CARGO_PKG_VERSION"))
+            .about(ABOUT)
+            .long_about(LONG_ABOUT)
+            .subcommand_value_name("SUBCOMMAND")
+            .override_usage(USAGE)
+            .disable_help_subcommand(true)
+            .max_term_width(100)
+            .args(GlobalOptions::args())
+            .args(RunOptions::args())
+            .subcommands(Command::commands())
+            .arg(
+                Arg::new("command")
+                    .value_name("COMMAND")
+                    .help(
+                        "The command to run, with its arguments (read standard input when absent)",
+                    )
+                    .value_parser(value_parser!(OsString))
+                    .trailing_var_arg(true)
+                    .num_args(1..)
+                    .value_hint(ValueHint::CommandWithArguments),
+            )
+    }
+
+    fn from_matches(matches: &ArgMatches) -> Cli {
+        Cli {
+            global: GlobalOptions::from_matches(matches),
+            run: RunOptions::from_matches(matches),
+            subcommand: matches
+                .subcommand()
+                .and_then(|(name, sub)| Command::from_matches(name, sub)),
+            command: matches
+                .get_many::<OsString>("command")
+                .map_or_else(Vec::new, |words| words.cloned().collect()),
+        }
+    }
+}
+
 /// Options every subcommand shares: where the scratch space is and how tokens are counted.
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Default)]
 pub struct GlobalOptions {
-    /// Offload output of more than this many tokens [default: 2500]
-    #[arg(long, value_name = "TOKENS", env = "CTXOFF_THRESHOLD", global = true)]
     pub threshold: Option<u64>,
-
-    /// Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]
-    #[arg(long, value_name = "TOKENS", env = "CTXOFF_PREVIEW", global = true)]
     pub preview: Option<u64>,
-
-    /// Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]
-    #[arg(long, value_name = "NAME", env = "CTXOFF_ENCODING", global = true)]
     pub encoding: Option<Encoding>,
-
-    /// Scratch root [default: /tmp/agent]
-    #[arg(long, value_name = "DIR", env = "CTXOFF_DIR", global = true, value_hint = ValueHint::DirPath)]
     pub dir: Option<PathBuf>,
-
-    /// Session name [default: the agent process that runs ctxoff, e.g. claude-4821]
-    #[arg(long, value_name = "NAME", env = "CTXOFF_SESSION", global = true)]
     pub session: Option<String>,
 }
 
+impl GlobalOptions {
+    /// The options, each with its environment variable; global, so they may also follow a
+    /// subcommand.
+    fn args() -> [Arg; 5] {
+        let option = |name: &'static str, value_name: &'static str, env: &'static str| {
+            Arg::new(name)
+                .long(name)
+                .value_name(value_name)
+                .env(env)
+                .global(true)
+        };
+        [
+            option("threshold", "TOKENS", "CTXOFF_THRESHOLD")
+                .help("Offload output of more than this many tokens [default: 2500]")
+                .value_parser(value_parser!(u64)),
+            option("preview", "TOKENS", "CTXOFF_PREVIEW")
+                .help(
+                    "Tokens of head and tail shown in a summary, at most half the threshold \
+                     [default: 1000]",
+                )
+                .value_parser(value_parser!(u64)),
+            option("encoding", "NAME", "CTXOFF_ENCODING")
+                .help("Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]")
+                .value_parser(value_parser!(Encoding)),
+            option("dir", "DIR", "CTXOFF_DIR")
+                .help("Scratch root [default: /tmp/agent]")
+                .value_parser(value_parser!(PathBuf))
+                .value_hint(ValueHint::DirPath),
+            option("session", "NAME", "CTXOFF_SESSION").help(
+                "Session name [default: the agent process that runs ctxoff, e.g. claude-4821]",
+            ),
+        ]
+    }
+
+    fn from_matches(matches: &ArgMatches) -> GlobalOptions {
+        GlobalOptions {
+            threshold: matches.get_one("threshold").copied(),
+            preview: matches.get_one("preview").copied(),
+            encoding: matches.get_one("encoding").copied(),
+            dir: matches.get_one("dir").cloned(),
+            session: matches.get_one("session").cloned(),
+        }
+    }
+}
+
 /// Options of run and pipe mode.
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Default)]
 pub struct RunOptions {
-    /// Name of the output file [default: the program's name, or `pipe`]
-    #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-
-    /// Print one JSON object (summary and counts) instead of the output or summary
-    #[arg(long)]
     pub json: bool,
-
-    /// No progress display and no notes on standard error
-    #[arg(short, long)]
     pub quiet: bool,
 }
 
-#[derive(Debug, Subcommand)]
+impl RunOptions {
+    fn args() -> [Arg; 3] {
+        [
+            Arg::new("name")
+                .long("name")
+                .value_name("NAME")
+                .help("Name of the output file [default: the program's name, or `pipe`]"),
+            Arg::new("json")
+                .long("json")
+                .help("Print one JSON object (summary and counts) instead of the output or summary")
+                .action(ArgAction::SetTrue),
+            Arg::new("quiet")
+                .short('q')
+                .long("quiet")
+                .help("No progress display and no notes on standard error")
+                .action(ArgAction::SetTrue),
+        ]
+    }
+
+    fn from_matches(matches: &ArgMatches) -> RunOptions {
+        RunOptions {
+            name: matches.get_one("name").cloned(),
+            json: matches.get_flag("json"),
+            quiet: matches.get_flag("quiet"),
+        }
+    }
+}
+
+#[derive(Debug)]
 pub enum Command {
-    Grep(crate::cmd::grep::GrepArgs),
-    Lines(crate::cmd::lines::LinesArgs),
-    List(crate::cmd::list::ListArgs),
-    Count(crate::cmd::count::CountArgs),
-    Gc(crate::cmd::gc::GcArgs),
-    Hook(crate::cmd::hook::HookArgs),
-    Init(crate::cmd::init::InitArgs),
+    Grep(grep::GrepArgs),
+    Lines(lines::LinesArgs),
+    List(list::ListArgs),
+    Count(count::CountArgs),
+    Gc(gc::GcArgs),
+    Hook(hook::HookArgs),
+    Init(init::InitArgs),
+}
+
+impl Command {
+    /// The subcommands, in the order help lists them.
+    fn commands() -> [clap::Command; 7] {
+        [
+            grep::GrepArgs::command(),
+            lines::LinesArgs::command(),
+            list::ListArgs::command(),
+            count::CountArgs::command(),
+            gc::GcArgs::command(),
+            hook::HookArgs::command(),
+            init::InitArgs::command(),
+        ]
+    }
+
+    fn from_matches(name: &str, matches: &ArgMatches) -> Option<Command> {
+        Some(match name {
+            "grep" => Command::Grep(grep::GrepArgs::from_matches(matches)),
+            "lines" => Command::Lines(lines::LinesArgs::from_matches(matches)),
+            "list" => Command::List(list::ListArgs::from_matches(matches)),
+            "count" => Command::Count(count::CountArgs::from_matches(matches)),
+            "gc" => Command::Gc(gc::GcArgs::from_matches(matches)),
+            "hook" => Command::Hook(hook::HookArgs::from_matches(matches)),
+            "init" => Command::Init(init::InitArgs::from_matches(matches)),
+            _ => return None,
+        })
+    }
 }
 
 /// Parses the command line, applying the `grep` dispatch rule: `grep` followed by a word that
@@ -120,20 +234,19 @@ pub fn parse(
     args: Vec<OsString>,
     is_reference: impl FnOnce(&GlobalOptions, &str) -> bool,
 ) -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory, FromArgMatches};
     let command = Cli::command();
     let mut args = args;
     if let Some(i) = first_word(&command, &args)
         && args[i] == "grep"
     {
-        let options = Cli::try_parse_from(&args[..i])?;
+        let options = command.clone().try_get_matches_from(&args[..i])?;
         let next = args.get(i + 1).and_then(|w| w.to_str());
-        if !next.is_some_and(|w| is_reference(&options.global, w)) {
+        if !next.is_some_and(|w| is_reference(&GlobalOptions::from_matches(&options), w)) {
             args.insert(i, OsString::from("--"));
         }
     }
     let matches = command.try_get_matches_from(args)?;
-    let mut cli = Cli::from_arg_matches(&matches)?;
+    let mut cli = Cli::from_matches(&matches);
     if let Some(Command::Gc(gc)) = &mut cli.subcommand {
         // CTXOFF_SESSION names where captures go; only the flag narrows gc to one session.
         gc.scope = matches
@@ -189,7 +302,6 @@ mod tests {
 
     #[test]
     fn clap_definition_is_consistent() {
-        use clap::CommandFactory;
         Cli::command().debug_assert();
     }
 
@@ -250,9 +362,6 @@ mod tests {
             .iter()
             .map(OsString::from)
             .collect();
-        assert_eq!(
-            first_word(&<Cli as clap::CommandFactory>::command(), &args),
-            Some(3)
-        );
+        assert_eq!(first_word(&Cli::command(), &args), Some(3));
     }
 }

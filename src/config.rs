@@ -3,7 +3,9 @@
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use toml::de::{DeTable, ValueDeserializer};
 
 use crate::cli::GlobalOptions;
 use crate::tokens::Encoding;
@@ -30,18 +32,18 @@ pub struct Settings {
 }
 
 /// The config file's keys. Unknown keys are errors, so a typo never passes silently.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Default)]
 pub struct FileConfig {
     pub threshold: Option<u64>,
     pub preview: Option<u64>,
     pub encoding: Option<String>,
     pub dir: Option<PathBuf>,
-    #[serde(default)]
     pub notable: Vec<String>,
-    #[serde(default)]
     pub keep: Vec<String>,
 }
+
+/// [`FileConfig`]'s keys, as the error for an unknown key lists them.
+const KEYS: &[&str] = &["threshold", "preview", "encoding", "dir", "notable", "keep"];
 
 impl Settings {
     /// The tokens of head and tail a summary shows: the preview setting, but at most half the
@@ -111,8 +113,9 @@ fn config_path() -> Option<PathBuf> {
 fn load_file(path: &Path) -> Result<FileConfig> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read config {}", path.display()))?;
-    let config: FileConfig = toml::from_str(&text).map_err(|e| {
-        let line = e.span().map(|span| {
+    // One line: the file, the line at fault when known, and what is wrong.
+    let error = |message: &str, span: Option<Range<usize>>| {
+        let line = span.map(|span| {
             text.as_bytes()[..span.start.min(text.len())]
                 .iter()
                 .filter(|&&b| b == b'\n')
@@ -120,8 +123,29 @@ fn load_file(path: &Path) -> Result<FileConfig> {
                 + 1
         });
         let at = line.map(|l| format!("line {l}: ")).unwrap_or_default();
-        let msg = e.message().trim().replace('\n', " ");
+        let msg = message.trim().replace('\n', " ");
         anyhow::anyhow!("config {}: {at}{msg}", path.display())
-    })?;
+    };
+    let toml_error = |e: toml::de::Error| error(e.message(), e.span());
+    let table = DeTable::parse(&text).map_err(toml_error)?;
+    let mut config = FileConfig::default();
+    for (key, value) in table.into_inner() {
+        // Each value is read with serde's implementation for its field's type, so a value of the
+        // wrong type is named as serde names it, at the value's line.
+        let value = ValueDeserializer::from(value);
+        let read = match key.get_ref().as_ref() {
+            "threshold" => Deserialize::deserialize(value).map(|v| config.threshold = v),
+            "preview" => Deserialize::deserialize(value).map(|v| config.preview = v),
+            "encoding" => Deserialize::deserialize(value).map(|v| config.encoding = v),
+            "dir" => Deserialize::deserialize(value).map(|v| config.dir = v),
+            "notable" => Deserialize::deserialize(value).map(|v| config.notable = v),
+            "keep" => Deserialize::deserialize(value).map(|v| config.keep = v),
+            unknown => {
+                let e = <toml::de::Error as serde::de::Error>::unknown_field(unknown, KEYS);
+                return Err(error(e.message(), Some(key.span())));
+            }
+        };
+        read.map_err(toml_error)?;
+    }
     Ok(config)
 }

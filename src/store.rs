@@ -7,7 +7,7 @@
 //! per-user directory, and the reader is told.
 
 use anyhow::{Context, Result, bail};
-use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -38,7 +38,7 @@ pub struct Store {
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entry {
     pub n: u64,
     /// File name inside the session directory, e.g. `cargo_4.txt`.
@@ -58,18 +58,121 @@ pub struct Entry {
     pub encoding: String,
     pub sha256: String,
     pub complete: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Written only when set.
     pub duplicate_of: Option<String>,
 }
 
+impl Entry {
+    /// The manifest line's JSON object, keys in the order of the fields.
+    pub fn to_json(&self) -> Value {
+        let mut json = json!({
+            "n": self.n,
+            "file": self.file,
+            "name": self.name,
+            "argv": self.argv,
+            "cwd": self.cwd,
+            "started": self.started,
+            "duration_ms": self.duration_ms,
+            "exit_code": self.exit_code,
+            "signal": self.signal,
+            "bytes": self.bytes,
+            "lines": self.lines,
+            "tokens": self.tokens,
+            "encoding": self.encoding,
+            "sha256": self.sha256,
+            "complete": self.complete,
+        });
+        if let Some(original) = &self.duplicate_of {
+            json["duplicate_of"] = original.as_str().into();
+        }
+        json
+    }
+
+    /// Parses a manifest line: `None` unless every field is there with its type (the optional
+    /// ones may also be missing or null). Other keys are ignored.
+    pub fn from_json(line: &[u8]) -> Option<Entry> {
+        let json: Value = serde_json::from_slice(line).ok()?;
+        let fields = Fields(json.as_object()?);
+        let string = |v: &Value| v.as_str().map(str::to_string);
+        let i32 = |v: &Value| i32::try_from(v.as_i64()?).ok();
+        Some(Entry {
+            n: fields.u64("n")?,
+            file: fields.string("file")?,
+            name: fields.string("name")?,
+            argv: fields
+                .get("argv")?
+                .as_array()?
+                .iter()
+                .map(string)
+                .collect::<Option<_>>()?,
+            cwd: fields.string("cwd")?,
+            started: fields.string("started")?,
+            duration_ms: fields.u64("duration_ms")?,
+            exit_code: fields.optional("exit_code", i32)?,
+            signal: fields.optional("signal", i32)?,
+            bytes: fields.u64("bytes")?,
+            lines: fields.u64("lines")?,
+            tokens: fields.optional("tokens", Value::as_u64)?,
+            encoding: fields.string("encoding")?,
+            sha256: fields.string("sha256")?,
+            complete: fields.get("complete")?.as_bool()?,
+            duplicate_of: fields.optional("duplicate_of", string)?,
+        })
+    }
+}
+
 /// The process a session belongs to, recorded when the session directory is created.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Owner {
     pub pid: u32,
     /// Start time of the process in clock ticks after boot (`/proc/PID/stat` field 22), so a
     /// reused pid is not mistaken for the owner.
     pub start_time: u64,
     pub comm: String,
+}
+
+impl Owner {
+    /// The owner record's JSON object.
+    pub fn to_json(&self) -> Value {
+        json!({"pid": self.pid, "start_time": self.start_time, "comm": self.comm})
+    }
+
+    /// Parses an owner record, as strictly as [`Entry::from_json`] a manifest line.
+    pub fn from_json(record: &[u8]) -> Option<Owner> {
+        let json: Value = serde_json::from_slice(record).ok()?;
+        let fields = Fields(json.as_object()?);
+        Some(Owner {
+            pid: u32::try_from(fields.u64("pid")?).ok()?,
+            start_time: fields.u64("start_time")?,
+            comm: fields.string("comm")?,
+        })
+    }
+}
+
+/// The fields of a JSON object, read by type: each getter is `None` for a missing field or one
+/// of another type.
+struct Fields<'a>(&'a Map<String, Value>);
+
+impl Fields<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.0.get(key)
+    }
+
+    fn u64(&self, key: &str) -> Option<u64> {
+        self.get(key)?.as_u64()
+    }
+
+    fn string(&self, key: &str) -> Option<String> {
+        Some(self.get(key)?.as_str()?.to_string())
+    }
+
+    /// `Some(None)` for a missing or null field, `None` for one `read` rejects.
+    fn optional<T>(&self, key: &str, read: impl Fn(&Value) -> Option<T>) -> Option<Option<T>> {
+        match self.get(key) {
+            None | Some(Value::Null) => Some(None),
+            Some(value) => read(value).map(Some),
+        }
+    }
 }
 
 /// A freshly created, exclusively owned output file.
@@ -170,7 +273,7 @@ impl Store {
     /// never interleave within a line, and under the session lock so a gc rewriting the
     /// manifest never drops it.
     pub fn append_manifest(&self, entry: &Entry) -> io::Result<()> {
-        let mut line = serde_json::to_vec(entry).map_err(io::Error::other)?;
+        let mut line = entry.to_json().to_string().into_bytes();
         line.push(b'\n');
         let _lock = self.lock_session()?;
         let mut file = OpenOptions::new()
@@ -230,7 +333,7 @@ pub fn rewrite_manifest(
     let text = read_nofollow(&dir.join(MANIFEST))?;
     let mut kept = Vec::with_capacity(text.len());
     for line in text.split(|&b| b == b'\n') {
-        if serde_json::from_slice::<Entry>(line).is_ok_and(|e| keep(&e)) {
+        if Entry::from_json(line).is_some_and(|e| keep(&e)) {
             kept.extend_from_slice(line);
             kept.push(b'\n');
         }
@@ -261,7 +364,7 @@ fn read_nofollow(path: &Path) -> io::Result<Vec<u8>> {
 
 /// The owner record of a session directory, if it has a readable one.
 pub fn read_owner(dir: &Path) -> Option<Owner> {
-    serde_json::from_slice(&read_nofollow(&dir.join(OWNER)).ok()?).ok()
+    Owner::from_json(&read_nofollow(&dir.join(OWNER)).ok()?)
 }
 
 impl Owner {
@@ -279,7 +382,7 @@ pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
     };
     let mut by_n = std::collections::BTreeMap::new();
     for line in text.split(|&b| b == b'\n') {
-        if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
+        if let Some(entry) = Entry::from_json(line) {
             by_n.insert(entry.n, entry);
         }
     }
@@ -366,8 +469,9 @@ fn prepare(root: &Path, session: &str, owner: Option<&Owner>, shared: bool) -> R
         };
         check_session(&meta, uid).map_err(|why| format!("session directory {session} {why}"))?;
         if created && let Some(owner) = owner {
-            let record = serde_json::to_vec(owner).map_err(|e| e.to_string())?;
-            let _ = open_private(&dir.join(OWNER), true).and_then(|mut f| f.write_all(&record));
+            let record = owner.to_json().to_string();
+            let _ = open_private(&dir.join(OWNER), true)
+                .and_then(|mut f| f.write_all(record.as_bytes()));
         }
         return Ok(());
     }
@@ -641,6 +745,83 @@ mod tests {
         assert_eq!(
             checked_session_name("claude-123_x.y").unwrap(),
             "claude-123_x.y"
+        );
+    }
+
+    #[test]
+    fn entries_round_trip_through_their_manifest_line() {
+        let entry = Entry {
+            n: 4,
+            file: "cargo_4.txt".into(),
+            name: "cargo".into(),
+            argv: vec!["cargo".into(), "t \"x\"".into()],
+            cwd: "/w".into(),
+            started: "2024-01-02T03:04:05Z".into(),
+            duration_ms: 5,
+            exit_code: Some(-1),
+            signal: Some(9),
+            bytes: 10,
+            lines: 2,
+            tokens: Some(3),
+            encoding: "o200k_base".into(),
+            sha256: "ab".into(),
+            complete: true,
+            duplicate_of: Some("cargo_1".into()),
+        };
+        let line = entry.to_json().to_string();
+        assert_eq!(
+            line,
+            r#"{"n":4,"file":"cargo_4.txt","name":"cargo","argv":["cargo","t \"x\""],"cwd":"/w","started":"2024-01-02T03:04:05Z","duration_ms":5,"exit_code":-1,"signal":9,"bytes":10,"lines":2,"tokens":3,"encoding":"o200k_base","sha256":"ab","complete":true,"duplicate_of":"cargo_1"}"#
+        );
+        assert_eq!(Entry::from_json(line.as_bytes()).as_ref(), Some(&entry));
+
+        let unset = Entry::default();
+        let line = unset.to_json().to_string();
+        assert!(line.ends_with(r#""tokens":null,"encoding":"","sha256":"","complete":false}"#));
+        assert_eq!(Entry::from_json(line.as_bytes()), Some(unset));
+    }
+
+    #[test]
+    fn manifest_lines_are_read_strictly() {
+        let line = |extra: &str| {
+            format!(
+                r#"{{"n":1,"file":"f","name":"f","argv":[],"cwd":"/","started":"","duration_ms":0,"bytes":0,"lines":0,"encoding":"","sha256":""{extra}}}"#
+            )
+        };
+        let read = |extra: &str| Entry::from_json(line(extra).as_bytes());
+        // Optional fields may be missing or null; other keys are ignored.
+        let entry = read(r#","complete":true,"tokens":null,"later":{"a":1}"#).expect("an entry");
+        assert_eq!(
+            (entry.exit_code, entry.tokens, entry.duplicate_of),
+            (None, None, None)
+        );
+        // A missing field, or any of another type, and the line is not an entry.
+        for bad in [
+            "",
+            r#","complete":1"#,
+            r#","complete":true,"exit_code":3000000000"#,
+            r#","complete":true,"exit_code":1.0"#,
+            r#","complete":true,"duplicate_of":5"#,
+            r#","complete":true,"argv":[1]"#,
+        ] {
+            assert_eq!(read(bad), None, "{bad}");
+        }
+        assert_eq!(Entry::from_json(br#"{"n":1,"#), None);
+    }
+
+    #[test]
+    fn owner_records_round_trip() {
+        let owner = Owner {
+            pid: 4821,
+            start_time: 123,
+            comm: "claude".into(),
+        };
+        let record = owner.to_json().to_string();
+        assert_eq!(record, r#"{"pid":4821,"start_time":123,"comm":"claude"}"#);
+        assert_eq!(Owner::from_json(record.as_bytes()), Some(owner));
+        assert_eq!(
+            Owner::from_json(br#"{"pid":4294967296,"start_time":1,"comm":"x"}"#),
+            None
         );
     }
 

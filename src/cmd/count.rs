@@ -1,23 +1,49 @@
 //! `ctxoff count [FILE...]`: token counts like `wc`, per file and in total; stdin when no file.
 
 use anyhow::Result;
-use clap::{Args, ValueHint};
+use clap::{Arg, ArgMatches, Command, ValueHint, value_parser};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::tokens::{Encoding, ParallelCounter, Tokenizer};
 
-/// Print token counts, like `wc` for tokens.
-///
-/// Counts in the encoding of --encoding (default o200k_base): one line per file, `TOKENS FILE`,
-/// and a total line when there is more than one file. Reads standard input when no FILE is given
-/// (or for `-`). Bytes that are not UTF-8 count as U+FFFD, as tiktoken does.
-#[derive(Debug, Args)]
+/// `ctxoff count`'s arguments.
+#[derive(Debug)]
 pub struct CountArgs {
-    /// Files to count (standard input when none, or `-`)
-    #[arg(value_hint = ValueHint::FilePath)]
+    /// Files to count; standard input when empty.
     pub files: Vec<PathBuf>,
+}
+
+const LONG_ABOUT: &str = "\
+Print token counts, like `wc` for tokens.
+
+Counts in the encoding of --encoding (default o200k_base): one line per file, `TOKENS FILE`, and \
+a total line when there is more than one file. Reads standard input when no FILE is given (or for \
+`-`). Bytes that are not UTF-8 count as U+FFFD, as tiktoken does.";
+
+impl CountArgs {
+    pub fn command() -> Command {
+        Command::new("count")
+            .about("Print token counts, like `wc` for tokens")
+            .long_about(LONG_ABOUT)
+            .arg(
+                Arg::new("files")
+                    .value_name("FILES")
+                    .help("Files to count (standard input when none, or `-`)")
+                    .num_args(1..)
+                    .value_parser(value_parser!(PathBuf))
+                    .value_hint(ValueHint::FilePath),
+            )
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> CountArgs {
+        CountArgs {
+            files: matches
+                .get_many::<PathBuf>("files")
+                .map_or_else(Vec::new, |files| files.cloned().collect()),
+        }
+    }
 }
 
 pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<ExitCode> {

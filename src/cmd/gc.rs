@@ -10,8 +10,8 @@
 //! us (another gc) are not errors.
 
 use anyhow::{Result, bail};
-use clap::Args;
-use serde::Serialize;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -28,62 +28,113 @@ const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
 const GRACE: Duration = Duration::from_secs(5 * 60);
 
-/// Delete old offloaded outputs
-///
-/// By default removes outputs unused for 24 hours (last use: the later of the file's access and
-/// modification times; `grep` and `lines` refresh it), every output of a session whose agent
-/// process has ended (5 minutes after the session's last write), and empty session directories.
-/// Outputs still being written, other users' files and anything gc did not create are left
-/// alone. Gardens the scratch root and, when it exists, the private fallback directory. Exit
-/// status 0 when all went well (also when there was nothing to do), 1 when something could not
-/// be removed, 2 on bad input.
-///
-/// Examples:
-///   ctxoff gc -q                      # for cron, e.g. hourly
-///   ctxoff gc --older-than 2h --dry-run
-///   ctxoff gc --max-size 500M
-///   ctxoff gc --session claude-4821 --all
-#[derive(Debug, Args)]
-#[command(verbatim_doc_comment)]
+/// `ctxoff gc`'s arguments.
+#[derive(Debug)]
 pub struct GcArgs {
-    /// Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d [default: 24h]
-    #[arg(long, value_name = "DURATION")]
     pub older_than: Option<String>,
-
-    /// Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes
-    #[arg(long, value_name = "SIZE")]
     pub max_size: Option<String>,
-
-    /// Remove every output (of --session, or of every session), however recent
-    #[arg(long)]
     pub all: bool,
-
-    /// Say what would be removed; remove nothing
-    #[arg(short = 'n', long)]
     pub dry_run: bool,
-
-    /// Print one JSON object: what was removed and skipped, and the space freed
-    #[arg(long)]
     pub json: bool,
-
-    /// Print nothing but errors
-    #[arg(short, long)]
     pub quiet: bool,
-
     /// The session `--session` named on the command line, set by `cli::parse`: gc covers every
     /// session unless told otherwise, so `CTXOFF_SESSION` alone does not narrow it.
-    #[arg(skip)]
     pub scope: Option<String>,
 }
 
+const LONG_ABOUT: &str = "\
+Delete old offloaded outputs
+
+By default removes outputs unused for 24 hours (last use: the later of the file's access and
+modification times; `grep` and `lines` refresh it), every output of a session whose agent
+process has ended (5 minutes after the session's last write), and empty session directories.
+Outputs still being written, other users' files and anything gc did not create are left
+alone. Gardens the scratch root and, when it exists, the private fallback directory. Exit
+status 0 when all went well (also when there was nothing to do), 1 when something could not
+be removed, 2 on bad input.
+
+Examples:
+  ctxoff gc -q                      # for cron, e.g. hourly
+  ctxoff gc --older-than 2h --dry-run
+  ctxoff gc --max-size 500M
+  ctxoff gc --session claude-4821 --all";
+
+impl GcArgs {
+    pub fn command() -> Command {
+        Command::new("gc")
+            .about("Delete old offloaded outputs")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("older_than")
+                    .long("older-than")
+                    .value_name("DURATION")
+                    .help(
+                        "Remove outputs unused for longer than DURATION: 90s, 30m, 12h, 7d \
+                         [default: 24h]",
+                    ),
+                Arg::new("max_size")
+                    .long("max-size")
+                    .value_name("SIZE")
+                    .help(
+                        "Then remove least recently used outputs until the rest take at most \
+                         SIZE: 500M, 2G, bytes",
+                    ),
+                Arg::new("all")
+                    .long("all")
+                    .help("Remove every output (of --session, or of every session), however recent")
+                    .action(ArgAction::SetTrue),
+                Arg::new("dry_run")
+                    .short('n')
+                    .long("dry-run")
+                    .help("Say what would be removed; remove nothing")
+                    .action(ArgAction::SetTrue),
+                Arg::new("json")
+                    .long("json")
+                    .help(
+                        "Print one JSON object: what was removed and skipped, and the space freed",
+                    )
+                    .action(ArgAction::SetTrue),
+                Arg::new("quiet")
+                    .short('q')
+                    .long("quiet")
+                    .help("Print nothing but errors")
+                    .action(ArgAction::SetTrue),
+            ])
+    }
+
+    /// The arguments in `matches`; `scope` is left for `cli::parse` to set.
+    pub fn from_matches(matches: &ArgMatches) -> GcArgs {
+        GcArgs {
+            older_than: matches.get_one("older_than").cloned(),
+            max_size: matches.get_one("max_size").cloned(),
+            all: matches.get_flag("all"),
+            dry_run: matches.get_flag("dry_run"),
+            json: matches.get_flag("json"),
+            quiet: matches.get_flag("quiet"),
+            scope: None,
+        }
+    }
+}
+
 /// Why an output goes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Reason {
     All,
     Unused,
     SessionEnded,
     MaxSize,
+}
+
+impl Reason {
+    /// The reason's name in `--json`.
+    fn name(self) -> &'static str {
+        match self {
+            Reason::All => "all",
+            Reason::Unused => "unused",
+            Reason::SessionEnded => "session_ended",
+            Reason::MaxSize => "max_size",
+        }
+    }
 }
 
 struct Policy {
@@ -119,7 +170,7 @@ struct Session {
     foreign: bool,
 }
 
-#[derive(Default, Serialize)]
+#[derive(Default)]
 struct Report {
     dry_run: bool,
     removed: Vec<Removed>,
@@ -129,20 +180,49 @@ struct Report {
     errors: Vec<String>,
 }
 
-#[derive(Serialize)]
 struct Removed {
     path: String,
     bytes: u64,
-    #[serde(skip)]
+    /// Not in `--json`: for counting hard-linked duplicates once.
     inode: (u64, u64),
     last_use: String,
     reason: Reason,
 }
 
-#[derive(Serialize)]
 struct Skipped {
     path: String,
     reason: String,
+}
+
+impl Report {
+    /// The `--json` object.
+    fn to_json(&self) -> Value {
+        let removed: Vec<Value> = self
+            .removed
+            .iter()
+            .map(|r| {
+                json!({
+                    "path": r.path,
+                    "bytes": r.bytes,
+                    "last_use": r.last_use,
+                    "reason": r.reason.name(),
+                })
+            })
+            .collect();
+        let skipped: Vec<Value> = self
+            .skipped
+            .iter()
+            .map(|s| json!({"path": s.path, "reason": s.reason}))
+            .collect();
+        json!({
+            "dry_run": self.dry_run,
+            "removed": removed,
+            "sessions_removed": self.sessions_removed,
+            "freed_bytes": self.freed_bytes,
+            "skipped": skipped,
+            "errors": self.errors,
+        })
+    }
 }
 
 pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
@@ -194,7 +274,7 @@ pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<Ex
     report.freed_bytes = freed.bytes();
 
     if args.json {
-        serde_json::to_writer(&mut *out, &report)?;
+        serde_json::to_writer(&mut *out, &report.to_json())?;
         writeln!(out)?;
     } else if !args.quiet {
         write_text(&report, out)?;

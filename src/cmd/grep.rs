@@ -3,6 +3,7 @@
 //! Whether `ctxoff grep X` means this or the grep program is `reference::is_reference`'s call.
 
 use anyhow::{Result, anyhow};
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use regex::{Regex, RegexBuilder};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -15,77 +16,153 @@ use crate::store::Store;
 use crate::text::clean_line;
 use crate::tokens::Encoding;
 
-/// Search an offloaded output
-///
-/// Prints the matching lines of the output REF with their line numbers and 2 lines of context,
-/// exactly as `grep -n -C 2` would print them for the output as displayed (ANSI colours
-/// stripped, carriage-return progress rendered): `LINE:text` for a match, `LINE-text` for
-/// context, `--` between groups. PATTERN is a Rust regular expression
-/// (https://docs.rs/regex/#syntax), or a fixed string with -F.
-///
-/// Printing stops at the offload threshold's worth of tokens, with a last `[ctxoff]` line saying
-/// how much was not shown; --all lifts the cap. Exit status: 0 when a line is selected, 1 when
-/// none is, 2 on error.
-///
-/// REF is @last, @N, NAME_N or SESSION/NAME_N (see `ctxoff list`), or the output's path.
-///
-/// Examples:
-///   ctxoff grep @last 'error\[E\d+\]' -C 5
-///   ctxoff grep cargo_4 -F 'panicked at' -m 3
-///   ctxoff grep @2 -i warning -c
-///   ctxoff grep @last --range 2000: FAILED
-#[derive(Debug, Clone, clap::Args)]
+/// `ctxoff grep`'s arguments.
+#[derive(Debug, Clone)]
 pub struct GrepArgs {
-    /// The output to search: @last, @N, NAME_N, SESSION/NAME_N or its path
-    #[arg(value_name = "REF")]
+    /// The output to search.
     pub reference: String,
-
-    /// Regular expression (Rust syntax), or a fixed string with -F
     pub pattern: String,
-
-    /// Ignore case
-    #[arg(short = 'i', long)]
     pub ignore_case: bool,
-
-    /// Match PATTERN as a fixed string, not a regular expression
-    #[arg(short = 'F', long)]
     pub fixed_strings: bool,
-
-    /// Match only whole words (as grep -w: not preceded or followed by a word character)
-    #[arg(short = 'w', long)]
     pub word_regexp: bool,
-
-    /// Select the lines that do not match
-    #[arg(short = 'v', long)]
     pub invert_match: bool,
-
-    /// Lines of context after each selected line [default: 2, or -C]
-    #[arg(short = 'A', long, value_name = "N")]
     pub after_context: Option<u64>,
-
-    /// Lines of context before each selected line [default: 2, or -C]
-    #[arg(short = 'B', long, value_name = "N")]
     pub before_context: Option<u64>,
-
-    /// Lines of context before and after each selected line [default: 2]
-    #[arg(short = 'C', long, value_name = "N")]
     pub context: Option<u64>,
-
-    /// Stop after N selected lines (trailing context is still printed)
-    #[arg(short = 'm', long, value_name = "N")]
     pub max_count: Option<u64>,
-
-    /// Print only the number of selected lines
-    #[arg(short = 'c', long)]
     pub count: bool,
-
-    /// Search only these lines: A:B, A:, :B or -N: (the last N)
-    #[arg(long, value_name = "A:B", allow_hyphen_values = true)]
     pub range: Option<String>,
-
-    /// Print everything, without the token cap
-    #[arg(long)]
     pub all: bool,
+}
+
+const LONG_ABOUT: &str = "\
+Search an offloaded output
+
+Prints the matching lines of the output REF with their line numbers and 2 lines of context, \
+exactly as `grep -n -C 2` would print them for the output as displayed (ANSI colours stripped, \
+carriage-return progress rendered): `LINE:text` for a match, `LINE-text` for context, `--` \
+between groups. PATTERN is a Rust regular expression (https://docs.rs/regex/#syntax), or a fixed \
+string with -F.
+
+Printing stops at the offload threshold's worth of tokens, with a last `[ctxoff]` line saying how \
+much was not shown; --all lifts the cap. Exit status: 0 when a line is selected, 1 when none is, 2 \
+on error.
+
+REF is @last, @N, NAME_N or SESSION/NAME_N (see `ctxoff list`), or the output's path.
+
+Examples: ctxoff grep @last 'error\\[E\\d+\\]' -C 5 ctxoff grep cargo_4 -F 'panicked at' -m 3 \
+ctxoff grep @2 -i warning -c ctxoff grep @last --range 2000: FAILED";
+
+impl GrepArgs {
+    pub fn command() -> Command {
+        let flag = |id: &'static str, short: char, long: &'static str, help: &'static str| {
+            Arg::new(id)
+                .short(short)
+                .long(long)
+                .help(help)
+                .action(ArgAction::SetTrue)
+        };
+        let lines = |id: &'static str, short: char, long: &'static str, help: &'static str| {
+            Arg::new(id)
+                .short(short)
+                .long(long)
+                .value_name("N")
+                .help(help)
+                .value_parser(value_parser!(u64))
+        };
+        Command::new("grep")
+            .about("Search an offloaded output")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("reference")
+                    .value_name("REF")
+                    .help("The output to search: @last, @N, NAME_N, SESSION/NAME_N or its path")
+                    .required(true),
+                Arg::new("pattern")
+                    .value_name("PATTERN")
+                    .help("Regular expression (Rust syntax), or a fixed string with -F")
+                    .required(true),
+                flag("ignore_case", 'i', "ignore-case", "Ignore case"),
+                flag(
+                    "fixed_strings",
+                    'F',
+                    "fixed-strings",
+                    "Match PATTERN as a fixed string, not a regular expression",
+                ),
+                flag(
+                    "word_regexp",
+                    'w',
+                    "word-regexp",
+                    "Match only whole words (as grep -w: not preceded or followed by a word \
+                     character)",
+                ),
+                flag(
+                    "invert_match",
+                    'v',
+                    "invert-match",
+                    "Select the lines that do not match",
+                ),
+                lines(
+                    "after_context",
+                    'A',
+                    "after-context",
+                    "Lines of context after each selected line [default: 2, or -C]",
+                ),
+                lines(
+                    "before_context",
+                    'B',
+                    "before-context",
+                    "Lines of context before each selected line [default: 2, or -C]",
+                ),
+                lines(
+                    "context",
+                    'C',
+                    "context",
+                    "Lines of context before and after each selected line [default: 2]",
+                ),
+                lines(
+                    "max_count",
+                    'm',
+                    "max-count",
+                    "Stop after N selected lines (trailing context is still printed)",
+                ),
+                flag(
+                    "count",
+                    'c',
+                    "count",
+                    "Print only the number of selected lines",
+                ),
+                Arg::new("range")
+                    .long("range")
+                    .value_name("A:B")
+                    .help("Search only these lines: A:B, A:, :B or -N: (the last N)")
+                    .allow_hyphen_values(true),
+                Arg::new("all")
+                    .long("all")
+                    .help("Print everything, without the token cap")
+                    .action(ArgAction::SetTrue),
+            ])
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> GrepArgs {
+        let text = |id| matches.get_one::<String>(id).cloned();
+        let number = |id| matches.get_one::<u64>(id).copied();
+        GrepArgs {
+            reference: text("reference").expect("required"),
+            pattern: text("pattern").expect("required"),
+            ignore_case: matches.get_flag("ignore_case"),
+            fixed_strings: matches.get_flag("fixed_strings"),
+            word_regexp: matches.get_flag("word_regexp"),
+            invert_match: matches.get_flag("invert_match"),
+            after_context: number("after_context"),
+            before_context: number("before_context"),
+            context: number("context"),
+            max_count: number("max_count"),
+            count: matches.get_flag("count"),
+            range: text("range"),
+            all: matches.get_flag("all"),
+        }
+    }
 }
 
 /// Context lines when neither -A/-B nor -C says otherwise (SPEC §5).

@@ -27,32 +27,72 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use clap::builder::PossibleValue;
+use clap::{Arg, ArgMatches, Command, ValueEnum, value_parser};
 use serde_json::{Map, Value, json};
 
 use crate::shell;
 
-/// Rewrite an agent's shell commands to run through ctxoff (an agent hook handler).
-///
-/// Install it with `ctxoff init claude`. Claude Code runs it before every Bash tool call with the
-/// call as JSON on stdin; for a simple command it prints a rewrite to
-/// `CTXOFF_SESSION=<session id> ctxoff -- <command>`, so large outputs land in the agent's
-/// session. It leaves alone (prints nothing, exits 0) what a prefix could change: shell builtins
-/// such as `cd` or `export`, lists and pipelines (`;`, `&&`, `|`), redirections, substitutions,
-/// interactive programs, names not found on PATH (aliases, functions), background commands, and
-/// commands matching a `keep` pattern of the configuration. A command that already runs ctxoff only gets the session. It never approves a
-/// command: Claude Code's own permission rules still decide.
-#[derive(Debug, clap::Args)]
+/// `ctxoff hook`'s arguments.
+#[derive(Debug)]
 pub struct HookArgs {
-    /// The agent whose hook protocol to speak
-    #[arg(value_enum)]
+    /// The agent whose hook protocol to speak.
     pub agent: Agent,
 }
 
+const LONG_ABOUT: &str = "\
+Rewrite an agent's shell commands to run through ctxoff (an agent hook handler).
+
+Install it with `ctxoff init claude`. Claude Code runs it before every Bash tool call with the \
+call as JSON on stdin; for a simple command it prints a rewrite to `CTXOFF_SESSION=<session id> \
+ctxoff -- <command>`, so large outputs land in the agent's session. It leaves alone (prints \
+nothing, exits 0) what a prefix could change: shell builtins such as `cd` or `export`, lists and \
+pipelines (`;`, `&&`, `|`), redirections, substitutions, interactive programs, names not found on \
+PATH (aliases, functions), background commands, and commands matching a `keep` pattern of the \
+configuration. A command that already runs ctxoff only gets the session. It never approves a \
+command: Claude Code's own permission rules still decide.";
+
+impl HookArgs {
+    pub fn command() -> Command {
+        Command::new("hook")
+            .about(
+                "Rewrite an agent's shell commands to run through ctxoff (an agent hook handler)",
+            )
+            .long_about(LONG_ABOUT)
+            .arg(
+                Arg::new("agent")
+                    .value_name("AGENT")
+                    .help("The agent whose hook protocol to speak")
+                    .required(true)
+                    .value_parser(value_parser!(Agent)),
+            )
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> HookArgs {
+        HookArgs {
+            agent: *matches.get_one("agent").expect("required"),
+        }
+    }
+}
+
 /// Agents ctxoff integrates with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
-    /// Claude Code (a PreToolUse hook on the Bash tool)
     Claude,
+}
+
+/// How agents are named on the command line, with the help `--help` shows for each.
+impl ValueEnum for Agent {
+    fn value_variants<'a>() -> &'a [Agent] {
+        &[Agent::Claude]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Agent::Claude => PossibleValue::new("claude")
+                .help("Claude Code (a PreToolUse hook on the Bash tool)"),
+        })
+    }
 }
 
 /// Reads one hook event from `input` and writes the rewrite, if any, to `out`. Always exit 0:

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use serde_json::{Value, json};
 
 use super::hook::Agent;
@@ -28,43 +29,95 @@ use super::hook::Agent;
 /// The command line Claude Code runs for the hook.
 pub const HOOK_COMMAND: &str = "ctxoff hook claude";
 
-/// Set up an agent to use ctxoff: install its hook, or print instructions for it.
-///
-/// `ctxoff init claude` adds a PreToolUse hook to Claude Code's settings so its Bash commands run
-/// through ctxoff (see `ctxoff hook`). By default the user's settings, `~/.claude/settings.json`,
-/// are changed: the hook then works in every project without committing anything to one;
-/// `--project` changes `.claude/settings.json` in the current directory instead, to share it
-/// with a team. Other settings and hooks are kept; the old file is saved as `settings.json.bak`
-/// (`.bak.1`, `.bak.2`… when that exists) before any change. Running it again changes nothing.
-///
-/// `ctxoff init --print` prints a Markdown snippet for AGENTS.md or CLAUDE.md that teaches an
-/// agent the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.
-#[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("what").required(true).args(["agent", "print"])))]
+/// `ctxoff init`'s arguments.
+#[derive(Debug)]
 pub struct InitArgs {
-    /// The agent whose settings to change
-    #[arg(value_enum)]
+    /// The agent whose settings to change; `None` with `--print`.
     pub agent: Option<Agent>,
-
-    /// Change the user's settings, ~/.claude/settings.json (the default)
-    #[arg(long, conflicts_with_all = ["project", "print"])]
     pub global: bool,
-
-    /// Change .claude/settings.json in the current directory
-    #[arg(long, conflicts_with = "print")]
     pub project: bool,
-
-    /// Show what would change; write nothing
-    #[arg(long, conflicts_with = "print")]
     pub dry_run: bool,
-
-    /// Remove ctxoff's hook, and nothing else
-    #[arg(long, conflicts_with = "print")]
     pub uninstall: bool,
-
-    /// Print the AGENTS.md / CLAUDE.md instruction snippet
-    #[arg(long, conflicts_with = "agent")]
     pub print: bool,
+}
+
+const LONG_ABOUT: &str = "\
+Set up an agent to use ctxoff: install its hook, or print instructions for it.
+
+`ctxoff init claude` adds a PreToolUse hook to Claude Code's settings so its Bash commands run \
+through ctxoff (see `ctxoff hook`). By default the user's settings, `~/.claude/settings.json`, \
+are changed: the hook then works in every project without committing anything to one; \
+`--project` changes `.claude/settings.json` in the current directory instead, to share it with a \
+team. Other settings and hooks are kept; the old file is saved as `settings.json.bak` (`.bak.1`, \
+`.bak.2`… when that exists) before any change. Running it again changes nothing.
+
+`ctxoff init --print` prints a Markdown snippet for AGENTS.md or CLAUDE.md that teaches an agent \
+the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.";
+
+impl InitArgs {
+    pub fn command() -> Command {
+        let flag = |id: &'static str, long: &'static str, help: &'static str| {
+            Arg::new(id)
+                .long(long)
+                .help(help)
+                .action(ArgAction::SetTrue)
+        };
+        Command::new("init")
+            .about("Set up an agent to use ctxoff: install its hook, or print instructions for it")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("agent")
+                    .value_name("AGENT")
+                    .help("The agent whose settings to change")
+                    .value_parser(value_parser!(Agent)),
+                flag(
+                    "global",
+                    "global",
+                    "Change the user's settings, ~/.claude/settings.json (the default)",
+                )
+                .conflicts_with_all(["project", "print"]),
+                flag(
+                    "project",
+                    "project",
+                    "Change .claude/settings.json in the current directory",
+                )
+                .conflicts_with("print"),
+                flag(
+                    "dry_run",
+                    "dry-run",
+                    "Show what would change; write nothing",
+                )
+                .conflicts_with("print"),
+                flag(
+                    "uninstall",
+                    "uninstall",
+                    "Remove ctxoff's hook, and nothing else",
+                )
+                .conflicts_with("print"),
+                flag(
+                    "print",
+                    "print",
+                    "Print the AGENTS.md / CLAUDE.md instruction snippet",
+                )
+                .conflicts_with("agent"),
+            ])
+            .group(
+                ArgGroup::new("what")
+                    .required(true)
+                    .args(["agent", "print"]),
+            )
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> InitArgs {
+        InitArgs {
+            agent: matches.get_one("agent").copied(),
+            global: matches.get_flag("global"),
+            project: matches.get_flag("project"),
+            dry_run: matches.get_flag("dry_run"),
+            uninstall: matches.get_flag("uninstall"),
+            print: matches.get_flag("print"),
+        }
+    }
 }
 
 /// The user's home directory, for `--global`.
@@ -393,17 +446,12 @@ mod tests {
 
         /// Runs `ctxoff init claude FLAGS`: (exit code, stdout, stderr).
         fn init(&self, flags: &[&str]) -> (ExitCode, String, String) {
-            use clap::Parser;
-            #[derive(clap::Parser)]
-            struct Cli {
-                #[command(flatten)]
-                init: InitArgs,
-            }
-            let argv = ["ctxoff", "claude"].iter().chain(flags);
-            let cli = Cli::try_parse_from(argv).unwrap();
+            let argv = ["init", "claude"].iter().chain(flags);
+            let args =
+                InitArgs::from_matches(&InitArgs::command().try_get_matches_from(argv).unwrap());
             let cwd = self.dir.path().join("project");
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(&cli.init, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
+            let code = run(&args, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
             (
                 code,
                 String::from_utf8(out).unwrap(),
@@ -619,17 +667,15 @@ mod tests {
 
     #[test]
     fn print_shows_the_snippet() {
-        use clap::Parser;
-        #[derive(clap::Parser)]
-        struct Cli {
-            #[command(flatten)]
-            init: InitArgs,
-        }
-        <Cli as clap::CommandFactory>::command().debug_assert();
-        let cli = Cli::try_parse_from(["ctxoff", "--print"]).unwrap();
+        InitArgs::command().debug_assert();
+        let args = InitArgs::from_matches(
+            &InitArgs::command()
+                .try_get_matches_from(["init", "--print"])
+                .unwrap(),
+        );
         let mut out = Vec::new();
         let code = run(
-            &cli.init,
+            &args,
             None,
             Path::new("/nonexistent"),
             &mut out,
@@ -653,7 +699,10 @@ mod tests {
             &["ctxoff", "claude", "--print"],
             &["ctxoff", "claude", "--global", "--project"],
         ] {
-            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
+            assert!(
+                InitArgs::command().try_get_matches_from(bad).is_err(),
+                "{bad:?}"
+            );
         }
     }
 }

@@ -2,6 +2,7 @@
 //! and display-cleaned, or raw with `--plain`, within the token cap.
 
 use anyhow::{Result, bail};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -11,40 +12,72 @@ use crate::store::Store;
 use crate::text::clean_line;
 use crate::tokens::Encoding;
 
-/// Print line ranges of an offloaded output
-///
-/// Prints the lines of the output REF in each RANGE as `LINE:text`, display-cleaned (ANSI
-/// colours stripped, carriage-return progress rendered). RANGE is N, A:B (1-based, inclusive),
-/// A: (to the end), :B (from the start) or -N: (the last N lines). With --plain, prints the
-/// stored lines unchanged and without numbers: `ctxoff lines REF 1: --plain --all` reproduces the
-/// output byte for byte.
-///
-/// Printing stops at the offload threshold's worth of tokens, with a last `[ctxoff]` line saying
-/// what was not shown; --all lifts the cap. An end past the last line is clamped (with a note on
-/// standard error); a start past it is an error.
-///
-/// Examples:
-///   ctxoff lines @last 120:180
-///   ctxoff lines cargo_4 -40:
-///   ctxoff lines @2 1:20 900:920
-///   ctxoff lines @last 1: --plain --all > full.log
-#[derive(Debug, Clone, clap::Args)]
+/// `ctxoff lines`'s arguments.
+#[derive(Debug, Clone)]
 pub struct LinesArgs {
-    /// The output to read: @last, @N, NAME_N, SESSION/NAME_N or its path
-    #[arg(value_name = "REF")]
+    /// The output to read.
     pub reference: String,
-
-    /// Lines to print: N, A:B, A:, :B or -N: (the last N)
-    #[arg(value_name = "RANGE", required = true, allow_hyphen_values = true)]
     pub ranges: Vec<String>,
-
-    /// Print the stored lines unchanged, without line numbers or cleaning
-    #[arg(long)]
     pub plain: bool,
-
-    /// Print everything, without the token cap
-    #[arg(long)]
     pub all: bool,
+}
+
+const LONG_ABOUT: &str = "\
+Print line ranges of an offloaded output
+
+Prints the lines of the output REF in each RANGE as `LINE:text`, display-cleaned (ANSI colours \
+stripped, carriage-return progress rendered). RANGE is N, A:B (1-based, inclusive), A: (to the \
+end), :B (from the start) or -N: (the last N lines). With --plain, prints the stored lines \
+unchanged and without numbers: `ctxoff lines REF 1: --plain --all` reproduces the output byte for \
+byte.
+
+Printing stops at the offload threshold's worth of tokens, with a last `[ctxoff]` line saying what \
+was not shown; --all lifts the cap. An end past the last line is clamped (with a note on standard \
+error); a start past it is an error.
+
+Examples: ctxoff lines @last 120:180 ctxoff lines cargo_4 -40: ctxoff lines @2 1:20 900:920 \
+ctxoff lines @last 1: --plain --all > full.log";
+
+impl LinesArgs {
+    pub fn command() -> Command {
+        Command::new("lines")
+            .about("Print line ranges of an offloaded output")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("reference")
+                    .value_name("REF")
+                    .help("The output to read: @last, @N, NAME_N, SESSION/NAME_N or its path")
+                    .required(true),
+                Arg::new("ranges")
+                    .value_name("RANGE")
+                    .help("Lines to print: N, A:B, A:, :B or -N: (the last N)")
+                    .num_args(1..)
+                    .required(true)
+                    .allow_hyphen_values(true),
+                Arg::new("plain")
+                    .long("plain")
+                    .help("Print the stored lines unchanged, without line numbers or cleaning")
+                    .action(ArgAction::SetTrue),
+                Arg::new("all")
+                    .long("all")
+                    .help("Print everything, without the token cap")
+                    .action(ArgAction::SetTrue),
+            ])
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> LinesArgs {
+        LinesArgs {
+            reference: matches
+                .get_one::<String>("reference")
+                .cloned()
+                .expect("required"),
+            ranges: matches
+                .get_many::<String>("ranges")
+                .map_or_else(Vec::new, |ranges| ranges.cloned().collect()),
+            plain: matches.get_flag("plain"),
+            all: matches.get_flag("all"),
+        }
+    }
 }
 
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to

@@ -2,7 +2,8 @@
 //! manifests, checked against the files that are still there.
 
 use anyhow::Result;
-use serde::Serialize;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::{Value, json};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,30 +13,54 @@ use super::read::{shell_quote, thousands};
 use crate::reference::{parse_file_name, session_outputs};
 use crate::store::{Entry, Store, read_manifest};
 
-/// List offloaded outputs
-///
-/// Lists the outputs of the current session, oldest first: the reference to use with `grep` and
-/// `lines` (@N), the file, its lines, tokens and age, the exit status and the command. Outputs
-/// still being written (or whose capture was killed) are marked incomplete; outputs removed by
-/// `gc` are not listed.
-///
-/// Examples:
-///   ctxoff list
-///   ctxoff list --all
-///   ctxoff list --json | jq '.[] | select(.exit_code != 0) | .path'
-#[derive(Debug, Clone, clap::Args)]
+/// `ctxoff list`'s arguments.
+#[derive(Debug, Clone)]
 pub struct ListArgs {
-    /// List every session's outputs, not only the current session's
-    #[arg(long)]
     pub all: bool,
-
-    /// Print a JSON array of outputs (the manifest fields, with session, path and age)
-    #[arg(long)]
     pub json: bool,
 }
 
+const LONG_ABOUT: &str = "\
+List offloaded outputs
+
+Lists the outputs of the current session, oldest first: the reference to use with `grep` and \
+`lines` (@N), the file, its lines, tokens and age, the exit status and the command. Outputs still \
+being written (or whose capture was killed) are marked incomplete; outputs removed by `gc` are \
+not listed.
+
+Examples: ctxoff list ctxoff list --all ctxoff list --json | jq '.[] | select(.exit_code != 0) | \
+.path'";
+
+impl ListArgs {
+    pub fn command() -> Command {
+        Command::new("list")
+            .about("List offloaded outputs")
+            .long_about(LONG_ABOUT)
+            .args([
+                Arg::new("all")
+                    .long("all")
+                    .help("List every session's outputs, not only the current session's")
+                    .action(ArgAction::SetTrue),
+                Arg::new("json")
+                    .long("json")
+                    .help(
+                        "Print a JSON array of outputs (the manifest fields, with session, path \
+                         and age)",
+                    )
+                    .action(ArgAction::SetTrue),
+            ])
+    }
+
+    pub fn from_matches(matches: &ArgMatches) -> ListArgs {
+        ListArgs {
+            all: matches.get_flag("all"),
+            json: matches.get_flag("json"),
+        }
+    }
+}
+
 /// One listed output.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 struct Listed {
     session: String,
     path: String,
@@ -43,8 +68,23 @@ struct Listed {
     age_s: Option<u64>,
     /// False for a file named like an output that the manifest does not describe.
     in_manifest: bool,
-    #[serde(flatten)]
     entry: Entry,
+}
+
+impl Listed {
+    /// The `--json` object: the listing's own keys, then the manifest entry's.
+    fn to_json(&self) -> Value {
+        let mut json = json!({
+            "session": self.session,
+            "path": self.path,
+            "age_s": self.age_s,
+            "in_manifest": self.in_manifest,
+        });
+        if let (Some(listed), Value::Object(entry)) = (json.as_object_mut(), self.entry.to_json()) {
+            listed.extend(entry);
+        }
+        json
+    }
 }
 
 pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
@@ -63,7 +103,11 @@ pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCo
         .collect();
 
     if args.json {
-        let all: Vec<&Listed> = listed.iter().flat_map(|(_, o)| o).collect();
+        let all: Vec<Value> = listed
+            .iter()
+            .flat_map(|(_, o)| o)
+            .map(Listed::to_json)
+            .collect();
         serde_json::to_writer(&mut *out, &all)?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);

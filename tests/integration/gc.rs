@@ -69,7 +69,7 @@ fn age_session(dir: &Path, age: Duration) {
 }
 
 fn write_owner(dir: &Path, owner: &Owner) {
-    fs::write(dir.join("session.json"), serde_json::to_vec(owner).unwrap()).unwrap();
+    fs::write(dir.join("session.json"), owner.to_json().to_string()).unwrap();
 }
 
 /// A process that has come and gone: its pid and start time, as a session records them.

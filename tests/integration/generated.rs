@@ -3,7 +3,6 @@
 //!
 //!     CTXOFF_REGENERATE=1 cargo test --test integration generated
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 use std::path::{Path, PathBuf};
 

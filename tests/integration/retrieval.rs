@@ -2,7 +2,6 @@
 //! `lines` (round trips and ranges), `list`, references and their errors. Runs the library's
 //! entry points with in-memory writers; the binary's wiring has its own tests.
 
-use clap::Parser;
 use ctxoff::cmd::{grep, lines, list};
 use ctxoff::store::{Entry, MANIFEST, Store};
 use ctxoff::text::clean_line;
@@ -33,22 +32,20 @@ impl Ran {
     }
 }
 
-#[derive(Parser)]
-struct GrepCli {
-    #[command(flatten)]
-    args: grep::GrepArgs,
+/// Parses `words` as the arguments of the subcommand `command` defines.
+fn parse(command: clap::Command, words: &[&str]) -> Result<clap::ArgMatches, clap::Error> {
+    let name = command.get_name().to_string();
+    command.try_get_matches_from(std::iter::once(name.as_str()).chain(words.iter().copied()))
 }
 
-#[derive(Parser)]
-struct LinesCli {
-    #[command(flatten)]
-    args: lines::LinesArgs,
+fn grep_args(words: &[&str]) -> grep::GrepArgs {
+    let matches = parse(grep::GrepArgs::command(), words);
+    grep::GrepArgs::from_matches(&matches.unwrap_or_else(|e| panic!("{words:?}: {e}")))
 }
 
-#[derive(Parser)]
-struct ListCli {
-    #[command(flatten)]
-    args: list::ListArgs,
+fn lines_args(words: &[&str]) -> lines::LinesArgs {
+    let matches = parse(lines::LinesArgs::command(), words);
+    lines::LinesArgs::from_matches(&matches.unwrap_or_else(|e| panic!("{words:?}: {e}")))
 }
 
 impl Scratch {
@@ -90,7 +87,7 @@ impl Scratch {
             .append(true)
             .open(self.store.session_dir().join(MANIFEST))
             .unwrap();
-        writeln!(f, "{}", serde_json::to_string(entry).unwrap()).unwrap();
+        writeln!(f, "{}", entry.to_json()).unwrap();
     }
 
     fn grep(&self, words: &[&str]) -> Ran {
@@ -98,11 +95,9 @@ impl Scratch {
     }
 
     fn grep_capped(&self, words: &[&str], cap: u64) -> Ran {
-        let cli = GrepCli::try_parse_from(std::iter::once("grep").chain(words.iter().copied()))
-            .unwrap_or_else(|e| panic!("{words:?}: {e}"));
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = grep::run(
-            &cli.args,
+            &grep_args(words),
             &self.store,
             Encoding::O200kBase,
             cap,
@@ -118,11 +113,9 @@ impl Scratch {
     }
 
     fn grep_err(&self, words: &[&str]) -> String {
-        let cli =
-            GrepCli::try_parse_from(std::iter::once("grep").chain(words.iter().copied())).unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let e = grep::run(
-            &cli.args,
+            &grep_args(words),
             &self.store,
             Encoding::O200kBase,
             CAP,
@@ -139,11 +132,9 @@ impl Scratch {
     }
 
     fn lines_capped(&self, words: &[&str], cap: u64) -> Ran {
-        let cli = LinesCli::try_parse_from(std::iter::once("lines").chain(words.iter().copied()))
-            .unwrap_or_else(|e| panic!("{words:?}: {e}"));
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = lines::run(
-            &cli.args,
+            &lines_args(words),
             &self.store,
             Encoding::O200kBase,
             cap,
@@ -159,11 +150,9 @@ impl Scratch {
     }
 
     fn lines_err(&self, words: &[&str]) -> String {
-        let cli = LinesCli::try_parse_from(std::iter::once("lines").chain(words.iter().copied()))
-            .unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let e = lines::run(
-            &cli.args,
+            &lines_args(words),
             &self.store,
             Encoding::O200kBase,
             CAP,
@@ -175,10 +164,9 @@ impl Scratch {
     }
 
     fn list(&self, words: &[&str]) -> String {
-        let cli =
-            ListCli::try_parse_from(std::iter::once("list").chain(words.iter().copied())).unwrap();
+        let args = list::ListArgs::from_matches(&parse(list::ListArgs::command(), words).unwrap());
         let mut out = Vec::new();
-        list::run(&cli.args, &self.store, &mut out).unwrap();
+        list::run(&args, &self.store, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 }
