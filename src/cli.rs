@@ -59,6 +59,13 @@ pub struct Cli {
 impl Cli {
     /// ctxoff's whole command line, for parsing and for the generated completions and man pages.
     pub fn command() -> clap::Command {
+        Cli::top_level().subcommands(Command::commands())
+    }
+
+    /// The command line without the subcommands: all it takes to run a command, and several
+    /// times cheaper to build and check than the whole definition (run mode is on the path of
+    /// every command an agent runs).
+    fn top_level() -> clap::Command {
         clap::Command::new("ctxoff")
             .version(env!("CARGO_PKG_VERSION"))
             .about(ABOUT)
@@ -69,7 +76,6 @@ impl Cli {
             .max_term_width(100)
             .args(GlobalOptions::args())
             .args(RunOptions::args())
-            .subcommands(Command::commands())
             .arg(
                 Arg::new("command")
                     .value_name("COMMAND")
@@ -200,6 +206,9 @@ pub enum Command {
 }
 
 impl Command {
+    /// The subcommands' names, as [`Command::commands`] declares them.
+    const NAMES: [&str; 7] = ["grep", "lines", "list", "count", "gc", "hook", "init"];
+
     /// The subcommands, in the order help lists them.
     fn commands() -> [clap::Command; 7] {
         [
@@ -234,9 +243,14 @@ pub fn parse(
     args: Vec<OsString>,
     is_reference: impl FnOnce(&GlobalOptions, &str) -> bool,
 ) -> Result<Cli, clap::Error> {
+    let top = Cli::top_level();
+    let first = first_word(&top, &args);
+    if let Some(cli) = parse_run(top, &args, first) {
+        return Ok(cli);
+    }
     let command = Cli::command();
     let mut args = args;
-    if let Some(i) = first_word(&command, &args)
+    if let Some(i) = first
         && args[i] == "grep"
     {
         let options = command.clone().try_get_matches_from(&args[..i])?;
@@ -255,6 +269,29 @@ pub fn parse(
             .and(cli.global.session.clone());
     }
     Ok(cli)
+}
+
+/// Run and pipe mode, parsed without the subcommands: `None` when the words before the command
+/// name a subcommand or may ask for help or the version (their output lists the subcommands), or
+/// when they do not parse (the whole definition then gives the error, word for word).
+fn parse_run(top: clap::Command, args: &[OsString], first: Option<usize>) -> Option<Cli> {
+    let end = first
+        .or_else(|| args.iter().position(|w| w == "--"))
+        .unwrap_or(args.len());
+    if first.is_some_and(|i| Command::NAMES.iter().any(|name| args[i] == *name)) {
+        return None;
+    }
+    let may_ask_for_help = args.get(1..end).unwrap_or_default().iter().any(|w| {
+        let w = w.to_string_lossy();
+        w == "--help"
+            || w == "--version"
+            || (!w.starts_with("--") && w.starts_with('-') && w.contains(['h', 'V']))
+    });
+    if may_ask_for_help {
+        return None;
+    }
+    let matches = top.try_get_matches_from(args).ok()?;
+    Some(Cli::from_matches(&matches))
 }
 
 /// Index of the first word that is neither one of ctxoff's options nor an option's value;
@@ -298,6 +335,68 @@ mod tests {
     fn parse_words(words: &[&str], reference: bool) -> Cli {
         let args = words.iter().map(OsString::from).collect();
         parse(args, |_, _| reference).expect("parses")
+    }
+
+    #[test]
+    fn subcommand_names_are_the_declared_ones() {
+        let declared: Vec<String> = Command::commands()
+            .iter()
+            .map(|c| c.get_name().to_owned())
+            .collect();
+        assert_eq!(declared, Command::NAMES);
+    }
+
+    #[test]
+    fn run_mode_parses_the_same_without_the_subcommands() {
+        let cases: &[&[&str]] = &[
+            &["ctxoff", "true"],
+            &["ctxoff"],
+            &["ctxoff", "--threshold", "5", "--", "lines", "x"],
+            &["ctxoff", "-q", "--json", "cargo", "test", "--help", "-V"],
+            &["ctxoff", "--name", "grep", "echo", "hi"],
+            &[
+                "ctxoff",
+                "--encoding=cl100k_base",
+                "--dir",
+                "/d",
+                "--session=s",
+                "ls",
+            ],
+            &["ctxoff", "--preview", "7", "--", "--weird"],
+        ];
+        for words in cases {
+            let args: Vec<OsString> = words.iter().map(OsString::from).collect();
+            let first = first_word(&Cli::top_level(), &args);
+            let quick = parse_run(Cli::top_level(), &args, first).expect("parsed in run mode");
+            let whole = Cli::from_matches(&Cli::command().try_get_matches_from(&args).unwrap());
+            assert_eq!(format!("{quick:?}"), format!("{whole:?}"), "{words:?}");
+        }
+    }
+
+    #[test]
+    fn help_subcommands_and_errors_get_the_whole_definition() {
+        for words in [
+            &["ctxoff", "--help"][..],
+            &["ctxoff", "-qh", "true"],
+            &["ctxoff", "-V"],
+            &["ctxoff", "count", "f"],
+            &["ctxoff", "--bogus", "true"],
+            &["ctxoff", "--threshold", "x", "true"],
+        ] {
+            let args: Vec<OsString> = words.iter().map(OsString::from).collect();
+            let first = first_word(&Cli::top_level(), &args);
+            assert!(
+                parse_run(Cli::top_level(), &args, first).is_none(),
+                "{words:?}"
+            );
+        }
+        let args: Vec<OsString> = ["ctxoff", "--bogus", "true"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        let err = parse(args.clone(), |_, _| false).unwrap_err();
+        let whole = Cli::command().try_get_matches_from(&args).unwrap_err();
+        assert_eq!(err.render().to_string(), whole.render().to_string());
     }
 
     #[test]
