@@ -27,9 +27,10 @@ need /usr/bin/time time
 # The corpus's own generator, beside the corpus files it draws lines from.
 bash "$repo/tests/fixtures/corpus/gen-big.sh" "$data" >/dev/null
 
-(cd "$repo" && cargo build --release -q && cargo build --release -q --example reference_count)
+(cd "$repo" && cargo build --release -q && cargo build --release -q --example reference_count --example spawn_floor)
 ctxoff="$repo/target/release/ctxoff"
 reference="$repo/target/release/examples/reference_count"
+floor="$repo/target/release/examples/spawn_floor"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export CTXOFF_DIR="$scratch/root" CTXOFF_SESSION=bench CTXOFF_CONFIG=/dev/null
@@ -57,6 +58,8 @@ rss() { /usr/bin/time -f %M sh -c "$1" 2>&1 >/dev/null | tail -1 | awk '{printf 
 echo "== 1. small output (no tokenizer, no file) =="
 RUNS=300 WARMUP=20 compare "true" "true" "$ctxoff true"
 RUNS=300 WARMUP=20 compare "echo hi" "echo hi" "$ctxoff echo hi"
+# What any program that captures a command's output pays here before doing anything else.
+RUNS=300 WARMUP=20 compare "true (vs spawn with pipes, wait)" "$floor true" "$ctxoff true"
 
 echo "== 2. capture =="
 clean="rm -rf $scratch/root"
