@@ -24,6 +24,8 @@ use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 const KEEP: usize = 256 * 1024;
 /// Lines longer than this reach the analysis cut to this length.
 const LINE_CAP: usize = 64 * 1024;
+/// The most the line scan takes at once.
+const SCAN_PIECE: usize = 256 * 1024;
 /// While undecided, wait for the tokenizer rather than buffer more than this.
 const UNDECIDED_CAP: usize = 8 * 1024 * 1024;
 /// Chunks in flight to each worker thread (backpressure keeps memory bounded).
@@ -768,6 +770,14 @@ impl LineScan {
     }
 
     fn feed(&mut self, chunk: &[u8]) {
+        // The buffered output arrives as one chunk of up to 8 MiB: scratch copies of it (the
+        // lower-cased text) would cost as much again.
+        if chunk.len() > SCAN_PIECE {
+            for piece in chunk.chunks(SCAN_PIECE) {
+                self.feed(piece);
+            }
+            return;
+        }
         self.analysis.raw(chunk);
         self.bytes += chunk.len() as u64;
         if self.start.len() < KEEP {
@@ -953,12 +963,19 @@ mod tests {
         long.extend(std::iter::repeat_n(b'x', LINE_CAP + 10));
         long.extend_from_slice(b" panicked\nWARNING: last");
         inputs.push(long);
+        // More than the scan takes at once, as the buffered output arrives.
+        inputs.push(inputs[0].repeat(SCAN_PIECE / inputs[0].len() * 3));
         let plain = NotablePatterns::default();
         let configured = NotablePatterns::new(&["TODO".to_owned(), r"E\d{4}".to_owned()]).unwrap();
         for notable in [&plain, &configured] {
             for bytes in &inputs {
                 let expected = line_by_line(bytes, notable);
-                for size in [1, 7, 4096, bytes.len().max(1)] {
+                let sizes = if bytes.len() > SCAN_PIECE {
+                    vec![4096, bytes.len()]
+                } else {
+                    vec![1, 7, 4096, bytes.len().max(1)]
+                };
+                for size in sizes {
                     let mut scan = LineScan::new(Analysis::new(notable, 40));
                     for chunk in bytes.chunks(size) {
                         scan.feed(chunk);
