@@ -208,7 +208,9 @@ impl Recorder {
                         Err(error) => Outcome::Unsaved { error },
                     };
                 }
-                let tokens = count_rest(counter, &buffer.bytes[at..]);
+                let mut counter = ParallelCounter::continuing(counter);
+                counter.feed(&buffer.bytes[at..]);
+                let tokens = counter.finish();
                 if tokens <= threshold {
                     return Outcome::PassThrough(buffer);
                 }
@@ -399,17 +401,6 @@ fn print_all(parts: &[&[u8]]) {
     let _ = out.flush();
 }
 
-/// Counts `rest` after what `counter` has seen: on every core when it is long.
-fn count_rest(mut counter: Counter, rest: &[u8]) -> u64 {
-    if rest.len() <= crate::tokens::PARALLEL_BLOCK {
-        counter.feed(rest);
-        return counter.finish();
-    }
-    let mut parallel = ParallelCounter::continuing(counter);
-    parallel.feed(rest);
-    parallel.finish()
-}
-
 /// How the writer gets its token count.
 enum Tokens {
     /// The output ended while undecided: counted already.
@@ -514,7 +505,7 @@ impl Writer {
         }
     }
 
-    /// Saves `data`; `count` is false for bytes the token counter has already seen.
+    /// Saves `data`.
     fn write(&mut self, data: &[u8]) -> io::Result<()> {
         self.write_shared(Arc::new(data.to_vec()), 0)
     }
@@ -818,8 +809,8 @@ impl LineScan {
     }
 
     /// Analyses whole lines (`text` ends with `\n`). Text that needs no cleaning (valid UTF-8
-    /// without escapes or carriage returns: most output) is validated once, not per line, and
-    /// only the lines where the notable stems occur are classified.
+    /// without escapes or carriage returns: most output) is validated and searched for the
+    /// notable stems once, not line by line.
     fn lines(&mut self, text: &[u8]) {
         let plain = memchr::memchr2(0x1b, b'\r', text).is_none();
         let Some(text) = plain.then(|| std::str::from_utf8(text).ok()).flatten() else {

@@ -453,11 +453,12 @@ pub struct ParallelCounter {
     tokenizer: Tokenizer,
     block: Vec<u8>,
     block_size: usize,
+    /// The workers' queue, from the first segment on: a short count starts no thread.
     queue: Option<mpsc::SyncSender<Vec<u8>>>,
     workers: Vec<thread::JoinHandle<u64>>,
     /// Segments the workers are done with, to be filled again: a long count allocates no more
     /// buffers than are ever in flight (fresh ones fragment the heap across threads).
-    spent: mpsc::Receiver<Vec<u8>>,
+    spent: (mpsc::Sender<Vec<u8>>, mpsc::Receiver<Vec<u8>>),
     /// The stretch being counted sequentially, if any; it ends at the next exact cut.
     stretch: Option<Counter>,
     /// What finished stretches (and segments no worker took) counted.
@@ -465,7 +466,7 @@ pub struct ParallelCounter {
 }
 
 /// Bytes gathered before a segment goes to a worker.
-pub const PARALLEL_BLOCK: usize = MAX_CHUNK;
+const PARALLEL_BLOCK: usize = MAX_CHUNK;
 
 /// Most counting threads: each holds a segment and a piece cache (about 1 MB), so memory stays
 /// bounded on machines with many cores.
@@ -478,6 +479,20 @@ impl ParallelCounter {
 
     /// A counter with another segment size (tests use small ones to cross many cuts).
     pub fn with_block(tokenizer: Tokenizer, block_size: usize) -> ParallelCounter {
+        ParallelCounter {
+            tokenizer,
+            block: Vec::new(),
+            block_size: block_size.max(1),
+            queue: None,
+            workers: Vec::new(),
+            spent: mpsc::channel(),
+            stretch: None,
+            counted: 0,
+        }
+    }
+
+    /// Starts the workers; returns their queue.
+    fn start_workers(&mut self) -> mpsc::SyncSender<Vec<u8>> {
         let threads = thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, MAX_WORKERS);
@@ -485,10 +500,10 @@ impl ParallelCounter {
         // blocks instead of buffering.
         let (queue, segments) = mpsc::sync_channel::<Vec<u8>>(1);
         let segments = Arc::new(Mutex::new(segments));
-        let (spent_tx, spent) = mpsc::channel();
-        let workers = (0..threads)
+        let tokenizer = self.tokenizer;
+        self.workers = (0..threads)
             .map(|_| {
-                let (segments, spent) = (Arc::clone(&segments), spent_tx.clone());
+                let (segments, spent) = (Arc::clone(&segments), self.spent.0.clone());
                 thread::spawn(move || {
                     let mut total = 0;
                     while let Some(mut segment) = next_segment(&segments) {
@@ -501,20 +516,12 @@ impl ParallelCounter {
                 })
             })
             .collect();
-        ParallelCounter {
-            tokenizer,
-            block: Vec::new(),
-            block_size: block_size.max(1),
-            queue: Some(queue),
-            workers,
-            spent,
-            stretch: None,
-            counted: 0,
-        }
+        queue
     }
 
     /// Goes on from a sequential counter that has seen the stream so far: it counts on up to
-    /// the first exact cut, and the rest is counted in parallel.
+    /// the first exact cut past a segment's length, and the rest is counted in parallel (so
+    /// a short rest is counted on the caller's thread).
     pub fn continuing(counter: Counter) -> ParallelCounter {
         ParallelCounter::continuing_with_block(counter, PARALLEL_BLOCK)
     }
@@ -545,7 +552,7 @@ impl ParallelCounter {
                 self.block.clear();
                 return;
             };
-            let mut rest = self.spent.try_recv().unwrap_or_default();
+            let mut rest = self.spent.1.try_recv().unwrap_or_default();
             rest.extend_from_slice(&self.block[cut..]);
             self.block.truncate(cut);
             let segment = std::mem::replace(&mut self.block, rest);
@@ -560,11 +567,15 @@ impl ParallelCounter {
     }
 
     fn send(&mut self, segment: Vec<u8>) {
-        let Some(queue) = &self.queue else { return };
+        let queue = match self.queue.take() {
+            Some(queue) => queue,
+            None => self.start_workers(),
+        };
         if let Err(mpsc::SendError(segment)) = queue.send(segment) {
             // No worker left (it cannot happen short of a bug): the count must not lose it.
             self.counted += self.tokenizer.count_bytes(&segment);
         }
+        self.queue = Some(queue);
     }
 
     pub fn finish(mut self) -> u64 {
