@@ -270,12 +270,11 @@ impl NotablePatterns {
         mask
     }
 
-    /// Where in `line` the first hit of `kind` starts (a byte offset). `lower` holds `line`
-    /// lower-cased, as [`NotablePatterns::classify_with`] leaves it.
-    fn hit_at(&self, line: &str, lower: &[u8], kind: usize) -> Option<usize> {
+    /// Where in `line` the first hit of `kind` starts (a byte offset). `lower` is scratch
+    /// space. (Only examples need it: a few lines per kind.)
+    fn hit_at(&self, line: &str, lower: &mut Vec<u8>, kind: usize) -> Option<usize> {
         match FAMILIES.get(kind) {
-            Some(family) => stems()
-                .hits(lower)
+            Some(family) => notable_stems(line.as_bytes(), lower)
                 .filter(|hit| hit.kind == kind)
                 .find(|hit| counts_as_word(line, hit.start, hit.end, family.suffixes))
                 .map(|hit| hit.start),
@@ -446,21 +445,16 @@ impl NotableCounter {
         if mask == 0 {
             return;
         }
-        // `hit_at` reads the lower-cased line, which `classify_with` leaves in `lower`.
-        let mut lowered = default_kinds.is_none();
         for kind in bits(mask) {
             self.totals[kind] += 1;
             if self.saturated && self.first_after_cover[kind] == 0 {
                 self.first_after_cover[kind] = number;
             }
             if self.examples[kind].len() < EXAMPLES_PER_KIND {
-                if !lowered {
-                    self.lower.clear();
-                    self.lower.extend_from_slice(text.as_bytes());
-                    self.lower.make_ascii_lowercase();
-                    lowered = true;
-                }
-                let at = self.patterns.hit_at(text, &self.lower, kind).unwrap_or(0);
+                let at = self
+                    .patterns
+                    .hit_at(text, &mut self.lower, kind)
+                    .unwrap_or(0);
                 self.examples[kind].push((number, example_text(text, at)));
             }
         }
