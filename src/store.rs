@@ -137,6 +137,11 @@ impl Owner {
         json!({"pid": self.pid, "start_time": self.start_time, "comm": self.comm})
     }
 
+    /// Whether the owning process still runs: its pid exists with the recorded start time.
+    pub fn is_alive(&self) -> bool {
+        process_stat(self.pid).is_some_and(|(_, _, start)| start == self.start_time)
+    }
+
     /// Parses an owner record, as strictly as [`Entry::from_json`] a manifest line.
     pub fn from_json(record: &[u8]) -> Option<Owner> {
         let json: Value = serde_json::from_slice(record).ok()?;
@@ -365,13 +370,6 @@ fn read_nofollow(path: &Path) -> io::Result<Vec<u8>> {
 /// The owner record of a session directory, if it has a readable one.
 pub fn read_owner(dir: &Path) -> Option<Owner> {
     Owner::from_json(&read_nofollow(&dir.join(OWNER)).ok()?)
-}
-
-impl Owner {
-    /// Whether the owning process still runs: its pid exists with the recorded start time.
-    pub fn is_alive(&self) -> bool {
-        process_stat(self.pid).is_some_and(|(_, _, start)| start == self.start_time)
-    }
 }
 
 /// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
