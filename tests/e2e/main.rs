@@ -1,0 +1,23 @@
+//! End-to-end suites: ctxoff's agent integrations inside the real clients, installed from the npm
+//! registry at pinned versions and driven by a mock model server on 127.0.0.1.
+//!
+//! They need npm and minutes, so they run only with `CTXOFF_E2E=1` (which `.ci/run` sets). Without
+//! it each test says why it skipped; under `CI` a skipped suite fails instead, so CI can never pass
+//! without running them.
+
+mod client;
+mod mock;
+
+/// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.
+/// Panics under `CI`, where a skip would hide that nothing was tested.
+pub fn enabled(suite: &str) -> bool {
+    if std::env::var_os("CTXOFF_E2E").is_some_and(|v| v == "1") {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "the {suite} end-to-end suite was skipped under CI: set CTXOFF_E2E=1 (as .ci/run does)"
+    );
+    eprintln!("skipped: the {suite} end-to-end suite runs with CTXOFF_E2E=1");
+    false
+}
