@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cmd;
 pub mod config;
 pub mod error;
+pub mod format;
 pub mod offload;
 pub mod progress;
 pub mod reference;

@@ -264,7 +264,7 @@ impl Recorder {
             cwd: std::env::current_dir()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
-            started: rfc3339(self.started),
+            started: crate::format::rfc3339(self.started),
             encoding: self.job.settings.encoding.name().to_string(),
             complete: false,
             ..Entry::default()
@@ -683,30 +683,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Formats a time as RFC 3339 in UTC, to the second.
-pub fn rfc3339(time: std::time::SystemTime) -> String {
-    let secs = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// The line worker: numbers lines, keeps both ends of the output, feeds the analysis.
 struct LineScan {
     analysis: Analysis,
@@ -980,13 +956,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn rfc3339_formats_known_instants() {
-        let at = |s| std::time::UNIX_EPOCH + std::time::Duration::from_secs(s);
-        assert_eq!(rfc3339(at(0)), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
-        assert_eq!(rfc3339(at(1_795_000_000)), "2026-11-18T11:06:40Z");
     }
 }

@@ -81,8 +81,8 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.set_message(format!(
                 "{} · {} · {}",
-                crate::summary::plural(self.lines, "line", "lines"),
-                crate::summary::human_bytes(self.bytes),
+                crate::format::plural(self.lines, "line", "lines"),
+                crate::format::human_bytes(self.bytes),
                 self.latest
             ));
         }

@@ -21,8 +21,8 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use crate::config::Settings;
+use crate::format::human_bytes;
 use crate::store::{self, MANIFEST, MANIFEST_NEW, OWNER, SEQUENCE};
-use crate::summary::human_bytes;
 
 const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
@@ -693,7 +693,7 @@ fn removed_entry(output: &Output) -> Removed {
         path: output.path.display().to_string(),
         bytes: output.bytes,
         inode: output.inode,
-        last_use: crate::offload::rfc3339(output.last_use),
+        last_use: crate::format::rfc3339(output.last_use),
         reason: output.reason.unwrap_or(Reason::All),
     }
 }

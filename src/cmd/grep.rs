@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile, shell_quote, thousands};
+use super::read::{Budget, Fit, LineRange, TextFile};
+use crate::format::{shell_quote, thousands};
 use crate::reference;
 use crate::store::Store;
 use crate::text::clean_line;

@@ -6,7 +6,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile, shell_quote, thousands};
+use super::read::{Budget, Fit, LineRange, TextFile};
+use crate::format::{shell_quote, thousands};
 use crate::reference;
 use crate::store::Store;
 use crate::text::clean_line;

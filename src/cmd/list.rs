@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
-use super::read::{shell_quote, thousands};
+use crate::format::{shell_quote, thousands};
 use crate::reference::{parse_file_name, session_outputs};
 use crate::store::{Entry, Store, read_manifest};
 

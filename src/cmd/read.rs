@@ -2,12 +2,12 @@
 //! last use), streaming it in large blocks of whole lines, finding a line's offset (backwards
 //! from the end when that is shorter), line ranges, and the token cap on what is printed.
 
-pub(crate) use crate::summary::{shell_quote, thousands};
 use anyhow::{Result, bail};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 
+use crate::format::thousands;
 use crate::reference::Output;
 use crate::store::touch_last_use;
 use crate::tokens::{Encoding, Tokenizer};

@@ -10,9 +10,10 @@ use crate::capture::{self, Ending};
 use crate::cli::RunOptions;
 use crate::config::Settings;
 use crate::error::Failure;
+use crate::format::shell_quote;
 use crate::offload::{Buffered, Job, Outcome, Recorder};
 use crate::store::{output_name, sanitize};
-use crate::summary::{self, NotablePatterns, Origin, shell_quote};
+use crate::summary::{self, NotablePatterns, Origin};
 
 pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Result<ExitCode> {
     let pipe = argv.is_empty();

@@ -5,7 +5,8 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, cut, thousands};
+use super::format::Names;
+use crate::format::{cut, thousands};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {

@@ -5,7 +5,8 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, thousands};
+use super::format::Names;
+use crate::format::thousands;
 
 #[derive(Debug, Default)]
 pub(crate) struct GoTest {

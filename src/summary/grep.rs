@@ -13,7 +13,7 @@ use std::hash::{BuildHasher, RandomState};
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{cut, thousands};
+use crate::format::{cut, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Grep {

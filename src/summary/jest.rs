@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, js_test_counts, thousands};
+use super::format::{Names, js_test_counts};
+use crate::format::thousands;
 
 #[derive(Debug, Default)]
 pub(crate) struct Jest {

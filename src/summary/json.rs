@@ -11,7 +11,7 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{cut, thousands};
+use crate::format::{cut, thousands};
 
 const MAX_DEPTH: usize = 1 << 16;
 /// Keys and discriminating values longer than this are not told apart.

@@ -23,12 +23,12 @@ mod vitest;
 mod tests;
 
 pub use analysis::{Analysis, Report};
-pub use format::{human_bytes, thousands};
 pub use notable::{NotablePatterns, default_kinds, notable_stems};
 
 use serde_json::{Value, json};
 
 use crate::capture::Ending;
+use crate::format::{plural, shell_quote, signal_name, thousands};
 use crate::offload::{Kind, Offloaded};
 use crate::summary::preview::PreviewLine;
 
@@ -197,60 +197,5 @@ fn describe_ending(ending: &Ending) -> String {
         (None, Some(sig), _) => format!("killed by {}", signal_name(sig)),
         (None, None, Some(code)) => format!("exited {code}"),
         (None, None, None) => "ended".to_string(),
-    }
-}
-
-/// `SIGTERM` for 15, or `signal N`.
-pub fn signal_name(sig: i32) -> String {
-    const NAMES: [(i32, &str); 12] = [
-        (libc::SIGHUP, "SIGHUP"),
-        (libc::SIGINT, "SIGINT"),
-        (libc::SIGQUIT, "SIGQUIT"),
-        (libc::SIGILL, "SIGILL"),
-        (libc::SIGABRT, "SIGABRT"),
-        (libc::SIGBUS, "SIGBUS"),
-        (libc::SIGFPE, "SIGFPE"),
-        (libc::SIGKILL, "SIGKILL"),
-        (libc::SIGSEGV, "SIGSEGV"),
-        (libc::SIGPIPE, "SIGPIPE"),
-        (libc::SIGALRM, "SIGALRM"),
-        (libc::SIGTERM, "SIGTERM"),
-    ];
-    NAMES
-        .iter()
-        .find(|(n, _)| *n == sig)
-        .map_or_else(|| format!("signal {sig}"), |(_, name)| name.to_string())
-}
-
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
-}
-
-/// Quotes a word for a POSIX shell when it needs it, so printed commands can be pasted.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"@%+=:,./_-".contains(&b));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod render_tests {
-    use super::*;
-
-    #[test]
-    fn words_are_quoted_only_when_needed() {
-        assert_eq!(
-            shell_quote("/tmp/agent/x/cargo_4.txt"),
-            "/tmp/agent/x/cargo_4.txt"
-        );
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(shell_quote(""), "''");
     }
 }

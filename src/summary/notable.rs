@@ -36,7 +36,7 @@ use anyhow::{Context, bail};
 use regex::{Regex, RegexSet};
 use serde_json::json;
 
-use super::format::{cut, thousands};
+use crate::format::{cut, thousands};
 
 struct Family {
     label: &'static str,

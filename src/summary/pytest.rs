@@ -7,7 +7,8 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, cut, thousands};
+use super::format::Names;
+use crate::format::{cut, thousands};
 
 const CAUSE_CHARS: usize = 160;
 

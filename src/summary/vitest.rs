@@ -5,8 +5,9 @@
 use serde_json::json;
 
 use super::analysis::Fact;
-use super::format::{Names, js_test_counts, thousands};
+use super::format::{Names, js_test_counts};
 use super::jest::parse_counts;
+use crate::format::thousands;
 
 #[derive(Debug, Default, PartialEq)]
 enum Section {
