@@ -9,17 +9,8 @@ use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use super::gcc::Gcc;
-use super::gotest::GoTest;
-use super::grep::Grep;
-use super::jest::Jest;
-use super::json::JsonScan;
-use super::libtest::Libtest;
 use super::notable::{NotableCounter, NotablePatterns, NotableReport};
-use super::pytest::Pytest;
-use super::rustc::Rustc;
-use super::tsc::Tsc;
-use super::vitest::Vitest;
+use super::shapes::{Gcc, GoTest, Grep, Jest, JsonScan, Libtest, Pytest, Rustc, Tsc, Vitest};
 
 /// One recognised shape's counted facts: summary lines (without the `[ctxoff] ` prefix) and
 /// the same facts as JSON.

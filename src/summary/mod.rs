@@ -4,20 +4,9 @@
 //! with one small summariser per recognised output shape.
 
 pub mod analysis;
-mod diagnostics;
-mod format;
-mod gcc;
-mod gotest;
-mod grep;
-mod jest;
-mod json;
-mod libtest;
 pub mod notable;
 pub mod preview;
-mod pytest;
-mod rustc;
-mod tsc;
-mod vitest;
+mod shapes;
 
 #[cfg(test)]
 mod tests;

@@ -1038,7 +1038,7 @@ mod properties {
             let r = feed(out.as_bytes(), 0).0.finish(None);
             let f = fact(&r, "cargo test");
             prop_assert_eq!(["passed", "failed", "ignored", "binaries"].map(|k| json_u64(&f[k])), [passed, failed, ignored, suites.len() as u64]);
-            let kept: Vec<String> = names.into_iter().take(crate::summary::format::NAMES_KEPT).collect();
+            let kept: Vec<String> = names.into_iter().take(crate::summary::shapes::names::NAMES_KEPT).collect();
             prop_assert_eq!(&f["failing"], &serde_json::json!(kept));
         }
 

@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
 
-use super::analysis::Fact;
 use super::diagnostics::{Diagnostics, Level};
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Tsc {

@@ -4,10 +4,10 @@
 
 use serde_json::json;
 
-use super::analysis::Fact;
-use super::format::{Names, js_test_counts};
 use super::jest::parse_counts;
+use super::names::{Names, js_test_counts};
 use crate::format::thousands;
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default, PartialEq)]
 enum Section {

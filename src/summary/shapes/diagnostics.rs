@@ -4,9 +4,9 @@
 
 use serde_json::json;
 
-use super::analysis::Fact;
-use super::format::Names;
+use super::names::Names;
 use crate::format::{cut, thousands};
+use crate::summary::analysis::Fact;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {

@@ -10,8 +10,8 @@
 
 use serde_json::Value;
 
-use super::analysis::Fact;
 use super::diagnostics::{Diagnostics, Level};
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Rustc {

@@ -12,8 +12,8 @@ use std::hash::{BuildHasher, RandomState};
 
 use serde_json::json;
 
-use super::analysis::Fact;
 use crate::format::{cut, thousands};
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Grep {

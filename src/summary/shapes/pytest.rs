@@ -6,9 +6,9 @@
 
 use serde_json::json;
 
-use super::analysis::Fact;
-use super::format::Names;
+use super::names::Names;
 use crate::format::{cut, thousands};
+use crate::summary::analysis::Fact;
 
 const CAUSE_CHARS: usize = 160;
 

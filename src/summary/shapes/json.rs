@@ -10,8 +10,8 @@
 
 use serde_json::json;
 
-use super::analysis::Fact;
 use crate::format::{cut, thousands};
+use crate::summary::analysis::Fact;
 
 const MAX_DEPTH: usize = 1 << 16;
 /// Keys and discriminating values longer than this are not told apart.

@@ -1,8 +1,8 @@
 //! gcc / clang diagnostics: `file:line:col: error|warning|note|fatal error: message` lines
 //! (the column is optional), counted per level, with error and warning counts per file.
 
-use super::analysis::Fact;
 use super::diagnostics::{Diagnostics, Level};
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Gcc {

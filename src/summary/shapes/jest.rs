@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use super::analysis::Fact;
-use super::format::{Names, js_test_counts};
+use super::names::{Names, js_test_counts};
 use crate::format::thousands;
+use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Jest {
