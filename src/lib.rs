@@ -4,17 +4,14 @@
 //! Data flows one way: `capture` reads the child, `offload` decides and streams to the `store`
 //! while `tokens` counts and `summary` analyses; `cmd` holds one module per subcommand.
 
-pub mod capture;
 pub mod cli;
 pub mod cmd;
 pub mod config;
 pub mod error;
 pub mod format;
-pub mod offload;
-pub mod progress;
 pub mod reference;
+pub mod run;
 pub mod shell;
-pub mod sniff;
 pub mod store;
 pub mod summary;
 pub mod text;

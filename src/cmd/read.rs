@@ -37,7 +37,7 @@ impl TextFile {
         if output.is_binary() {
             let mut head = [0u8; 512];
             let n = file.read_at(&mut head, 0).unwrap_or(0);
-            let kind = crate::sniff::binary_type(&head[..n]).unwrap_or("binary data");
+            let kind = crate::run::sniff::binary_type(&head[..n]).unwrap_or("binary data");
             bail!(
                 "{} is binary output ({kind}, {} bytes): grep and lines read text only; use a tool for {kind} on {}",
                 output.file,

@@ -6,12 +6,12 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use crate::capture::{self, Ending};
 use crate::cli::RunOptions;
 use crate::config::Settings;
 use crate::error::Failure;
 use crate::format::shell_quote;
-use crate::offload::{Buffered, Job, Outcome, Recorder};
+use crate::run::capture::{self, Ending};
+use crate::run::{Buffered, Job, Outcome, Recorder};
 use crate::store::{output_name, sanitize};
 use crate::summary::{self, NotablePatterns, Origin};
 
@@ -50,7 +50,7 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
         None => output_name(argv),
     };
     let job = Job {
-        progress: crate::progress::Progress::for_terminal(options.quiet),
+        progress: crate::run::progress::Progress::for_terminal(options.quiet),
         settings,
         name: name.clone(),
         argv: words,
