@@ -4,14 +4,14 @@
 //! Data flows one way: `capture` reads the child, `offload` decides and streams to the `store`
 //! while `tokens` counts and `summary` analyses; `cmd` holds one module per subcommand.
 
+pub mod agent;
 pub mod cli;
 pub mod cmd;
+pub mod command;
 pub mod config;
 pub mod error;
 pub mod format;
-pub mod reference;
 pub mod run;
-pub mod shell;
 pub mod store;
 pub mod summary;
 pub mod text;

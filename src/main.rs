@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     let is_reference = |global: &cli::GlobalOptions, word: &str| {
         Settings::resolve(global)
             .and_then(|settings| Store::locate(&settings))
-            .is_ok_and(|store| ctxoff::reference::is_reference(word, &store))
+            .is_ok_and(|store| ctxoff::store::reference::is_reference(word, &store))
     };
     let cli = match cli::parse(args, is_reference) {
         Ok(cli) => cli,

@@ -12,8 +12,8 @@ use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LineRange, TextFile};
 use crate::format::{shell_quote, thousands};
-use crate::reference;
 use crate::store::Store;
+use crate::store::reference;
 use crate::text::clean_line;
 use crate::tokens::Encoding;
 

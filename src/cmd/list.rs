@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use crate::format::{shell_quote, thousands};
-use crate::reference::{parse_file_name, session_outputs};
+use crate::store::reference::{parse_file_name, session_outputs};
 use crate::store::{Entry, Store, read_manifest};
 
 /// `ctxoff list`'s arguments.

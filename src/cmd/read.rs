@@ -8,7 +8,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 
 use crate::format::thousands;
-use crate::reference::Output;
+use crate::store::reference::Output;
 use crate::store::touch_last_use;
 use crate::tokens::{Encoding, Tokenizer};
 

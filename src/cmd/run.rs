@@ -7,12 +7,13 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::cli::RunOptions;
+use crate::command::output_name;
 use crate::config::Settings;
 use crate::error::Failure;
 use crate::format::shell_quote;
 use crate::run::capture::{self, Ending};
 use crate::run::{Buffered, Job, Outcome, Recorder};
-use crate::store::{output_name, sanitize};
+use crate::store::sanitize;
 use crate::summary::{self, NotablePatterns, Origin};
 
 pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Result<ExitCode> {
@@ -39,7 +40,7 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
         && settings
             .keep
             .iter()
-            .any(|p| crate::shell::matches_keep(p, &words))
+            .any(|p| crate::command::matches_keep(p, &words))
     {
         return Err(exec(argv));
     }

@@ -64,7 +64,7 @@ impl Scratch {
     fn add(&self, file: &str, bytes: &[u8]) -> PathBuf {
         let path = self.store.session_dir().join(file);
         std::fs::write(&path, bytes).unwrap();
-        let (name, n, _) = ctxoff::reference::parse_file_name(file).unwrap();
+        let (name, n, _) = ctxoff::store::reference::parse_file_name(file).unwrap();
         self.manifest(&Entry {
             n,
             file: file.into(),
@@ -790,7 +790,7 @@ fn references_and_their_errors() {
 
 #[test]
 fn is_reference_decides_the_grep_dispatch() {
-    use ctxoff::reference::is_reference;
+    use ctxoff::store::reference::is_reference;
     let scratch = Scratch::new();
     let path = scratch.add("cargo_1.txt", b"x\n");
     for word in [

@@ -1,7 +1,7 @@
 //! Shell words: just enough bash lexing to tell a *simple command* (`cargo test --all`,
 //! `grep -rn "a|b" src`) from anything a wrapper would change the meaning of (lists, pipes,
 //! redirections, substitutions, compound commands). Used by the agent hook to decide what it may
-//! prefix with `ctxoff --`, and for `keep` patterns. It does not expand, execute or rewrite
+//! prefix with `ctxoff --`. It does not expand, execute or rewrite
 //! anything: the caller keeps the original text byte for byte.
 //!
 //! Why not the `shlex` crate: it splits words correctly but treats `;`, `|`, `&&`, `>` as
@@ -251,40 +251,6 @@ fn is_assignment(raw: &str) -> bool {
     name_len > 0 && (raw[name_len..].starts_with('=') || raw[name_len..].starts_with("+="))
 }
 
-/// Whether a command matches a `keep` pattern: `*` matches any run of characters, `?` any one
-/// character, everything else itself. `command` is compared as words joined by single spaces,
-/// so `git diff*` matches `git  diff --stat` and `"git" diff`.
-pub fn matches_keep(pattern: &str, words: &[String]) -> bool {
-    glob_match(pattern.trim().as_bytes(), words.join(" ").as_bytes())
-}
-
-/// Iterative wildcard match with single-star backtracking: linear in practice, never recursive.
-fn glob_match(pattern: &[u8], text: &[u8]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match pattern.get(p) {
-            Some(b'*') => {
-                star = Some((p, t));
-                p += 1;
-            }
-            Some(&c) if c == b'?' || c == text[t] => {
-                p += 1;
-                t += 1;
-            }
-            _ => match star {
-                Some((sp, st)) => {
-                    p = sp + 1;
-                    t = st + 1;
-                    star = Some((sp, st + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern[p..].iter().all(|&c| c == b'*')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -389,18 +355,5 @@ mod tests {
         assert_eq!(words("'A=1' ls"), ["A=1", "ls"]);
         assert_eq!(words("1A=2 ls"), ["1A=2", "ls"]);
         assert_eq!(simple_command("A+=x make").unwrap().assignments, "A+=x");
-    }
-
-    #[test]
-    fn keep_patterns() {
-        let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        assert!(matches_keep("git diff*", &w("git diff")));
-        assert!(matches_keep("git diff*", &w("git diff --stat HEAD~1")));
-        assert!(!matches_keep("git diff*", &w("git status")));
-        assert!(matches_keep("*test*", &w("cargo test --all")));
-        assert!(matches_keep("git ?iff", &w("git diff")));
-        assert!(!matches_keep("git diff", &w("git diff --stat")));
-        assert!(matches_keep("a*b*c", &w("axxbyyc")));
-        assert!(!matches_keep("a*b*c", &w("axxbyy")));
     }
 }

@@ -1,0 +1,189 @@
+//! The scratch space (SPEC §4): root, sessions, exclusive creation of output files, the
+//! per-session manifest `index.jsonl`, the names of outputs, and references to them. Reading
+//! outputs back lives in `cmd/*`; deleting them in `cmd/gc`.
+//!
+//! The root usually sits in a world-writable /tmp, so nothing here follows a symlink or writes
+//! into a directory another user controls: such a root or session falls back to a private
+//! per-user directory, and the reader is told.
+
+mod layout;
+mod manifest;
+pub mod reference;
+mod safety;
+mod session;
+
+pub use layout::sanitize;
+pub use manifest::{Entry, MANIFEST, MANIFEST_NEW, read_manifest, rewrite_manifest};
+pub use safety::{check_root, check_session, current_uid, fallback_root, lock, touch_last_use};
+pub use session::{OWNER, Owner, checked_session_name, process_stat, read_owner};
+
+use anyhow::{Context, Result};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::config::Settings;
+use safety::{open_private, prepare};
+use session::ancestor_session;
+
+/// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock
+/// (see [`lock_session_dir`]).
+pub const SEQUENCE: &str = ".seq";
+/// An opened scratch space: the root and the session outputs are stored in.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub root: PathBuf,
+    pub session: String,
+    /// Set when the configured root or session directory could not be used safely and a private
+    /// fallback was chosen instead: says why, for the summary.
+    pub fallback: Option<String>,
+}
+
+/// A freshly created, exclusively owned output file.
+pub struct NewOutput {
+    pub n: u64,
+    pub path: PathBuf,
+    pub file: File,
+}
+
+impl Store {
+    /// Opens (creating as needed) the root and session of `settings`, falling back to a private
+    /// directory when the root or session directory is not safe to use.
+    pub fn open(settings: &Settings) -> Result<Store> {
+        let (session, owner) = match &settings.session {
+            Some(name) => (checked_session_name(name)?, None),
+            None => match ancestor_session() {
+                Some((name, owner)) => (name, Some(owner)),
+                None => ("default".to_string(), None),
+            },
+        };
+        match prepare(&settings.root, &session, owner.as_ref(), true) {
+            Ok(()) => Ok(Store {
+                root: settings.root.clone(),
+                session,
+                fallback: None,
+            }),
+            Err(why) => {
+                let root = fallback_root().context("no private fallback directory")?;
+                prepare(&root, &session, owner.as_ref(), false).map_err(|e| {
+                    anyhow::anyhow!(
+                        "scratch root {} unusable ({why}), and fallback {} too: {e}",
+                        settings.root.display(),
+                        root.display()
+                    )
+                })?;
+                let note = format!(
+                    "scratch root {} not used ({why}); using {}",
+                    settings.root.display(),
+                    root.display()
+                );
+                Ok(Store {
+                    root,
+                    session,
+                    fallback: Some(note),
+                })
+            }
+        }
+    }
+
+    /// A store for reading: no directory is created or checked.
+    pub fn locate(settings: &Settings) -> Result<Store> {
+        let session = match &settings.session {
+            Some(name) => checked_session_name(name)?,
+            None => ancestor_session().map_or_else(|| "default".to_string(), |(name, _)| name),
+        };
+        Ok(Store {
+            root: settings.root.clone(),
+            session,
+            fallback: None,
+        })
+    }
+
+    pub fn session_dir(&self) -> PathBuf {
+        self.root.join(&self.session)
+    }
+
+    /// Creates `<name>_<n>.<ext>` with the session's next `n`: exclusive create, mode 0600,
+    /// never through a symlink. Concurrent captures get distinct numbers.
+    pub fn create_output(&self, name: &str, ext: &str) -> io::Result<NewOutput> {
+        let dir = self.session_dir();
+        let SessionLock(mut seq) = self.lock_session()?;
+        let mut text = String::new();
+        seq.read_to_string(&mut text)?;
+        let mut n = text.trim().parse::<u64>().unwrap_or(0);
+        loop {
+            n += 1;
+            let path = dir.join(format!("{name}_{n}.{ext}"));
+            match open_private(&path, true) {
+                Ok(file) => {
+                    let counted = seq
+                        .set_len(0)
+                        .and_then(|()| seq.rewind())
+                        .and_then(|()| seq.write_all(n.to_string().as_bytes()));
+                    if let Err(e) = counted {
+                        // A full disk: leave no empty output behind.
+                        let _ = fs::remove_file(&path);
+                        return Err(e);
+                    }
+                    return Ok(NewOutput { n, path, file });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Appends one line to the session's manifest, in a single write so concurrent captures
+    /// never interleave within a line, and under the session lock so a gc rewriting the
+    /// manifest never drops it.
+    pub fn append_manifest(&self, entry: &Entry) -> io::Result<()> {
+        let mut line = entry.to_json().to_string().into_bytes();
+        line.push(b'\n');
+        let _lock = self.lock_session()?;
+        let mut file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+            .open(self.session_dir().join(MANIFEST))?;
+        file.write_all(&line)
+    }
+
+    /// The session lock, making the session directory again (with the checks of `open`) when
+    /// a gc removed it since `open`.
+    fn lock_session(&self) -> io::Result<SessionLock> {
+        let dir = self.session_dir();
+        for _ in 0..8 {
+            match lock_session_dir(&dir) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    prepare(&self.root, &self.session, None, self.fallback.is_none())
+                        .map_err(io::Error::other)?;
+                }
+                locked => return locked,
+            }
+        }
+        Err(io::Error::other(format!(
+            "session directory {} keeps vanishing",
+            dir.display()
+        )))
+    }
+}
+
+/// Exclusive hold on a session's numbering and manifest: `flock(LOCK_EX)` on its `.seq`, released
+/// on drop. Captures take it to number an output and to append to the manifest; gc takes it to
+/// rewrite the manifest and to remove the session.
+pub struct SessionLock(File);
+
+/// Takes the lock of the session directory `dir`, creating `.seq` if needed. A `.seq` that gc
+/// unlinked while we waited (it removed the session) is not a lock: we try again, and report
+/// `NotFound` once the directory is gone.
+pub fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
+    loop {
+        let seq = open_private(&dir.join(SEQUENCE), false)?;
+        lock(&seq, libc::LOCK_EX)?;
+        if seq.metadata()?.nlink() > 0 {
+            return Ok(SessionLock(seq));
+        }
+    }
+}
