@@ -22,7 +22,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::config::Settings;
 use crate::format::human_bytes;
-use crate::store::{self, MANIFEST, MANIFEST_NEW, OWNER, SEQUENCE};
+use crate::store::{self, MANIFEST, OutputFile, SEQUENCE, is_bookkeeping};
 
 const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
@@ -379,7 +379,7 @@ fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Se
         if is_bookkeeping(&name) && meta.file_type().is_file() && meta.uid() == policy.uid {
             continue;
         }
-        let Some(n) = output_number(&name) else {
+        let Some(n) = OutputFile::parse(&name).map(|f| f.n) else {
             session.foreign = true;
             continue;
         };
@@ -654,33 +654,6 @@ fn open_nofollow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-/// The session's own files: manifest, owner record, sequence, and leftovers of interrupted
-/// writes (a manifest rewrite, a duplicate's link).
-fn is_bookkeeping(name: &str) -> bool {
-    matches!(name, MANIFEST | OWNER | SEQUENCE | MANIFEST_NEW)
-        || name
-            .strip_prefix(".dup-")
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// `n` of an output file name `<name>_<n>.<txt|json|bin>`.
-fn output_number(file: &str) -> Option<u64> {
-    let (stem, ext) = file.rsplit_once('.')?;
-    if !matches!(ext, "txt" | "json" | "bin") {
-        return None;
-    }
-    let (name, n) = stem.rsplit_once('_')?;
-    let valid_name = !name.is_empty()
-        && !name.starts_with('.')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !valid_name || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    n.parse().ok()
-}
-
 /// The later of access and modification time.
 fn last_use(meta: &fs::Metadata) -> SystemTime {
     let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
@@ -885,35 +858,6 @@ mod tests {
         assert_eq!(bytes("10KiB"), Some(10_240));
         for bad in ["", "M", "5X", "-5M", ".5M", "1..5M", "1e3", "99999999T"] {
             assert!(parse_size(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn output_names_are_recognised() {
-        assert_eq!(output_number("cargo_4.txt"), Some(4));
-        assert_eq!(output_number("my_tool_12.json"), Some(12));
-        assert_eq!(output_number("x-1.2_3.bin"), Some(3));
-        for other in [
-            "cargo_4.log",
-            "cargo4.txt",
-            "_4.txt",
-            ".x_4.txt",
-            "cargo_.txt",
-            "cargo_4",
-            "index.jsonl",
-            "a b_1.txt",
-        ] {
-            assert_eq!(output_number(other), None, "{other}");
-        }
-    }
-
-    #[test]
-    fn bookkeeping_is_recognised() {
-        for name in [MANIFEST, OWNER, SEQUENCE, MANIFEST_NEW, ".dup-12"] {
-            assert!(is_bookkeeping(name), "{name}");
-        }
-        for name in [".dup-", ".dup-x", "cargo_1.txt", ".bashrc"] {
-            assert!(!is_bookkeeping(name), "{name}");
         }
     }
 }

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use crate::format::{shell_quote, thousands};
-use crate::store::reference::{parse_file_name, session_outputs};
+use crate::store::OutputFile;
+use crate::store::reference::session_outputs;
 use crate::store::{Entry, Store, read_manifest};
 
 /// `ctxoff list`'s arguments.
@@ -160,7 +161,7 @@ fn session_listing(root: &Path, session: &str) -> Vec<Listed> {
         .iter()
         .filter(|(_, f)| !entries.iter().any(|e| e.file == *f))
         .filter_map(|(n, f)| {
-            let (name, _, _) = parse_file_name(f)?;
+            let name = OutputFile::parse(f)?.name;
             Some(Entry {
                 n: *n,
                 file: f.clone(),

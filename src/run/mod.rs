@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::config::Settings;
-use crate::store::{Entry, Store};
+use crate::store::{Entry, Kind, Store};
 use crate::summary::preview::Preview;
 use crate::summary::{NotablePatterns, Report};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
@@ -25,24 +25,6 @@ use writer::{Tokens, Writer};
 
 /// While undecided, wait for the tokenizer rather than buffer more than this.
 const UNDECIDED_CAP: usize = 8 * 1024 * 1024;
-
-/// What kind of content an output is; decides its file extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Text,
-    Json,
-    Binary(Option<&'static str>),
-}
-
-impl Kind {
-    pub fn extension(self) -> &'static str {
-        match self {
-            Kind::Text => "txt",
-            Kind::Json => "json",
-            Kind::Binary(_) => "bin",
-        }
-    }
-}
 
 /// The result of a capture.
 pub enum Outcome {

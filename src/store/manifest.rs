@@ -8,12 +8,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::SessionLock;
+use super::layout::{MANIFEST, MANIFEST_NEW};
 use super::safety::read_nofollow;
-
-/// The manifest file of a session directory.
-pub const MANIFEST: &str = "index.jsonl";
-/// Where a manifest rewrite is written before it replaces the manifest.
-pub const MANIFEST_NEW: &str = ".index.jsonl.new";
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.

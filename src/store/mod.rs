@@ -12,10 +12,13 @@ pub mod reference;
 mod safety;
 mod session;
 
-pub use layout::sanitize;
-pub use manifest::{Entry, MANIFEST, MANIFEST_NEW, read_manifest, rewrite_manifest};
+pub use layout::{
+    EXTENSIONS, Kind, MANIFEST, MANIFEST_NEW, OWNER, OutputFile, SEQUENCE, duplicate_link,
+    is_bookkeeping, sanitize, stem,
+};
+pub use manifest::{Entry, read_manifest, rewrite_manifest};
 pub use safety::{check_root, check_session, current_uid, fallback_root, lock, touch_last_use};
-pub use session::{OWNER, Owner, checked_session_name, process_stat, read_owner};
+pub use session::{Owner, checked_session_name, process_stat, read_owner};
 
 use anyhow::{Context, Result};
 use std::fs::{self, File, OpenOptions};
@@ -27,9 +30,6 @@ use crate::config::Settings;
 use safety::{open_private, prepare};
 use session::ancestor_session;
 
-/// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock
-/// (see [`lock_session_dir`]).
-pub const SEQUENCE: &str = ".seq";
 /// An opened scratch space: the root and the session outputs are stored in.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -114,7 +114,7 @@ impl Store {
         let mut n = text.trim().parse::<u64>().unwrap_or(0);
         loop {
             n += 1;
-            let path = dir.join(format!("{name}_{n}.{ext}"));
+            let path = dir.join(OutputFile::format(name, n, ext));
             match open_private(&path, true) {
                 Ok(file) => {
                     let counted = seq

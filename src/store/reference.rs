@@ -5,10 +5,8 @@
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Component, Path, PathBuf};
 
-use crate::store::{Entry, Store, read_manifest};
-
-/// The extensions an output file can have.
-const EXTENSIONS: [&str; 3] = ["txt", "json", "bin"];
+use super::layout::{EXTENSIONS, OutputFile, parse_stem, stem};
+use super::{Entry, Store, read_manifest};
 
 /// A resolved reference: an output file inside the scratch root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,9 +22,7 @@ pub struct Output {
 impl Output {
     /// The file name without its extension, e.g. `cargo_4`.
     pub fn stem(&self) -> &str {
-        self.file
-            .rsplit_once('.')
-            .map_or(&self.file, |(stem, _)| stem)
+        stem(&self.file)
     }
 
     /// Binary outputs are stored as `.bin` and are not read back as text.
@@ -50,29 +46,6 @@ impl Output {
     }
 }
 
-/// Splits an output file name `NAME_N.EXT` into its name, `n` and extension.
-pub fn parse_file_name(file: &str) -> Option<(&str, u64, &str)> {
-    let (stem, ext) = file.rsplit_once('.')?;
-    if !EXTENSIONS.contains(&ext) {
-        return None;
-    }
-    let (name, n) = parse_stem(stem)?;
-    Some((name, n, ext))
-}
-
-/// Splits `NAME_N` into its name and `n`.
-fn parse_stem(stem: &str) -> Option<(&str, u64)> {
-    let (name, n) = stem.rsplit_once('_')?;
-    let valid_name = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if !valid_name || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((name, n.parse().ok()?))
-}
-
 /// The outputs a session directory holds, as `(n, file name)` sorted by `n`: the files named like
 /// outputs, whether or not the manifest knows them. Symbolic links are listed too, so that a
 /// reference to one is refused with a reason rather than reported missing.
@@ -88,7 +61,7 @@ pub fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
                 return None;
             }
             let file = entry.file_name().into_string().ok()?;
-            let (_, n, _) = parse_file_name(&file)?;
+            let n = OutputFile::parse(&file)?.n;
             Some((n, file))
         })
         .collect();
@@ -198,9 +171,8 @@ fn session_ref(word: &str) -> Option<(&str, &str)> {
 
 /// `NAME_N` or `NAME_N.EXT`: the word's stem and `n`.
 fn output_word(word: &str) -> Option<(&str, u64)> {
-    if parse_file_name(word).is_some() {
-        let (stem, _) = word.rsplit_once('.')?;
-        return parse_stem(stem);
+    if OutputFile::parse(word).is_some() {
+        return parse_stem(stem(word));
     }
     parse_stem(word)
 }
@@ -208,7 +180,7 @@ fn output_word(word: &str) -> Option<(&str, u64)> {
 /// The existing paths (or symlinks) in `dir` that `word` (`NAME_N` or `NAME_N.EXT`) may name.
 fn candidates(dir: &Path, word: &str) -> Vec<PathBuf> {
     let exists = |p: &PathBuf| p.symlink_metadata().is_ok();
-    if parse_file_name(word).is_some() {
+    if OutputFile::parse(word).is_some() {
         return Some(dir.join(word)).into_iter().filter(exists).collect();
     }
     EXTENSIONS
@@ -274,7 +246,7 @@ fn unknown(word: &str, session: &str, dir: &Path) -> anyhow::Error {
     let skipped = outputs.len().saturating_sub(SHOWN);
     let names: Vec<&str> = outputs[skipped..]
         .iter()
-        .map(|(_, file)| file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s))
+        .map(|(_, file)| stem(file))
         .collect();
     let more = if skipped > 0 {
         format!("{skipped} older, … ")
@@ -313,19 +285,6 @@ mod tests {
 
     fn file_of(word: &str, s: &Store) -> String {
         resolve(word, s).unwrap().file
-    }
-
-    #[test]
-    fn parses_output_file_names() {
-        assert_eq!(parse_file_name("cargo_4.txt"), Some(("cargo", 4, "txt")));
-        assert_eq!(
-            parse_file_name("my_tool_10.json"),
-            Some(("my_tool", 10, "json"))
-        );
-        assert_eq!(parse_file_name("index.jsonl"), None);
-        assert_eq!(parse_file_name("cargo_.txt"), None);
-        assert_eq!(parse_file_name("_4.txt"), None);
-        assert_eq!(parse_file_name("a b_4.txt"), None);
     }
 
     #[test]

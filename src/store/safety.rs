@@ -7,7 +7,8 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::session::{OWNER, Owner};
+use super::layout::OWNER;
+use super::session::Owner;
 
 /// Reads a whole file without following a symlink at its last component.
 pub(super) fn read_nofollow(path: &Path) -> io::Result<Vec<u8>> {

@@ -6,12 +6,10 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
 
-use super::layout::sanitize;
+use super::layout::{OWNER, sanitize};
 use super::manifest::Fields;
 use super::safety::read_nofollow;
 
-/// The session's owner record: which process the session belongs to, for gc.
-pub const OWNER: &str = "session.json";
 /// The process a session belongs to, recorded when the session directory is created.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Owner {

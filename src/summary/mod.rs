@@ -17,8 +17,9 @@ pub use notable::{NotablePatterns, default_kinds, notable_stems};
 use serde_json::{Value, json};
 
 use crate::format::{plural, shell_quote, signal_name, thousands};
+use crate::run::Offloaded;
 use crate::run::capture::Ending;
-use crate::run::{Kind, Offloaded};
+use crate::store::Kind;
 use crate::summary::preview::PreviewLine;
 
 /// How the run is described in the header: the command line, or the pipe's name.

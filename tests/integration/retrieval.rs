@@ -64,7 +64,8 @@ impl Scratch {
     fn add(&self, file: &str, bytes: &[u8]) -> PathBuf {
         let path = self.store.session_dir().join(file);
         std::fs::write(&path, bytes).unwrap();
-        let (name, n, _) = ctxoff::store::reference::parse_file_name(file).unwrap();
+        let ctxoff::store::OutputFile { name, n, .. } =
+            ctxoff::store::OutputFile::parse(file).unwrap();
         self.manifest(&Entry {
             n,
             file: file.into(),
