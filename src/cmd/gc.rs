@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
+use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::human_bytes;
 use crate::store::{self, MANIFEST, OutputFile, SEQUENCE, is_bookkeeping};
@@ -225,7 +226,14 @@ impl Report {
     }
 }
 
-pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
+impl Run for GcArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let settings = ctx.settings()?.clone();
+        collect(self, &settings, ctx.out)
+    }
+}
+
+fn collect(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
     let older_than = args.older_than.as_deref().unwrap_or(DEFAULT_OLDER_THAN);
     let policy = Policy {
         older_than: parse_duration(older_than)

@@ -20,11 +20,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::{Context as _, bail};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use serde_json::{Value, json};
 
 use super::hook::Agent;
+use super::{Context, Run};
 
 /// The command line Claude Code runs for the hook.
 pub const HOOK_COMMAND: &str = "ctxoff hook claude";
@@ -120,11 +121,6 @@ impl InitArgs {
     }
 }
 
-/// The user's home directory, for `--global`.
-pub fn home_dir() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf())
-}
-
 /// The settings file `args` point at: under `home` for `--global` (the default), under `cwd`
 /// for `--project`.
 pub fn settings_path(args: &InitArgs, home: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf> {
@@ -137,7 +133,17 @@ pub fn settings_path(args: &InitArgs, home: Option<&Path>, cwd: &Path) -> anyhow
 
 /// Runs `ctxoff init`. Reports go to `out`; a settings file that cannot be used is one line on
 /// `err` and exit 2, with nothing written.
-pub fn run(
+impl Run for InitArgs {
+    fn run(&self, ctx: &mut Context) -> anyhow::Result<ExitCode> {
+        let cwd = ctx
+            .cwd
+            .clone()
+            .context("cannot read the working directory")?;
+        init(self, ctx.home.as_deref(), &cwd, ctx.out, ctx.err)
+    }
+}
+
+fn init(
     args: &InitArgs,
     home: Option<&Path>,
     cwd: &Path,
@@ -451,7 +457,7 @@ mod tests {
                 InitArgs::from_matches(&InitArgs::command().try_get_matches_from(argv).unwrap());
             let cwd = self.dir.path().join("project");
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(&args, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
+            let code = init(&args, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
             (
                 code,
                 String::from_utf8(out).unwrap(),
@@ -674,7 +680,7 @@ mod tests {
                 .unwrap(),
         );
         let mut out = Vec::new();
-        let code = run(
+        let code = init(
             &args,
             None,
             Path::new("/nonexistent"),

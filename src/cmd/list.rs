@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
+use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
 use crate::store::OutputFile;
 use crate::store::reference::session_outputs;
@@ -88,7 +89,13 @@ impl Listed {
     }
 }
 
-pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
+impl Run for ListArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        list(self, &ctx.store()?, ctx.out)
+    }
+}
+
+fn list(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
     let sessions = if args.all {
         all_sessions(&store.root)
     } else {

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use crate::config::Settings;
 use crate::store::{Entry, Kind, Store};
 use crate::summary::preview::Preview;
-use crate::summary::{NotablePatterns, Report};
+use crate::summary::{NotablePatterns, Report, Saved};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 use capture::{Sink, Stream};
 use writer::{Tokens, Writer};
@@ -78,6 +78,22 @@ pub struct Offloaded {
     pub kind: Kind,
     pub preview: Preview,
     pub report: Report,
+}
+
+impl Offloaded {
+    /// What the summary describes; `interrupted` is the signal that interrupted ctxoff, if any.
+    pub fn saved(&self, interrupted: Option<i32>) -> Saved<'_> {
+        Saved {
+            entry: &self.entry,
+            path: &self.path,
+            kind: self.kind,
+            session: &self.store.session,
+            note: self.store.fallback.as_deref(),
+            interrupted,
+            preview: &self.preview,
+            report: &self.report,
+        }
+    }
 }
 
 /// What the recorder needs to know about the run.
@@ -218,8 +234,11 @@ impl Recorder {
         first: &Arc<Vec<u8>>,
         tokens: Tokens,
     ) -> Result<Box<Writer>, String> {
-        let store =
-            Store::open(&self.job.settings).map_err(|e| format!("could not save output: {e:#}"))?;
+        let store = self
+            .job
+            .settings
+            .open_store()
+            .map_err(|e| format!("could not save output: {e:#}"))?;
         let kind = if sniff::is_binary(first) {
             Kind::Binary(sniff::binary_type(first))
         } else {

@@ -26,7 +26,6 @@ use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::config::Settings;
 use safety::{open_private, prepare};
 use session::ancestor_session;
 
@@ -48,38 +47,38 @@ pub struct NewOutput {
 }
 
 impl Store {
-    /// Opens (creating as needed) the root and session of `settings`, falling back to a private
-    /// directory when the root or session directory is not safe to use.
-    pub fn open(settings: &Settings) -> Result<Store> {
-        let (session, owner) = match &settings.session {
+    /// Opens (creating as needed) `root` and the session (named, or the ancestor process's),
+    /// falling back to a private directory when the root or session directory is not safe to use.
+    pub fn open(root: &Path, session: Option<&str>) -> Result<Store> {
+        let (session, owner) = match session {
             Some(name) => (checked_session_name(name)?, None),
             None => match ancestor_session() {
                 Some((name, owner)) => (name, Some(owner)),
                 None => ("default".to_string(), None),
             },
         };
-        match prepare(&settings.root, &session, owner.as_ref(), true) {
+        match prepare(root, &session, owner.as_ref(), true) {
             Ok(()) => Ok(Store {
-                root: settings.root.clone(),
+                root: root.to_path_buf(),
                 session,
                 fallback: None,
             }),
             Err(why) => {
-                let root = fallback_root().context("no private fallback directory")?;
-                prepare(&root, &session, owner.as_ref(), false).map_err(|e| {
+                let fallback = fallback_root().context("no private fallback directory")?;
+                prepare(&fallback, &session, owner.as_ref(), false).map_err(|e| {
                     anyhow::anyhow!(
                         "scratch root {} unusable ({why}), and fallback {} too: {e}",
-                        settings.root.display(),
-                        root.display()
+                        root.display(),
+                        fallback.display()
                     )
                 })?;
                 let note = format!(
                     "scratch root {} not used ({why}); using {}",
-                    settings.root.display(),
-                    root.display()
+                    root.display(),
+                    fallback.display()
                 );
                 Ok(Store {
-                    root,
+                    root: fallback,
                     session,
                     fallback: Some(note),
                 })
@@ -88,13 +87,13 @@ impl Store {
     }
 
     /// A store for reading: no directory is created or checked.
-    pub fn locate(settings: &Settings) -> Result<Store> {
-        let session = match &settings.session {
+    pub fn locate(root: &Path, session: Option<&str>) -> Result<Store> {
+        let session = match session {
             Some(name) => checked_session_name(name)?,
             None => ancestor_session().map_or_else(|| "default".to_string(), |(name, _)| name),
         };
         Ok(Store {
-            root: settings.root.clone(),
+            root: root.to_path_buf(),
             session,
             fallback: None,
         })

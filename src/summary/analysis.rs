@@ -9,8 +9,11 @@ use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use super::notable::{NotableCounter, NotablePatterns, NotableReport};
+use super::notable::{
+    NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
+};
 use super::shapes::{Gcc, GoTest, Grep, Jest, JsonScan, Libtest, Pytest, Rustc, Tsc, Vitest};
+use crate::text::clean_line;
 
 /// One recognised shape's counted facts: summary lines (without the `[ctxoff] ` prefix) and
 /// the same facts as JSON.
@@ -34,6 +37,8 @@ pub struct Analysis {
     tsc: Tsc,
     grep: Grep,
     json: JsonScan,
+    /// Scratch space of [`Analysis::plain_lines`]: the lower-cased text.
+    lower: Vec<u8>,
 }
 
 impl Analysis {
@@ -52,6 +57,7 @@ impl Analysis {
             tsc: Tsc::default(),
             grep: Grep::default(),
             json: JsonScan::default(),
+            lower: Vec::new(),
         }
     }
 
@@ -66,11 +72,37 @@ impl Analysis {
         self.shapes(text);
     }
 
-    /// [`Analysis::line`] for a line whose default notable kinds are known (found by
-    /// [`super::notable_stems`] over many lines at once).
-    pub fn line_with_kinds(&mut self, number: u64, text: &str, default_kinds: u64) {
-        self.notable.line_with(number, text, Some(default_kinds));
-        self.shapes(text);
+    /// [`Analysis::line`] for every line of `text`, numbered from `first`: whole lines, each
+    /// ending in `\n`, of text that needs no display cleaning (no escapes, no carriage returns).
+    /// A line over `line_cap` bytes is analysed cut to that length. Returns the number of lines.
+    ///
+    /// Most output is such text, and searching it for the notable stems once rather than line
+    /// by line is much faster (no stem spans a line, so each line gets the hits of its own).
+    pub fn plain_lines(&mut self, first: u64, text: &str, line_cap: usize) -> u64 {
+        let mut lower = std::mem::take(&mut self.lower);
+        let mut stems = notable_stems(text.as_bytes(), &mut lower).peekable();
+        let mut hits = Vec::new();
+        let (mut number, mut start) = (first, 0);
+        for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            let line = &text[start..end];
+            hits.clear();
+            while let Some(hit) = stems.next_if(|hit| hit.start < end) {
+                hits.push(hit.from_offset(start));
+            }
+            if line.len() > line_cap {
+                // Cut in bytes and decoded lossily, as everywhere else.
+                self.line(number, &clean_line(&line.as_bytes()[..line_cap]));
+            } else {
+                let kinds = default_kinds(line, hits.iter().copied());
+                self.notable.line_with(number, line, Some(kinds));
+                self.shapes(line);
+            }
+            number += 1;
+            start = end + 1;
+        }
+        drop(stems);
+        self.lower = lower;
+        number - first
     }
 
     fn shapes(&mut self, text: &str) {
