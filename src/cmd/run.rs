@@ -86,12 +86,7 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
-    if !pipe
-        && settings
-            .keep
-            .iter()
-            .any(|p| crate::command::matches_keep(p, &words))
-    {
+    if !pipe && crate::command::is_kept(&settings.keep, &words) {
         return Err(exec(argv));
     }
     let notable = NotablePatterns::new(&settings.notable)?;
