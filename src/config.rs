@@ -9,9 +9,9 @@ use toml::de::{DeTable, ValueDeserializer};
 
 use crate::tokens::Encoding;
 
-pub const DEFAULT_THRESHOLD: u64 = 2_500;
-pub const DEFAULT_PREVIEW: u64 = 1_000;
-pub const DEFAULT_ROOT: &str = "/tmp/agent";
+pub(crate) const DEFAULT_THRESHOLD: u64 = 2_500;
+pub(crate) const DEFAULT_PREVIEW: u64 = 1_000;
+pub(crate) const DEFAULT_ROOT: &str = "/tmp/agent";
 
 /// The options given on the command line or in `CTXOFF_*` variables (the command line declares
 /// them); what is not given comes from the config file or the defaults.
@@ -43,7 +43,7 @@ pub struct Settings {
 
 /// The config file's keys. Unknown keys are errors, so a typo never passes silently.
 #[derive(Debug, Default)]
-pub struct FileConfig {
+pub(crate) struct FileConfig {
     pub threshold: Option<u64>,
     pub preview: Option<u64>,
     pub encoding: Option<String>,
@@ -58,7 +58,7 @@ const KEYS: &[&str] = &["threshold", "preview", "encoding", "dir", "notable", "k
 impl Settings {
     /// The tokens of head and tail a summary shows: the preview setting, but at most half the
     /// threshold, so a summary stays well below what it replaces.
-    pub fn preview_budget(&self) -> u64 {
+    pub(crate) fn preview_budget(&self) -> u64 {
         self.preview.min(self.threshold / 2).max(1)
     }
 

@@ -6,7 +6,7 @@ use super::wrap::wrap_command;
 
 /// The hook response for a Claude Code `PreToolUse` event, or `None` to leave the call alone.
 /// `is_program` tells whether a command name is a program ctxoff can run (see `wrap_command`).
-pub fn claude_rewrite(
+pub(crate) fn claude_rewrite(
     event: &str,
     keep: &[String],
     is_program: &dyn Fn(&str) -> bool,

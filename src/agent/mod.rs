@@ -1,4 +1,4 @@
 //! Agent integrations: the hooks that run an agent's shell commands through ctxoff.
 
-pub mod claude;
-pub mod wrap;
+pub(crate) mod claude;
+pub(crate) mod wrap;

@@ -13,7 +13,7 @@ use crate::command::{Invocation, base_name, is_builtin, is_kept};
 /// A program name without a `/` must satisfy `is_program` (normally: found on `PATH`). Claude
 /// Code's shell loads the user's aliases and functions (`ll`, `gst`); ctxoff cannot run those, and
 /// left alone they work.
-pub fn wrap_command(
+pub(crate) fn wrap_command(
     command: &str,
     session: &str,
     keep: &[String],
@@ -174,7 +174,7 @@ fn short_flags(arg: &str) -> Option<&str> {
 }
 
 /// Whether `name` is an executable file in one of the `path` directories, as `execvp` finds it.
-pub fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
+pub(crate) fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
     path.is_some_and(|dirs| {
         std::env::split_paths(dirs).any(|dir| {
             let candidate = dir.join(name);

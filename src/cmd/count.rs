@@ -24,7 +24,7 @@ a total line when there is more than one file. Reads standard input when no FILE
 `-`). Bytes that are not UTF-8 count as U+FFFD, as tiktoken does.";
 
 impl CountArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("count")
             .about("Print token counts, like `wc` for tokens")
             .long_about(LONG_ABOUT)
@@ -38,7 +38,7 @@ impl CountArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> CountArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> CountArgs {
         CountArgs {
             files: matches
                 .get_many::<PathBuf>("files")

@@ -61,7 +61,7 @@ Examples:
   ctxoff gc --session claude-4821 --all";
 
 impl GcArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("gc")
             .about("Delete old offloaded outputs")
             .long_about(LONG_ABOUT)
@@ -104,7 +104,7 @@ impl GcArgs {
     }
 
     /// The arguments in `matches`; `scope` is left for `cli::parse` to set.
-    pub fn from_matches(matches: &ArgMatches) -> GcArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> GcArgs {
         GcArgs {
             older_than: matches.get_one("older_than").cloned(),
             max_size: matches.get_one("max_size").cloned(),
@@ -777,7 +777,7 @@ fn outputs(n: usize) -> String {
 }
 
 /// `90s`, `30m`, `12h`, `7d`, `2w`; a bare number is seconds.
-pub fn parse_duration(text: &str) -> Result<Duration> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     let digits = text
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
@@ -801,7 +801,7 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
 }
 
 /// `500M`, `2G`, `1.5G`, `4096`: bytes, with K, M, G, T (or KB, KiB, …) in powers of 1024.
-pub fn parse_size(text: &str) -> Result<u64> {
+pub(crate) fn parse_size(text: &str) -> Result<u64> {
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .unwrap_or(text.len());

@@ -53,7 +53,7 @@ configuration. A command that already runs ctxoff only gets the session. It neve
 command: Claude Code's own permission rules still decide.";
 
 impl HookArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("hook")
             .about(
                 "Rewrite an agent's shell commands to run through ctxoff (an agent hook handler)",
@@ -68,7 +68,7 @@ impl HookArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> HookArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> HookArgs {
         HookArgs {
             agent: *matches.get_one("agent").expect("required"),
         }

@@ -28,7 +28,7 @@ use super::hook::Agent;
 use super::{Context, Run};
 
 /// The command line Claude Code runs for the hook.
-pub const HOOK_COMMAND: &str = "ctxoff hook claude";
+pub(crate) const HOOK_COMMAND: &str = "ctxoff hook claude";
 
 /// `ctxoff init`'s arguments.
 #[derive(Debug)]
@@ -56,7 +56,7 @@ team. Other settings and hooks are kept; the old file is saved as `settings.json
 the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.";
 
 impl InitArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         let flag = |id: &'static str, long: &'static str, help: &'static str| {
             Arg::new(id)
                 .long(long)
@@ -109,7 +109,7 @@ impl InitArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> InitArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> InitArgs {
         InitArgs {
             agent: matches.get_one("agent").copied(),
             global: matches.get_flag("global"),
@@ -123,7 +123,11 @@ impl InitArgs {
 
 /// The settings file `args` point at: under `home` for `--global` (the default), under `cwd`
 /// for `--project`.
-pub fn settings_path(args: &InitArgs, home: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn settings_path(
+    args: &InitArgs,
+    home: Option<&Path>,
+    cwd: &Path,
+) -> anyhow::Result<PathBuf> {
     let base = match args.project {
         true => cwd,
         false => home.context("cannot find the home directory; use --project")?,
@@ -398,7 +402,7 @@ fn write_settings(path: &Path, settings: &Value) -> anyhow::Result<()> {
 }
 
 /// The AGENTS.md / CLAUDE.md snippet printed by `ctxoff init --print`.
-pub const SNIPPET: &str = r#"## Long command output: ctxoff
+pub(crate) const SNIPPET: &str = r#"## Long command output: ctxoff
 
 Prefix shell commands whose output may be long with `ctxoff`: `ctxoff cargo test`,
 `ctxoff npm run build`. Use `ctxoff -- CMD` when CMD is named `lines`, `list`, `gc` or `count`.

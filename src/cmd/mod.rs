@@ -80,7 +80,7 @@ impl<'a> Context<'a> {
     }
 
     /// The settings: flags > environment > config file > defaults. An error names what is wrong.
-    pub fn settings(&self) -> Result<&Settings> {
+    pub(crate) fn settings(&self) -> Result<&Settings> {
         if let Some(settings) = self.settings.get() {
             return Ok(settings);
         }
@@ -89,7 +89,7 @@ impl<'a> Context<'a> {
     }
 
     /// The scratch space to read outputs from.
-    pub fn store(&self) -> Result<Store> {
+    pub(crate) fn store(&self) -> Result<Store> {
         self.settings()?.store()
     }
 }

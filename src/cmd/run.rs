@@ -29,7 +29,7 @@ pub struct RunArgs {
 
 impl RunArgs {
     /// The options; the command itself is the top level's trailing argument.
-    pub fn args() -> [Arg; 3] {
+    pub(crate) fn args() -> [Arg; 3] {
         [
             Arg::new("name")
                 .long("name")
@@ -47,7 +47,7 @@ impl RunArgs {
         ]
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> RunArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> RunArgs {
         RunArgs {
             argv: matches
                 .get_many::<OsString>("command")

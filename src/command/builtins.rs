@@ -68,6 +68,6 @@ const BUILTINS: &[&str] = &[
 ];
 
 /// Whether `name` is a shell builtin (see [`BUILTINS`]).
-pub fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
 }

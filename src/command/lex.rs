@@ -12,7 +12,7 @@ use std::fmt;
 
 /// A command the shell runs as one program with arguments, and nothing else.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SimpleCommand<'a> {
+pub(crate) struct SimpleCommand<'a> {
     /// Leading `NAME=value` assignments, exactly as written (empty when there are none).
     pub assignments: &'a str,
     /// The original text from the program word to the end, exactly as written.
@@ -26,7 +26,7 @@ pub struct SimpleCommand<'a> {
 
 /// Why a command line is not a simple command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotSimple {
+pub(crate) enum NotSimple {
     /// Nothing but blanks and comments.
     Empty,
     /// A quote or a trailing backslash that is never closed: a syntax error for the shell.
@@ -76,13 +76,13 @@ struct Word {
 /// and `${VAR}` are allowed (the shell expands them the same way wrapped or not); `$(…)` and
 /// backticks are not, wherever they appear outside single quotes. The only redirection accepted is
 /// a standalone `2>&1` after the program word, because it means the same applied to a wrapper.
-pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
+pub(crate) fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
     lex(line).map_err(|(why, _)| why)
 }
 
 /// The first simple command of each command in the list `line` (`a; b && c | d`), in order,
 /// up to the first part that is not one (a subshell, a substitution, a compound command).
-pub fn list_commands(line: &str) -> Vec<SimpleCommand<'_>> {
+pub(crate) fn list_commands(line: &str) -> Vec<SimpleCommand<'_>> {
     let mut commands = Vec::new();
     let mut rest = line;
     loop {

@@ -4,12 +4,12 @@
 //! it; an agent's own permission rules do not (each client sees through its own list).
 
 mod builtins;
-pub mod lex;
+pub(crate) mod lex;
 mod naming;
 mod patterns;
 mod wrappers;
 
-pub use builtins::is_builtin;
-pub use naming::output_name;
-pub use patterns::{is_kept, matches_keep};
-pub use wrappers::{Invocation, base_name};
+pub(crate) use builtins::is_builtin;
+pub(crate) use naming::output_name;
+pub(crate) use patterns::is_kept;
+pub(crate) use wrappers::{Invocation, base_name};

@@ -7,7 +7,7 @@ use crate::store::sanitize;
 
 /// The name an output of `argv` gets: the program's base name, seeing through wrappers
 /// (`env A=b`, `sudo`, `timeout 5`, `nice`, `npx`, `uv run`, `python -m X`, `sh -c '…'`).
-pub fn output_name(argv: &[OsString]) -> String {
+pub(crate) fn output_name(argv: &[OsString]) -> String {
     let words: Vec<String> = argv
         .iter()
         .map(|w| w.to_string_lossy().into_owned())

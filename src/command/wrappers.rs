@@ -129,7 +129,7 @@ const MAX_DEPTH: usize = 4;
 
 /// What a command line runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     /// The program and its arguments, after the assignments and wrappers (for `python -m X`,
     /// the module `X` and its arguments). Empty when a wrapper is given nothing to run.
     pub program: Vec<String>,
@@ -139,14 +139,14 @@ pub struct Invocation {
 
 impl Invocation {
     /// What `words` (a command's words, quotes removed) runs.
-    pub fn of(words: &[String]) -> Invocation {
+    pub(crate) fn of(words: &[String]) -> Invocation {
         let mut wrappers = Vec::new();
         let program = see_through(words, &mut wrappers, 0);
         Invocation { program, wrappers }
     }
 
     /// The program's base name (`cargo` for `/usr/bin/cargo`), empty when there is none.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.program.first().map_or("", |p| base_name(p))
     }
 }
@@ -244,7 +244,7 @@ fn skip_assignments(words: &[String]) -> &[String] {
 }
 
 /// `cargo` for `/usr/bin/cargo`.
-pub fn base_name(program: &str) -> &str {
+pub(crate) fn base_name(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 

@@ -3,11 +3,11 @@
 //! once it is surely over the threshold, streams it to the session file (`writer`) while other
 //! threads count tokens and scan lines (`scan`). Memory stays bounded whatever the output size.
 
-pub mod capture;
-pub mod progress;
+pub(crate) mod capture;
+pub(crate) mod progress;
 mod scan;
 mod signals;
-pub mod sniff;
+pub(crate) mod sniff;
 mod writer;
 
 use std::io::{self, Write};
@@ -27,7 +27,7 @@ use writer::{Tokens, Writer};
 const UNDECIDED_CAP: usize = 8 * 1024 * 1024;
 
 /// The result of a capture.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// At or under the threshold: the chunks as they arrived, to replay.
     PassThrough(Buffered),
     /// Saved to the session file.
@@ -38,7 +38,7 @@ pub enum Outcome {
 
 /// Output held in memory, with the stream each byte came from.
 #[derive(Default)]
-pub struct Buffered {
+pub(crate) struct Buffered {
     pub bytes: Vec<u8>,
     /// Where each run of one stream ends in `bytes`.
     pub segments: Vec<(Stream, usize)>,
@@ -54,7 +54,7 @@ impl Buffered {
     }
 
     /// Writes each byte to the stream it came from, in arrival order.
-    pub fn replay(&self, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn replay(&self, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
         let mut start = 0;
         for &(stream, end) in &self.segments {
             let target: &mut dyn Write = if stream == Stream::Stdout {
@@ -71,7 +71,7 @@ impl Buffered {
 }
 
 /// An output saved to its file, with everything the summary says about it.
-pub struct Offloaded {
+pub(crate) struct Offloaded {
     pub store: Store,
     pub path: PathBuf,
     pub entry: Entry,
@@ -82,7 +82,7 @@ pub struct Offloaded {
 
 impl Offloaded {
     /// What the summary describes; `interrupted` is the signal that interrupted ctxoff, if any.
-    pub fn saved(&self, interrupted: Option<i32>) -> Saved<'_> {
+    pub(crate) fn saved(&self, interrupted: Option<i32>) -> Saved<'_> {
         Saved {
             entry: &self.entry,
             path: &self.path,
@@ -97,7 +97,7 @@ impl Offloaded {
 }
 
 /// What the recorder needs to know about the run.
-pub struct Job {
+pub(crate) struct Job {
     pub settings: Settings,
     /// The spinner, when stderr is a terminal.
     pub progress: Option<progress::Progress>,
@@ -107,7 +107,7 @@ pub struct Job {
 }
 
 /// The capture sink: buffers, decides, offloads.
-pub struct Recorder {
+pub(crate) struct Recorder {
     job: Job,
     started: std::time::SystemTime,
     state: State,
@@ -129,7 +129,7 @@ enum State {
 }
 
 impl Recorder {
-    pub fn new(job: Job) -> Recorder {
+    pub(crate) fn new(job: Job) -> Recorder {
         Recorder {
             job,
             started: std::time::SystemTime::now(),
@@ -167,7 +167,7 @@ impl Recorder {
     }
 
     /// Ends the capture: decides for output still in memory and finishes the offload.
-    pub fn finish(mut self, ending: &capture::Ending) -> Outcome {
+    pub(crate) fn finish(mut self, ending: &capture::Ending) -> Outcome {
         if let Some(p) = &mut self.job.progress {
             p.clear();
         }

@@ -5,17 +5,17 @@
 /// The manifest file of a session directory.
 pub const MANIFEST: &str = "index.jsonl";
 /// Where a manifest rewrite is written before it replaces the manifest.
-pub const MANIFEST_NEW: &str = ".index.jsonl.new";
+pub(crate) const MANIFEST_NEW: &str = ".index.jsonl.new";
 /// The session's owner record: which process the session belongs to, for gc.
-pub const OWNER: &str = "session.json";
+pub(crate) const OWNER: &str = "session.json";
 /// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock.
-pub const SEQUENCE: &str = ".seq";
+pub(crate) const SEQUENCE: &str = ".seq";
 /// The prefix of the link a duplicate output is made through before it takes its place.
 const DUPLICATE_LINK: &str = ".dup-";
 
 /// What kind of content an output is; decides its file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Text,
     Json,
     /// Binary output, with its type when its magic bytes tell it (`PNG`, `gzip`…).
@@ -23,7 +23,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Kind::Text => "txt",
             Kind::Json => "json",
@@ -33,7 +33,7 @@ impl Kind {
 }
 
 /// The extensions an output file can have, one per [`Kind`].
-pub const EXTENSIONS: [&str; 3] = ["txt", "json", "bin"];
+pub(crate) const EXTENSIONS: [&str; 3] = ["txt", "json", "bin"];
 
 /// An output file's name, `<name>_<n>.<ext>`, as its parts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ pub struct OutputFile<'a> {
 
 impl<'a> OutputFile<'a> {
     /// The file name of output `n` called `name` with extension `ext`.
-    pub fn format(name: &str, n: u64, ext: &str) -> String {
+    pub(crate) fn format(name: &str, n: u64, ext: &str) -> String {
         format!("{name}_{n}.{ext}")
     }
 
@@ -62,7 +62,7 @@ impl<'a> OutputFile<'a> {
 
 /// Splits `NAME_N` into its name and `n`. Names are what [`sanitize`] makes: `[A-Za-z0-9._-]`,
 /// not empty, not starting with a dot.
-pub fn parse_stem(stem: &str) -> Option<(&str, u64)> {
+pub(super) fn parse_stem(stem: &str) -> Option<(&str, u64)> {
     let (name, n) = stem.rsplit_once('_')?;
     let valid_name = !name.is_empty()
         && !name.starts_with('.')
@@ -76,18 +76,18 @@ pub fn parse_stem(stem: &str) -> Option<(&str, u64)> {
 }
 
 /// An output file's name without its extension: `cargo_4` for `cargo_4.txt`.
-pub fn stem(file: &str) -> &str {
+pub(crate) fn stem(file: &str) -> &str {
     file.rsplit_once('.').map_or(file, |(stem, _)| stem)
 }
 
 /// The temporary name a duplicate of output `n` is linked under before it replaces the file.
-pub fn duplicate_link(n: u64) -> String {
+pub(crate) fn duplicate_link(n: u64) -> String {
     format!("{DUPLICATE_LINK}{n}")
 }
 
 /// The session's own files: manifest, owner record, sequence, and leftovers of interrupted
 /// writes (a manifest rewrite, a duplicate's link).
-pub fn is_bookkeeping(name: &str) -> bool {
+pub(crate) fn is_bookkeeping(name: &str) -> bool {
     matches!(name, MANIFEST | OWNER | SEQUENCE | MANIFEST_NEW)
         || name
             .strip_prefix(DUPLICATE_LINK)
@@ -95,7 +95,7 @@ pub fn is_bookkeeping(name: &str) -> bool {
 }
 
 /// Reduces a name to `[A-Za-z0-9._-]` (others become `_`), at most 64 bytes, no leading dot.
-pub fn sanitize(name: &str, fallback: &str) -> String {
+pub(crate) fn sanitize(name: &str, fallback: &str) -> String {
     let mut out: String = name
         .chars()
         .map(|c| {

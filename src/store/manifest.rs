@@ -65,7 +65,7 @@ impl Entry {
 
     /// Parses a manifest line: `None` unless every field is there with its type (the optional
     /// ones may also be missing or null). Other keys are ignored.
-    pub fn from_json(line: &[u8]) -> Option<Entry> {
+    pub(crate) fn from_json(line: &[u8]) -> Option<Entry> {
         let json: Value = serde_json::from_slice(line).ok()?;
         let fields = Fields(json.as_object()?);
         let string = |v: &Value| v.as_str().map(str::to_string);
@@ -128,7 +128,7 @@ impl Fields<'_> {
 
 /// Replaces the manifest of `dir` with its lines for which `keep` holds (unparsable lines go):
 /// written aside and renamed over, so a reader sees the old manifest or the new one.
-pub fn rewrite_manifest(
+pub(crate) fn rewrite_manifest(
     dir: &Path,
     _lock: &SessionLock,
     keep: impl Fn(&Entry) -> bool,

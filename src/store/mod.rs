@@ -12,13 +12,14 @@ pub mod reference;
 mod safety;
 mod session;
 
-pub use layout::{
-    EXTENSIONS, Kind, MANIFEST, MANIFEST_NEW, OWNER, OutputFile, SEQUENCE, duplicate_link,
-    is_bookkeeping, sanitize, stem,
-};
-pub use manifest::{Entry, read_manifest, rewrite_manifest};
-pub use safety::{check_root, check_session, current_uid, fallback_root, lock, touch_last_use};
-pub use session::{Owner, checked_session_name, process_stat, read_owner};
+pub(crate) use layout::{Kind, SEQUENCE, duplicate_link, is_bookkeeping, sanitize, stem};
+pub use layout::{MANIFEST, OutputFile};
+pub(crate) use manifest::rewrite_manifest;
+pub use manifest::{Entry, read_manifest};
+pub(crate) use safety::{check_root, check_session, current_uid, fallback_root};
+pub use safety::{lock, touch_last_use};
+pub use session::{Owner, process_stat};
+pub(crate) use session::{checked_session_name, read_owner};
 
 use anyhow::{Context, Result};
 use std::fs::{self, File, OpenOptions};
@@ -49,7 +50,7 @@ pub struct NewOutput {
 impl Store {
     /// Opens (creating as needed) `root` and the session (named, or the ancestor process's),
     /// falling back to a private directory when the root or session directory is not safe to use.
-    pub fn open(root: &Path, session: Option<&str>) -> Result<Store> {
+    pub(crate) fn open(root: &Path, session: Option<&str>) -> Result<Store> {
         let (session, owner) = match session {
             Some(name) => (checked_session_name(name)?, None),
             None => match ancestor_session() {
@@ -87,7 +88,7 @@ impl Store {
     }
 
     /// A store for reading: no directory is created or checked.
-    pub fn locate(root: &Path, session: Option<&str>) -> Result<Store> {
+    pub(crate) fn locate(root: &Path, session: Option<&str>) -> Result<Store> {
         let session = match session {
             Some(name) => checked_session_name(name)?,
             None => ancestor_session().map_or_else(|| "default".to_string(), |(name, _)| name),
@@ -172,12 +173,12 @@ impl Store {
 /// Exclusive hold on a session's numbering and manifest: `flock(LOCK_EX)` on its `.seq`, released
 /// on drop. Captures take it to number an output and to append to the manifest; gc takes it to
 /// rewrite the manifest and to remove the session.
-pub struct SessionLock(File);
+pub(crate) struct SessionLock(File);
 
 /// Takes the lock of the session directory `dir`, creating `.seq` if needed. A `.seq` that gc
 /// unlinked while we waited (it removed the session) is not a lock: we try again, and report
 /// `NotFound` once the directory is gone.
-pub fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
+pub(crate) fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
     loop {
         let seq = open_private(&dir.join(SEQUENCE), false)?;
         lock(&seq, libc::LOCK_EX)?;

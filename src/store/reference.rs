@@ -10,7 +10,7 @@ use super::{Entry, Store, read_manifest};
 
 /// A resolved reference: an output file inside the scratch root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
+pub(crate) struct Output {
     /// Canonical path of the file; inside the canonical root, directly in a session directory.
     pub path: PathBuf,
     /// Name of the session directory holding it.
@@ -21,23 +21,23 @@ pub struct Output {
 
 impl Output {
     /// The file name without its extension, e.g. `cargo_4`.
-    pub fn stem(&self) -> &str {
+    pub(crate) fn stem(&self) -> &str {
         stem(&self.file)
     }
 
     /// Binary outputs are stored as `.bin` and are not read back as text.
-    pub fn is_binary(&self) -> bool {
+    pub(crate) fn is_binary(&self) -> bool {
         self.file.ends_with(".bin")
     }
 
     /// The output's manifest entry, when its session's manifest has one.
-    pub fn entry(&self) -> Option<Entry> {
+    pub(crate) fn entry(&self) -> Option<Entry> {
         let dir = self.path.parent()?;
         read_manifest(dir).into_iter().find(|e| e.file == self.file)
     }
 
     /// How to refer to this output in a hint: `cargo_4` in the current session, else its path.
-    pub fn short_ref(&self, store: &Store) -> String {
+    pub(crate) fn short_ref(&self, store: &Store) -> String {
         if self.session == store.session {
             self.stem().to_string()
         } else {
@@ -49,7 +49,7 @@ impl Output {
 /// The outputs a session directory holds, as `(n, file name)` sorted by `n`: the files named like
 /// outputs, whether or not the manifest knows them. Symbolic links are listed too, so that a
 /// reference to one is refused with a reason rather than reported missing.
-pub fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
+pub(crate) fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
     let Ok(dir) = std::fs::read_dir(session_dir) else {
         return Vec::new();
     };
@@ -104,7 +104,7 @@ pub fn is_reference(word: &str, store: &Store) -> bool {
 
 /// Resolves a reference to an output file inside the root. Errors are one line and, for an
 /// unknown output, list what the session has.
-pub fn resolve(word: &str, store: &Store) -> Result<Output> {
+pub(crate) fn resolve(word: &str, store: &Store) -> Result<Output> {
     let root = store.root.canonicalize().with_context(|| {
         format!(
             "no scratch space at {} (nothing has been offloaded there yet)",

@@ -4,15 +4,15 @@
 //! with one small summariser per recognised output shape (`shapes`); `render` writes the summary
 //! from a plain view of what was saved, so it knows nothing of how the output was captured.
 
-pub mod analysis;
-pub mod notable;
-pub mod preview;
+pub(crate) mod analysis;
+pub(crate) mod notable;
+pub(crate) mod preview;
 mod render;
 mod shapes;
 
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{Analysis, Report};
-pub use notable::NotablePatterns;
-pub use render::{Origin, Saved, render, to_json};
+pub(crate) use analysis::{Analysis, Report};
+pub(crate) use notable::NotablePatterns;
+pub(crate) use render::{Origin, Saved, render, to_json};

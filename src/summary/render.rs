@@ -9,14 +9,14 @@ use crate::format::{plural, shell_quote, signal_name, thousands};
 use crate::store::{Entry, Kind};
 
 /// How the run is described in the header: the command line, or the pipe's name.
-pub struct Origin<'a> {
+pub(crate) struct Origin<'a> {
     /// The command as typed (shell-quoted); `None` in pipe mode.
     pub command: Option<&'a str>,
     pub name: &'a str,
 }
 
 /// A saved output, as the summary describes it.
-pub struct Saved<'a> {
+pub(crate) struct Saved<'a> {
     /// The manifest entry: counts, exit status, hash, duplicate.
     pub entry: &'a Entry,
     pub path: &'a Path,
@@ -31,7 +31,7 @@ pub struct Saved<'a> {
 }
 
 /// The text summary, one line per element, each ending in a newline.
-pub fn render(origin: &Origin, off: &Saved) -> String {
+pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
     let e = off.entry;
     let path = shell_quote(&off.path.to_string_lossy());
     let mut out = Vec::new();
@@ -111,7 +111,7 @@ pub fn render(origin: &Origin, off: &Saved) -> String {
 }
 
 /// The `--json` object for an offloaded output.
-pub fn to_json(off: &Saved) -> Value {
+pub(crate) fn to_json(off: &Saved) -> Value {
     let e = off.entry;
     let p = off.preview;
     let omitted = p.omitted_lines(e.lines).map(|r| {
