@@ -5,18 +5,12 @@
 //!
 //! Re-record: `CTXOFF_E2E=1 cargo test --test e2e record_claude_events -- --ignored`.
 
-use std::path::PathBuf;
-
 use serde_json::{Map, Value, json};
 
-use super::{Claude, Transcript};
+use super::{Claude, Transcript, fixture, read_fixture};
 
 const LARGE: &str = "seq 1 20000";
 const FAILING: &str = "seq 1 3; echo oops >&2; exit 3";
-
-fn fixture_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code/events.json")
-}
 
 /// Runs both commands with a hook on every Bash event that appends the event to a file, and
 /// returns the events by name, with placeholders for what changes from run to run.
@@ -97,7 +91,7 @@ fn record_claude_events() {
         "events": events,
     }))
     .unwrap();
-    std::fs::write(fixture_path(), text + "\n").unwrap();
+    std::fs::write(fixture("events.json"), text + "\n").unwrap();
 }
 
 /// The live client still sends events of the recorded shape, with what the recording shows:
@@ -107,8 +101,7 @@ fn bash_events_keep_their_recorded_shape() {
     if !crate::enabled("claude") {
         return;
     }
-    let fixture: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
+    let fixture: Value = read_fixture("events.json");
     let live = record();
     for name in ["PreToolUse", "PostToolUse", "PostToolUseFailure"] {
         assert_eq!(

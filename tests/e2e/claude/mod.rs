@@ -33,6 +33,18 @@ pub fn client() -> PathBuf {
 /// `ANTHROPIC_API_KEY` for the client; the mock refuses requests without it.
 const API_KEY: &str = "dummy";
 
+/// A file of `tests/fixtures/claude-code/`.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code")
+        .join(name)
+}
+
+pub fn read_fixture(name: &str) -> Value {
+    let text = std::fs::read_to_string(fixture(name)).expect("read the fixture");
+    serde_json::from_str(&text).expect("the fixture is JSON")
+}
+
 /// The `id` of the model's `n`th tool call.
 fn tool_use_id(n: usize) -> String {
     format!("toolu_ctxoff_{n:03}")

@@ -7,11 +7,9 @@
 //! `CTXOFF_E2E=1 cargo test --test e2e record_claude_decisions -- --ignored`.
 //! `recorded_decisions_still_hold` replays a few runs against the client in every e2e run.
 
-use std::path::PathBuf;
-
 use serde_json::{Map, Value, json};
 
-use super::{Claude, Transcript, VERSION, parallelism, run_parallel};
+use super::{Claude, Transcript, VERSION, fixture, parallelism, read_fixture, run_parallel};
 
 /// Programs stubbed on PATH (print `ran NAME ARGS`, exit 0).
 const STUBS: &[&str] = &["cargo", "npm", "make", "pytest"];
@@ -274,10 +272,6 @@ fn outcome(transcript: &Transcript, call: &super::Call) -> String {
     format!("prompt: {first}")
 }
 
-fn fixture_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code/decisions.json")
-}
-
 /// The `runs` entry of the fixture for `mode` and `set`, from a transcript.
 fn recorded(mode: &str, set: &RuleSet, transcript: &Transcript) -> Value {
     let mut results = Map::new();
@@ -382,7 +376,7 @@ fn record_claude_decisions() {
         .map(|(mode, set)| move || recorded(mode, set, &run_of(mode, set).run()))
         .collect();
     let runs = run_parallel(jobs, parallelism());
-    let path = fixture_path();
+    let path = fixture("decisions.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, render(&runs)).unwrap();
     eprintln!("recorded {} runs to {}", runs.len(), path.display());
@@ -391,8 +385,7 @@ fn record_claude_decisions() {
 /// The fixture holds exactly the runs and commands of the matrix above (no client needed).
 #[test]
 fn fixture_matches_the_matrix() {
-    let fixture: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
+    let fixture: Value = read_fixture("decisions.json");
     let recorded: Vec<Value> = fixture["runs"]
         .as_array()
         .unwrap()
@@ -424,8 +417,7 @@ fn recorded_decisions_still_hold() {
     if !crate::enabled("claude") {
         return;
     }
-    let fixture: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
+    let fixture: Value = read_fixture("decisions.json");
     assert_eq!(fixture["version"], VERSION);
     let chosen = [
         ("default", "allow prefix"),
