@@ -1,4 +1,10 @@
-//! Claude Code: the `PreToolUse` hook's answer to a Bash tool call.
+//! Claude Code: the `PreToolUse` hook's answer to a Bash tool call. What the client itself
+//! would do with the call, mirrored from the pinned client: its permission rules and modes
+//! (`permissions`), where it reads them (`settings`), its view of a Bash command line (`bash`).
+
+pub mod bash;
+pub mod permissions;
+pub mod settings;
 
 use serde_json::{Map, Value, json};
 
