@@ -28,9 +28,11 @@ need /usr/bin/time time
 bash "$repo/tests/fixtures/corpus/gen-big.sh" "$data" >/dev/null
 
 (cd "$repo" && cargo build --release -q && cargo build --release -q --example reference_count --example spawn_floor)
-ctxoff="$repo/target/release/ctxoff"
-reference="$repo/target/release/examples/reference_count"
-floor="$repo/target/release/examples/spawn_floor"
+# Builds go to target/<host triple>/ (see .cargo/config.toml).
+release="$repo/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+ctxoff="$release/ctxoff"
+reference="$release/examples/reference_count"
+floor="$release/examples/spawn_floor"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 export CTXOFF_DIR="$scratch/root" CTXOFF_SESSION=bench CTXOFF_CONFIG=/dev/null
