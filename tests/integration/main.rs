@@ -2,6 +2,7 @@
 //! temporary scratch root, session and config.
 
 mod config;
+mod corpus_truth;
 mod dispatch;
 mod gc;
 mod generated;

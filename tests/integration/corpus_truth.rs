@@ -1,0 +1,74 @@
+//! The corpora's ground truth describes its outputs: every truth file parses, every item it
+//! lists is visible in the raw output it names (as a reader sees it), and every output has a
+//! truth file. Ground truth that does not describe its output fails here.
+
+#[path = "../../examples/fidelity/truth.rs"]
+#[allow(dead_code)]
+mod truth;
+
+use std::path::{Path, PathBuf};
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn check(dir: &Path) {
+    let truths = truth::load_dir(dir).unwrap_or_else(|e| panic!("{e}"));
+    let mut problems = Vec::new();
+    for t in &truths {
+        let raw = match std::fs::read(&t.output) {
+            Ok(raw) => raw,
+            Err(e) => {
+                problems.push(format!("{}: output {}: {e}", t.path.display(), t.name()));
+                continue;
+            }
+        };
+        let text = truth::display(&raw);
+        for item in t.items.iter().filter(|i| !i.visible(&text)) {
+            problems.push(format!(
+                "{}: item {:?} ({}) not found",
+                t.name(),
+                item.id,
+                item.what
+            ));
+        }
+    }
+    let described: Vec<&PathBuf> = truths.iter().map(|t| &t.output).collect();
+    for out in truth::outputs_in(dir) {
+        if !described.contains(&&out) {
+            problems.push(format!("{}: no truth file describes it", out.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_first_corpus_truth_describes_its_outputs() {
+    check(&corpus("corpus"));
+}
+
+#[test]
+fn the_second_corpus_truth_describes_its_outputs() {
+    let dir = corpus("corpus2");
+    assert!(truth::load_dir(&dir).map(|t| t.len()).unwrap_or(0) >= 30);
+    check(&dir);
+}
+
+#[test]
+fn a_truth_item_that_is_not_in_its_output_is_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("out.txt"), "3 failed, 5 passed\n").expect("write");
+    let bad = r#"{"schema":1,"output":"out.txt","class":"test","program":"pytest","argv":["pytest"],
+        "exit":1,"items":[{"id":"t","kind":"total","what":"4 failed","any":["4 failed"]}]}"#;
+    std::fs::write(dir.path().join("out.truth.json"), bad).expect("write");
+    let result = std::panic::catch_unwind(|| check(dir.path()));
+    assert!(result.is_err(), "a missing item must fail the check");
+}
+
+#[test]
+fn display_strips_ansi_and_renders_carriage_returns() {
+    let raw = b"\x1b[31merror\x1b[0m: x\r\nloading 10%\rloading 100%\n\x1b]8;;http://x\x07link";
+    assert_eq!(truth::display(raw), "error: x\nloading 100%\nlink");
+}
