@@ -1,4 +1,5 @@
 //! Agent integrations: the hooks that run an agent's shell commands through ctxoff.
 
 pub mod claude;
+pub mod codex;
 pub mod wrap;
