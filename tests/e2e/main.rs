@@ -6,7 +6,10 @@
 //! without running them.
 
 mod client;
+mod codex;
+mod fixture;
 mod mock;
+mod probe;
 
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.
 /// Panics under `CI`, where a skip would hide that nothing was tested.

@@ -115,25 +115,31 @@ impl Policy {
         &self.rules
     }
 
-    /// Every rule matching `argv`, in file order (empty when none does).
-    pub fn check(&self, argv: &[String]) -> Vec<RuleMatch> {
+    /// Every rule matching `argv`, in file order (empty when none does). A program given as a
+    /// path (`/usr/bin/git`, `./git`, resolved against `cwd`) that no rule names exactly is
+    /// matched by the rules of its base name.
+    pub fn check(&self, argv: &[String], cwd: &Path) -> Vec<RuleMatch> {
         let Some(program) = argv.first() else {
             return Vec::new();
         };
         let exact = self.matches(program, argv, None);
-        if !exact.is_empty() || !program.starts_with('/') {
+        if !exact.is_empty() || !program.contains('/') {
             return exact;
         }
-        let base = program.rsplit('/').next().unwrap_or(program);
-        if base.is_empty() || !self.host_allows(base, program) {
+        let resolved = absolute(cwd, program);
+        let base = match resolved.rsplit_once('/') {
+            Some((_, base)) if !base.is_empty() => base,
+            _ => return Vec::new(),
+        };
+        if !self.host_allows(base, &resolved) {
             return Vec::new();
         }
-        self.matches(base, argv, Some(program))
+        self.matches(base, argv, Some(&resolved))
     }
 
     /// The strictest decision of the rules matching `argv`, or `None` when no rule does.
-    pub fn decision(&self, argv: &[String]) -> Option<Decision> {
-        self.check(argv).iter().map(|m| m.decision).max()
+    pub fn decision(&self, argv: &[String], cwd: &Path) -> Option<Decision> {
+        self.check(argv, cwd).iter().map(|m| m.decision).max()
     }
 
     /// Whether some rule's program could be the shell the client runs a script with: such a
@@ -250,6 +256,28 @@ impl Policy {
         }
         Ok(())
     }
+}
+
+/// `program` made absolute against `cwd`, with `.` and `..` resolved by name only.
+fn absolute(cwd: &Path, program: &str) -> String {
+    use std::path::Component;
+    let joined = cwd.join(program);
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in joined.components() {
+        match component {
+            Component::Normal(name) => parts.push(name),
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    let mut path = String::new();
+    for part in parts {
+        path.push('/');
+        path.push_str(&part.to_string_lossy());
+    }
+    path
 }
 
 fn expand_home(path: String, home: Option<&Path>) -> String {
@@ -495,6 +523,59 @@ mod tests {
         words.split_whitespace().map(str::to_owned).collect()
     }
 
+    impl Policy {
+        fn decision_at(&self, argv: &[String]) -> Option<Decision> {
+            self.decision(argv, Path::new("/home/ana/proj"))
+        }
+    }
+
+    /// `codex execpolicy check`'s answer, built from `check`.
+    fn answer(matches: &[RuleMatch]) -> serde_json::Value {
+        let rules: Vec<serde_json::Value> = matches
+            .iter()
+            .map(|m| {
+                let mut found = serde_json::json!({
+                    "matchedPrefix": m.matched_prefix,
+                    "decision": m.decision.name(),
+                });
+                if let Some(program) = &m.resolved_program {
+                    found["resolvedProgram"] = program.as_str().into();
+                }
+                if let Some(why) = &m.justification {
+                    found["justification"] = why.as_str().into();
+                }
+                serde_json::json!({"prefixRuleMatch": found})
+            })
+            .collect();
+        let mut out = serde_json::json!({"matchedRules": rules});
+        if let Some(decision) = matches.iter().map(|m| m.decision).max() {
+            out["decision"] = decision.name().into();
+        }
+        out
+    }
+
+    /// Every argv the pinned client checked (`tests/fixtures/codex/execpolicy.json`, recorded
+    /// by the end-to-end suite, run from `/`) gets the client's answer, match for match.
+    #[test]
+    fn agrees_with_the_client() {
+        let recorded: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/codex/execpolicy.json"
+        )))
+        .unwrap();
+        let policy = Policy::parse(recorded["rules"].as_str().unwrap(), None).unwrap();
+        let checks = recorded["checks"].as_array().unwrap();
+        assert!(checks.len() > 20);
+        for case in checks {
+            let argv: Vec<String> = serde_json::from_value(case["argv"].clone()).unwrap();
+            assert_eq!(
+                answer(&policy.check(&argv, Path::new("/"))),
+                case["answer"],
+                "{argv:?}"
+            );
+        }
+    }
+
     #[test]
     fn parses_the_documented_shapes() {
         let policy = Policy::parse(
@@ -531,17 +612,20 @@ network_rule(host="example.com", protocol="https", decision="allow")
                 vec!["/usr/bin/git".into(), "/home/ana/bin/git".into()]
             )]
         );
-        assert_eq!(policy.decision(&argv("git log -3")), Some(Decision::Allow));
         assert_eq!(
-            policy.decision(&argv("git push")),
+            policy.decision_at(&argv("git log -3")),
+            Some(Decision::Allow)
+        );
+        assert_eq!(
+            policy.decision_at(&argv("git push")),
             Some(Decision::Forbidden)
         );
-        assert_eq!(policy.decision(&argv("git")), None);
+        assert_eq!(policy.decision_at(&argv("git")), None);
         assert_eq!(
-            policy.decision(&argv("/home/ana/bin/git push x")),
+            policy.decision_at(&argv("/home/ana/bin/git push x")),
             Some(Decision::Forbidden)
         );
-        assert_eq!(policy.decision(&argv("/opt/git push x")), None);
+        assert_eq!(policy.decision_at(&argv("/opt/git push x")), None);
     }
 
     #[test]
@@ -551,12 +635,18 @@ network_rule(host="example.com", protocol="https", decision="allow")
             None,
         )
         .unwrap();
-        assert_eq!(policy.check(&argv("cargo publish")).len(), 2);
         assert_eq!(
-            policy.decision(&argv("cargo publish --dry-run")),
+            policy.check(&argv("cargo publish"), Path::new("/")).len(),
+            2
+        );
+        assert_eq!(
+            policy.decision_at(&argv("cargo publish --dry-run")),
             Some(Decision::Prompt)
         );
-        assert_eq!(policy.decision(&argv("cargo test")), Some(Decision::Allow));
+        assert_eq!(
+            policy.decision_at(&argv("cargo test")),
+            Some(Decision::Allow)
+        );
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod sandbox;
 pub mod script;
 pub mod trust;
 
+use std::path::Path;
+
 use execpolicy::{Decision, Policy};
 
 /// What the hook may do with a command, given the user's rules.
@@ -32,8 +34,8 @@ pub enum Verdict {
     Unsure,
 }
 
-/// The verdict for rewriting the shell command `original` to `rewritten`.
-pub fn verdict(policy: &Policy, original: &str, rewritten: &str) -> Verdict {
+/// The verdict for rewriting the shell command `original` to `rewritten`, run in `cwd`.
+pub fn verdict(policy: &Policy, original: &str, rewritten: &str, cwd: &Path) -> Verdict {
     let mut dangerous = false;
     for (index, script) in [original, rewritten].into_iter().enumerate() {
         let Some(commands) = script::plain_commands(script) else {
@@ -46,7 +48,7 @@ pub fn verdict(policy: &Policy, original: &str, rewritten: &str) -> Verdict {
         };
         if let Some(decision) = commands
             .iter()
-            .filter_map(|argv| policy.decision(argv))
+            .filter_map(|argv| policy.decision(argv, cwd))
             .max()
         {
             return Verdict::Rule(decision);
@@ -67,7 +69,12 @@ mod tests {
 
     fn verdict_for(rules: &str, original: &str) -> Verdict {
         let policy = Policy::parse(rules, None).unwrap();
-        verdict(&policy, original, &format!("{WRAPPED}{original}"))
+        verdict(
+            &policy,
+            original,
+            &format!("{WRAPPED}{original}"),
+            Path::new("/p"),
+        )
     }
 
     #[test]
@@ -99,7 +106,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            verdict(&policy, "cargo build", "ctxoff -- cargo build"),
+            verdict(
+                &policy,
+                "cargo build",
+                "ctxoff -- cargo build",
+                Path::new("/p")
+            ),
             Verdict::Rule(Decision::Forbidden)
         );
     }
@@ -117,6 +129,29 @@ mod tests {
             Verdict::Unsure
         );
         assert_eq!(verdict_for("", "rm -rf \"$DIR\""), Verdict::Unsure);
+    }
+
+    /// Scripts the pinned client ran with a forbidden `echo` rule
+    /// (`tests/fixtures/codex/scripts.json`): where this reader finds plain commands, the rule
+    /// applies exactly where the client applied it; where it finds none, the client did not
+    /// apply it either.
+    #[test]
+    fn reads_scripts_as_the_client_does() {
+        let recorded: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/codex/scripts.json"
+        )))
+        .unwrap();
+        let policy = Policy::parse(recorded["rules"].as_str().unwrap(), None).unwrap();
+        for case in recorded["scripts"].as_array().unwrap() {
+            let script = case["script"].as_str().unwrap();
+            let forbidden = script::plain_commands(script).is_some_and(|commands| {
+                commands
+                    .iter()
+                    .any(|argv| policy.decision(argv, Path::new("/")).is_some())
+            });
+            assert_eq!(forbidden, case["rejected"], "{script:?}");
+        }
     }
 
     #[test]

@@ -33,13 +33,14 @@ pub enum Sandbox {
 /// The sandbox of turn `turn_id`, from the transcript's text; `None` when the transcript does not
 /// say, or names a sandbox this reader does not know.
 pub fn turn_sandbox(transcript: &str, turn_id: &str) -> Option<Sandbox> {
+    // The latest entry for the turn: read from the end.
     let payload = transcript
         .lines()
+        .rev()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|entry| entry["type"] == "turn_context")
         .map(|mut entry| entry["payload"].take())
-        .filter(|payload| payload["turn_id"] == turn_id)
-        .last()?;
+        .find(|payload| payload["turn_id"] == turn_id)?;
     let policy = &payload["sandbox_policy"];
     let flag = |name: &str| policy[name].as_bool();
     match policy["type"].as_str()? {
