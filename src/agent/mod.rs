@@ -2,4 +2,6 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
+pub mod opencode;
 pub mod wrap;
