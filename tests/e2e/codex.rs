@@ -151,6 +151,8 @@ impl Codex {
             .args(args)
             .arg("Run the command.")
             .current_dir(self.root().join("project"))
+            // Some clients take their folder from PWD, which the test runner set to its own.
+            .env("PWD", self.root().join("project"))
             .env("HOME", self.root().join("home"))
             .env("CODEX_HOME", self.codex_home())
             .env("OPENAI_API_KEY", "dummy")

@@ -160,6 +160,8 @@ impl Gemini {
                 mode,
             ])
             .current_dir(self.root().join("project"))
+            // Some clients take their folder from PWD, which the test runner set to its own.
+            .env("PWD", self.root().join("project"))
             .env("HOME", self.root().join("home"))
             .env("GOOGLE_GEMINI_BASE_URL", self.server.url())
             .env("GEMINI_API_KEY", "dummy")
@@ -382,6 +384,7 @@ fn after_tool_gets_the_whole_output_and_can_only_replace_it_as_an_error() {
 /// model; what reached the model for each, against the recording (which the rules module's unit
 /// tests decide again).
 #[test]
+#[ignore = "one client run per set-up: run when re-recording, with --ignored"]
 fn policy_decisions_as_recorded() {
     if !crate::enabled("gemini") {
         return;

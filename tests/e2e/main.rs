@@ -8,7 +8,9 @@
 mod client;
 mod codex;
 mod fixture;
+mod gemini;
 mod mock;
+mod opencode;
 mod probe;
 
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.
