@@ -8,9 +8,9 @@
 //! {"permission": {"bash": {"*": "allow", "git push *": "deny", "npm *": "ask"}, "edit": "ask"}}
 //! ```
 //!
-//! become a list of `(permission, pattern, action)` rules, in the order written (after the
-//! client's defaults, which allow every tool; a global config merged with the project's keeps
-//! the global keys' places; an agent's own `permission` comes after). For each command of a bash
+//! become a list of `(permission, pattern, action)` rules, in the order of the resolved
+//! configuration (JavaScript's key order), after the client's defaults (which allow every tool)
+//! and before the agent's own `permission`. For each command of a bash
 //! call the *last* rule whose permission and pattern both match decides, not the most specific;
 //! `permission: "ask"` is `{"*": "ask"}`. Patterns are globs over the command's text (`*` any
 //! text, `?` one character, and a trailing ` *` also matches nothing). With `opencode run` an
