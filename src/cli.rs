@@ -17,11 +17,13 @@
 //! for the statically linked binary, so none is in the dependency graph. Each subcommand's module
 //! declares its arguments (`command`) and reads them back (`from_matches`).
 
-use clap::{Arg, ArgAction, ArgMatches, ValueHint, value_parser};
+use clap::{Arg, ArgMatches, ValueHint, value_parser};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::cmd::{count, gc, grep, hook, init, lines, list};
+use crate::cmd::run::RunArgs;
+use crate::cmd::{Run, count, gc, grep, hook, init, lines, list};
+use crate::config::Flags;
 use crate::tokens::Encoding;
 
 const ABOUT: &str =
@@ -49,11 +51,9 @@ const USAGE: &str = "ctxoff [OPTIONS] [--] COMMAND [ARGS]...
 /// The parsed command line.
 #[derive(Debug)]
 pub struct Cli {
-    pub global: GlobalOptions,
-    pub run: RunOptions,
-    pub subcommand: Option<Command>,
-    /// The command to run, with its arguments; empty to read standard input.
-    pub command: Vec<OsString>,
+    pub flags: Flags,
+    /// What to do: run a command (or read standard input), or a subcommand.
+    pub command: Command,
 }
 
 impl Cli {
@@ -74,8 +74,8 @@ impl Cli {
             .override_usage(USAGE)
             .disable_help_subcommand(true)
             .max_term_width(100)
-            .args(GlobalOptions::args())
-            .args(RunOptions::args())
+            .args(flag_args())
+            .args(RunArgs::args())
             .arg(
                 Arg::new("command")
                     .value_name("COMMAND")
@@ -90,112 +90,63 @@ impl Cli {
     }
 
     fn from_matches(matches: &ArgMatches) -> Cli {
+        let subcommand = matches
+            .subcommand()
+            .and_then(|(name, sub)| Command::from_matches(name, sub));
         Cli {
-            global: GlobalOptions::from_matches(matches),
-            run: RunOptions::from_matches(matches),
-            subcommand: matches
-                .subcommand()
-                .and_then(|(name, sub)| Command::from_matches(name, sub)),
-            command: matches
-                .get_many::<OsString>("command")
-                .map_or_else(Vec::new, |words| words.cloned().collect()),
+            flags: flags_from(matches),
+            command: subcommand.unwrap_or_else(|| Command::Run(RunArgs::from_matches(matches))),
         }
     }
 }
 
-/// Options every subcommand shares: where the scratch space is and how tokens are counted.
-#[derive(Debug, Clone, Default)]
-pub struct GlobalOptions {
-    pub threshold: Option<u64>,
-    pub preview: Option<u64>,
-    pub encoding: Option<Encoding>,
-    pub dir: Option<PathBuf>,
-    pub session: Option<String>,
+/// The options every subcommand shares (where the scratch space is, how tokens are counted),
+/// each with its environment variable; global, so they may also follow a subcommand.
+fn flag_args() -> [Arg; 5] {
+    let option = |name: &'static str, value_name: &'static str, env: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name(value_name)
+            .env(env)
+            .global(true)
+    };
+    [
+        option("threshold", "TOKENS", "CTXOFF_THRESHOLD")
+            .help("Offload output of more than this many tokens [default: 2500]")
+            .value_parser(value_parser!(u64)),
+        option("preview", "TOKENS", "CTXOFF_PREVIEW")
+            .help(
+                "Tokens of head and tail shown in a summary, at most half the threshold \
+                 [default: 1000]",
+            )
+            .value_parser(value_parser!(u64)),
+        option("encoding", "NAME", "CTXOFF_ENCODING")
+            .help("Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]")
+            .value_parser(value_parser!(Encoding)),
+        option("dir", "DIR", "CTXOFF_DIR")
+            .help("Scratch root [default: /tmp/agent]")
+            .value_parser(value_parser!(PathBuf))
+            .value_hint(ValueHint::DirPath),
+        option("session", "NAME", "CTXOFF_SESSION")
+            .help("Session name [default: the agent process that runs ctxoff, e.g. claude-4821]"),
+    ]
 }
 
-impl GlobalOptions {
-    /// The options, each with its environment variable; global, so they may also follow a
-    /// subcommand.
-    fn args() -> [Arg; 5] {
-        let option = |name: &'static str, value_name: &'static str, env: &'static str| {
-            Arg::new(name)
-                .long(name)
-                .value_name(value_name)
-                .env(env)
-                .global(true)
-        };
-        [
-            option("threshold", "TOKENS", "CTXOFF_THRESHOLD")
-                .help("Offload output of more than this many tokens [default: 2500]")
-                .value_parser(value_parser!(u64)),
-            option("preview", "TOKENS", "CTXOFF_PREVIEW")
-                .help(
-                    "Tokens of head and tail shown in a summary, at most half the threshold \
-                     [default: 1000]",
-                )
-                .value_parser(value_parser!(u64)),
-            option("encoding", "NAME", "CTXOFF_ENCODING")
-                .help("Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]")
-                .value_parser(value_parser!(Encoding)),
-            option("dir", "DIR", "CTXOFF_DIR")
-                .help("Scratch root [default: /tmp/agent]")
-                .value_parser(value_parser!(PathBuf))
-                .value_hint(ValueHint::DirPath),
-            option("session", "NAME", "CTXOFF_SESSION").help(
-                "Session name [default: the agent process that runs ctxoff, e.g. claude-4821]",
-            ),
-        ]
-    }
-
-    fn from_matches(matches: &ArgMatches) -> GlobalOptions {
-        GlobalOptions {
-            threshold: matches.get_one("threshold").copied(),
-            preview: matches.get_one("preview").copied(),
-            encoding: matches.get_one("encoding").copied(),
-            dir: matches.get_one("dir").cloned(),
-            session: matches.get_one("session").cloned(),
-        }
+fn flags_from(matches: &ArgMatches) -> Flags {
+    Flags {
+        threshold: matches.get_one("threshold").copied(),
+        preview: matches.get_one("preview").copied(),
+        encoding: matches.get_one("encoding").copied(),
+        dir: matches.get_one("dir").cloned(),
+        session: matches.get_one("session").cloned(),
     }
 }
 
-/// Options of run and pipe mode.
-#[derive(Debug, Clone, Default)]
-pub struct RunOptions {
-    pub name: Option<String>,
-    pub json: bool,
-    pub quiet: bool,
-}
-
-impl RunOptions {
-    fn args() -> [Arg; 3] {
-        [
-            Arg::new("name")
-                .long("name")
-                .value_name("NAME")
-                .help("Name of the output file [default: the program's name, or `pipe`]"),
-            Arg::new("json")
-                .long("json")
-                .help("Print one JSON object (summary and counts) instead of the output or summary")
-                .action(ArgAction::SetTrue),
-            Arg::new("quiet")
-                .short('q')
-                .long("quiet")
-                .help("No progress display and no notes on standard error")
-                .action(ArgAction::SetTrue),
-        ]
-    }
-
-    fn from_matches(matches: &ArgMatches) -> RunOptions {
-        RunOptions {
-            name: matches.get_one("name").cloned(),
-            json: matches.get_flag("json"),
-            quiet: matches.get_flag("quiet"),
-        }
-    }
-}
-
+/// What ctxoff was asked to do.
 #[derive(Debug)]
 pub enum Command {
+    /// Run mode and pipe mode.
+    Run(RunArgs),
     Grep(grep::GrepArgs),
     Lines(lines::LinesArgs),
     List(list::ListArgs),
@@ -222,6 +173,20 @@ impl Command {
         ]
     }
 
+    /// The command, to run.
+    pub fn runner(&self) -> &dyn Run {
+        match self {
+            Command::Run(args) => args,
+            Command::Grep(args) => args,
+            Command::Lines(args) => args,
+            Command::List(args) => args,
+            Command::Count(args) => args,
+            Command::Gc(args) => args,
+            Command::Hook(args) => args,
+            Command::Init(args) => args,
+        }
+    }
+
     fn from_matches(name: &str, matches: &ArgMatches) -> Option<Command> {
         Some(match name {
             "grep" => Command::Grep(grep::GrepArgs::from_matches(matches)),
@@ -241,7 +206,7 @@ impl Command {
 /// `is_reference` can look in the right scratch space.
 pub fn parse(
     args: Vec<OsString>,
-    is_reference: impl FnOnce(&GlobalOptions, &str) -> bool,
+    is_reference: impl FnOnce(&Flags, &str) -> bool,
 ) -> Result<Cli, clap::Error> {
     let top = Cli::top_level();
     let first = first_word(&top, &args);
@@ -255,18 +220,18 @@ pub fn parse(
     {
         let options = command.clone().try_get_matches_from(&args[..i])?;
         let next = args.get(i + 1).and_then(|w| w.to_str());
-        if !next.is_some_and(|w| is_reference(&GlobalOptions::from_matches(&options), w)) {
+        if !next.is_some_and(|w| is_reference(&flags_from(&options), w)) {
             args.insert(i, OsString::from("--"));
         }
     }
     let matches = command.try_get_matches_from(args)?;
     let mut cli = Cli::from_matches(&matches);
-    if let Some(Command::Gc(gc)) = &mut cli.subcommand {
+    if let Command::Gc(gc) = &mut cli.command {
         // CTXOFF_SESSION names where captures go; only the flag narrows gc to one session.
         gc.scope = matches
             .subcommand_matches("gc")
             .filter(|m| m.value_source("session") == Some(clap::parser::ValueSource::CommandLine))
-            .and(cli.global.session.clone());
+            .and(cli.flags.session.clone());
     }
     Ok(cli)
 }
@@ -331,6 +296,14 @@ fn first_word(command: &clap::Command, args: &[OsString]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The command run mode runs.
+    fn run_words(cli: &Cli) -> &[OsString] {
+        match &cli.command {
+            Command::Run(run) => &run.argv,
+            other => panic!("not run mode: {other:?}"),
+        }
+    }
 
     fn parse_words(words: &[&str], reference: bool) -> Cli {
         let args = words.iter().map(OsString::from).collect();
@@ -418,27 +391,26 @@ mod tests {
             ],
             false,
         );
-        assert_eq!(cli.global.threshold, Some(5));
-        assert_eq!(cli.command, ["cargo", "test", "--threshold", "9"]);
+        assert_eq!(cli.flags.threshold, Some(5));
+        assert_eq!(run_words(&cli), ["cargo", "test", "--threshold", "9"]);
     }
 
     #[test]
     fn double_dash_always_runs() {
         let cli = parse_words(&["ctxoff", "--", "count", "x"], false);
-        assert!(cli.subcommand.is_none());
-        assert_eq!(cli.command, ["count", "x"]);
+        assert_eq!(run_words(&cli), ["count", "x"]);
     }
 
     #[test]
     fn subcommand_word_is_the_subcommand() {
         let cli = parse_words(&["ctxoff", "count", "f"], false);
-        assert!(matches!(cli.subcommand, Some(Command::Count(_))));
+        assert!(matches!(cli.command, Command::Count(_)));
     }
 
     #[test]
     fn only_the_session_flag_narrows_gc() {
-        let scope = |words: &[&str]| match parse_words(words, false).subcommand {
-            Some(Command::Gc(gc)) => gc.scope,
+        let scope = |words: &[&str]| match parse_words(words, false).command {
+            Command::Gc(gc) => gc.scope,
             _ => panic!("not gc"),
         };
         assert_eq!(
@@ -451,8 +423,11 @@ mod tests {
     #[test]
     fn grep_without_a_reference_runs_grep() {
         let cli = parse_words(&["ctxoff", "-q", "grep", "-rn", "foo", "src/"], false);
-        assert!(cli.run.quiet);
-        assert_eq!(cli.command, ["grep", "-rn", "foo", "src/"]);
+        let Command::Run(run) = &cli.command else {
+            panic!("not run mode")
+        };
+        assert!(run.quiet);
+        assert_eq!(run.argv, ["grep", "-rn", "foo", "src/"]);
     }
 
     #[test]

@@ -7,12 +7,22 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::de::{DeTable, ValueDeserializer};
 
-use crate::cli::GlobalOptions;
 use crate::tokens::Encoding;
 
-pub const DEFAULT_THRESHOLD: u64 = 2_500;
-pub const DEFAULT_PREVIEW: u64 = 1_000;
-pub const DEFAULT_ROOT: &str = "/tmp/agent";
+pub(crate) const DEFAULT_THRESHOLD: u64 = 2_500;
+pub(crate) const DEFAULT_PREVIEW: u64 = 1_000;
+pub(crate) const DEFAULT_ROOT: &str = "/tmp/agent";
+
+/// The options given on the command line or in `CTXOFF_*` variables (the command line declares
+/// them); what is not given comes from the config file or the defaults.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    pub threshold: Option<u64>,
+    pub preview: Option<u64>,
+    pub encoding: Option<Encoding>,
+    pub dir: Option<PathBuf>,
+    pub session: Option<String>,
+}
 
 /// The resolved settings every command works with.
 #[derive(Clone, Debug)]
@@ -33,7 +43,7 @@ pub struct Settings {
 
 /// The config file's keys. Unknown keys are errors, so a typo never passes silently.
 #[derive(Debug, Default)]
-pub struct FileConfig {
+pub(crate) struct FileConfig {
     pub threshold: Option<u64>,
     pub preview: Option<u64>,
     pub encoding: Option<String>,
@@ -48,11 +58,21 @@ const KEYS: &[&str] = &["threshold", "preview", "encoding", "dir", "notable", "k
 impl Settings {
     /// The tokens of head and tail a summary shows: the preview setting, but at most half the
     /// threshold, so a summary stays well below what it replaces.
-    pub fn preview_budget(&self) -> u64 {
+    pub(crate) fn preview_budget(&self) -> u64 {
         self.preview.min(self.threshold / 2).max(1)
     }
 
-    pub fn resolve(flags: &GlobalOptions) -> Result<Settings> {
+    /// The store for reading back outputs (nothing is created).
+    pub fn store(&self) -> Result<crate::store::Store> {
+        crate::store::Store::locate(&self.root, self.session.as_deref())
+    }
+
+    /// The store to save an output in, created as needed.
+    pub fn open_store(&self) -> Result<crate::store::Store> {
+        crate::store::Store::open(&self.root, self.session.as_deref())
+    }
+
+    pub fn resolve(flags: &Flags) -> Result<Settings> {
         let path = config_path();
         let file = match &path {
             Some(p) => load_file(p)?,

@@ -5,13 +5,13 @@ use std::fmt;
 
 /// An error with a specific exit status, e.g. 127 for a command that was not found.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub code: u8,
     pub message: String,
 }
 
 impl Failure {
-    pub fn new(code: u8, message: impl Into<String>) -> Failure {
+    pub(crate) fn new(code: u8, message: impl Into<String>) -> Failure {
         Failure {
             code,
             message: message.into(),

@@ -2,7 +2,7 @@
 //! plurals, shell quoting, signal names, times. A leaf: it depends on nothing else in the crate.
 
 /// `1204` → `1,204`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -15,7 +15,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// `512 B`, `1.5 KiB`, `3.0 MiB`: powers of 1024, the units `--max-size` takes.
-pub fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
@@ -31,12 +31,12 @@ pub fn human_bytes(bytes: u64) -> String {
 }
 
 /// `3 lines`, `1 line`, `1,204 tokens`.
-pub fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// Quotes a word for a POSIX shell when it needs it, so printed commands can be pasted.
-pub fn shell_quote(word: &str) -> String {
+pub(crate) fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .bytes()
@@ -49,7 +49,7 @@ pub fn shell_quote(word: &str) -> String {
 }
 
 /// `SIGTERM` for 15, or `signal N`.
-pub fn signal_name(sig: i32) -> String {
+pub(crate) fn signal_name(sig: i32) -> String {
     const NAMES: [(i32, &str); 12] = [
         (libc::SIGHUP, "SIGHUP"),
         (libc::SIGINT, "SIGINT"),
@@ -71,7 +71,7 @@ pub fn signal_name(sig: i32) -> String {
 }
 
 /// The first `max_chars` characters of `text`, with `…` appended when something was cut.
-pub fn cut(text: &str, max_chars: usize) -> String {
+pub(crate) fn cut(text: &str, max_chars: usize) -> String {
     match text.char_indices().nth(max_chars) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_owned(),
@@ -79,7 +79,7 @@ pub fn cut(text: &str, max_chars: usize) -> String {
 }
 
 /// Formats a time as RFC 3339 in UTC, to the second.
-pub fn rfc3339(time: std::time::SystemTime) -> String {
+pub(crate) fn rfc3339(time: std::time::SystemTime) -> String {
     let secs = time
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs()) as i64;

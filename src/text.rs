@@ -27,7 +27,7 @@ pub fn clean_line(raw: &[u8]) -> Cow<'_, str> {
 /// Removes ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`),
 /// other string sequences (DCS, SOS, PM, APC, ended by `ESC \`) and the short escapes
 /// (`ESC =`, `ESC ( B`).
-pub fn strip_ansi(raw: &[u8]) -> Vec<u8> {
+pub(crate) fn strip_ansi(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {

@@ -1,4 +1,10 @@
-//! Claude Code: the `PreToolUse` hook's answer to a Bash tool call.
+//! Claude Code: the `PreToolUse` hook's answer to a Bash tool call. What the client itself
+//! would do with the call, mirrored from the pinned client: its permission rules and modes
+//! (`permissions`), where it reads them (`settings`), its view of a Bash command line (`bash`).
+
+pub mod bash;
+pub mod permissions;
+pub mod settings;
 
 use serde_json::{Map, Value, json};
 
@@ -6,7 +12,7 @@ use super::wrap::wrap_command;
 
 /// The hook response for a Claude Code `PreToolUse` event, or `None` to leave the call alone.
 /// `is_program` tells whether a command name is a program ctxoff can run (see `wrap_command`).
-pub fn claude_rewrite(
+pub(crate) fn claude_rewrite(
     event: &str,
     keep: &[String],
     is_program: &dyn Fn(&str) -> bool,
@@ -263,6 +269,12 @@ pub(crate) mod tests {
             "sudo -u root vim /etc/hosts",
             "env EDITOR=vim nano x",
             "timeout 5 top",
+            "timeout --signal KILL 5 vim",
+            "timeout -s KILL 5 vim",
+            "nice --adjustment 5 vim",
+            "stdbuf -o L vim",
+            "ionice -c 3 htop",
+            "sh -c 'vim notes.txt'",
             "git commit",
             "git commit --amend",
             "git commit -a",

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::command::lex as shell;
+use crate::command::{Invocation, base_name, is_builtin, is_kept};
 
 /// `command` prefixed to run through ctxoff in `session`, or `None` when a prefix could change
 /// what it does. A command that already runs ctxoff only gets the session. The original text is
@@ -12,7 +13,7 @@ use crate::command::lex as shell;
 /// A program name without a `/` must satisfy `is_program` (normally: found on `PATH`). Claude
 /// Code's shell loads the user's aliases and functions (`ll`, `gst`); ctxoff cannot run those, and
 /// left alone they work.
-pub fn wrap_command(
+pub(crate) fn wrap_command(
     command: &str,
     session: &str,
     keep: &[String],
@@ -20,7 +21,7 @@ pub fn wrap_command(
 ) -> Option<String> {
     let cmd = shell::simple_command(command).ok()?;
     let program = cmd.words[0].as_str();
-    if SHELL_BUILTINS.contains(&program)
+    if is_builtin(program)
         || (!program.contains('/') && !is_program(program))
         || (program == "printf" && cmd.words.get(1).is_some_and(|a| a == "-v"))
     {
@@ -35,13 +36,11 @@ pub fn wrap_command(
             .any(|a| a.starts_with("CTXOFF_SESSION="));
         return (!has_session).then(|| format!("CTXOFF_SESSION={session} {command}"));
     }
-    let inner = see_through_wrappers(&cmd.words);
-    if inner.is_empty()
-        || base_name(&inner[0]) == "ctxoff"
-        || is_interactive(inner)
-        || keep.iter().any(|k| {
-            crate::command::matches_keep(k, &cmd.words) || crate::command::matches_keep(k, inner)
-        })
+    let inner = Invocation::of(&cmd.words);
+    if inner.program.is_empty()
+        || inner.name() == "ctxoff"
+        || is_interactive(&inner.program)
+        || is_kept(keep, &cmd.words)
     {
         return None;
     }
@@ -54,72 +53,6 @@ pub fn wrap_command(
         cmd.rest
     ))
 }
-
-/// Builtins and commands that act on the shell itself (directory, variables, options, jobs,
-/// history) or need its state (`type`, `kill %1`, `pwd` and symlinks). Run as a child of ctxoff
-/// they would change or see a throwaway process instead. `echo` and `printf` are wrapped: the
-/// programs behave like the builtins, except `printf -v`, which assigns a variable.
-const SHELL_BUILTINS: &[&str] = &[
-    ".",
-    ":",
-    "[",
-    "alias",
-    "bg",
-    "bind",
-    "break",
-    "builtin",
-    "caller",
-    "cd",
-    "command",
-    "compgen",
-    "complete",
-    "compopt",
-    "continue",
-    "declare",
-    "dirs",
-    "disown",
-    "enable",
-    "eval",
-    "exec",
-    "exit",
-    "export",
-    "false",
-    "fc",
-    "fg",
-    "getopts",
-    "hash",
-    "help",
-    "history",
-    "jobs",
-    "kill",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "pushd",
-    "pwd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "test",
-    "times",
-    "trap",
-    "true",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "wait",
-];
 
 /// Programs that take over the terminal or wait for a person: editors, pagers, full-screen
 /// monitors, multiplexers, remote and interactive shells, TUIs. Their output is screen control,
@@ -240,59 +173,8 @@ fn short_flags(arg: &str) -> Option<&str> {
     })
 }
 
-/// The command a wrapper runs: `sudo -u x vim` is `vim`, `env A=1 less` is `less`,
-/// `timeout 5 top` is `top`, `nice -n 5 htop` is `htop`. Empty when the wrapper is given nothing.
-fn see_through_wrappers(words: &[String]) -> &[String] {
-    let mut rest = words;
-    loop {
-        let Some((first, mut tail)) = rest.split_first() else {
-            return rest;
-        };
-        match base_name(first) {
-            "sudo" | "doas" => {
-                tail = skip_options(
-                    tail,
-                    &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"],
-                )
-            }
-            "nice" | "ionice" | "stdbuf" | "nohup" | "setsid" => {
-                tail = skip_options(tail, &["-n", "-c"])
-            }
-            "env" => {
-                tail = skip_options(tail, &["-u", "-C", "-S"]);
-                while tail.first().is_some_and(|w| w.contains('=')) {
-                    tail = &tail[1..];
-                }
-            }
-            "timeout" => {
-                tail = skip_options(tail, &["-s", "-k"]);
-                tail = tail.get(1..).unwrap_or(&[]);
-            }
-            _ => return rest,
-        }
-        rest = tail;
-    }
-}
-
-/// `words` after the wrapper's options; `with_value` lists the options that take a value.
-fn skip_options<'a>(mut words: &'a [String], with_value: &[&str]) -> &'a [String] {
-    while let Some((option, more)) = words.split_first() {
-        if option == "--" {
-            return more;
-        }
-        if !option.starts_with('-') || option == "-" {
-            break;
-        }
-        words = match with_value.contains(&option.as_str()) {
-            true => more.get(1..).unwrap_or(&[]),
-            false => more,
-        };
-    }
-    words
-}
-
 /// Whether `name` is an executable file in one of the `path` directories, as `execvp` finds it.
-pub fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
+pub(crate) fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> bool {
     path.is_some_and(|dirs| {
         std::env::split_paths(dirs).any(|dir| {
             let candidate = dir.join(name);
@@ -311,13 +193,6 @@ fn is_executable(file: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(_: &Path) -> bool {
     true
-}
-
-fn base_name(program: &str) -> &str {
-    Path::new(program)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or(program)
 }
 
 #[cfg(test)]

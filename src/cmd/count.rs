@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::{Context, Run};
 use crate::tokens::{Encoding, ParallelCounter, Tokenizer};
 
 /// `ctxoff count`'s arguments.
@@ -23,7 +24,7 @@ a total line when there is more than one file. Reads standard input when no FILE
 `-`). Bytes that are not UTF-8 count as U+FFFD, as tiktoken does.";
 
 impl CountArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("count")
             .about("Print token counts, like `wc` for tokens")
             .long_about(LONG_ABOUT)
@@ -37,7 +38,7 @@ impl CountArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> CountArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> CountArgs {
         CountArgs {
             files: matches
                 .get_many::<PathBuf>("files")
@@ -46,11 +47,24 @@ impl CountArgs {
     }
 }
 
-pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<ExitCode> {
+impl Run for CountArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let encoding = ctx.settings()?.encoding;
+        count(self, encoding, ctx.stdin, ctx.out, ctx.err)
+    }
+}
+
+fn count(
+    args: &CountArgs,
+    encoding: Encoding,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitCode> {
     let tokenizer = Tokenizer::load(encoding);
-    let stdin = [PathBuf::from("-")];
+    let dash = [PathBuf::from("-")];
     let files = if args.files.is_empty() {
-        &stdin[..]
+        &dash[..]
     } else {
         &args.files[..]
     };
@@ -58,7 +72,7 @@ pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<
     let mut failed = false;
     for path in files {
         let counted = if path.as_os_str() == "-" {
-            count_reader(tokenizer, std::io::stdin().lock())
+            count_reader(tokenizer, &mut *stdin)
         } else {
             std::fs::File::open(path).and_then(|f| count_reader(tokenizer, f))
         };
@@ -69,7 +83,7 @@ pub fn run(args: &CountArgs, encoding: Encoding, out: &mut dyn Write) -> Result<
             }
             Err(e) => {
                 failed = true;
-                eprintln!("ctxoff: {}: {e}", path.display());
+                writeln!(err, "ctxoff: {}: {e}", path.display())?;
             }
         }
     }

@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
+use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::human_bytes;
-use crate::store::{self, MANIFEST, MANIFEST_NEW, OWNER, SEQUENCE};
+use crate::store::{self, MANIFEST, OutputFile, SEQUENCE, is_bookkeeping};
 
 const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
@@ -60,7 +61,7 @@ Examples:
   ctxoff gc --session claude-4821 --all";
 
 impl GcArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("gc")
             .about("Delete old offloaded outputs")
             .long_about(LONG_ABOUT)
@@ -103,7 +104,7 @@ impl GcArgs {
     }
 
     /// The arguments in `matches`; `scope` is left for `cli::parse` to set.
-    pub fn from_matches(matches: &ArgMatches) -> GcArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> GcArgs {
         GcArgs {
             older_than: matches.get_one("older_than").cloned(),
             max_size: matches.get_one("max_size").cloned(),
@@ -225,7 +226,14 @@ impl Report {
     }
 }
 
-pub fn run(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
+impl Run for GcArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let settings = ctx.settings()?.clone();
+        collect(self, &settings, ctx.out)
+    }
+}
+
+fn collect(args: &GcArgs, settings: &Settings, out: &mut dyn Write) -> Result<ExitCode> {
     let older_than = args.older_than.as_deref().unwrap_or(DEFAULT_OLDER_THAN);
     let policy = Policy {
         older_than: parse_duration(older_than)
@@ -379,7 +387,7 @@ fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Se
         if is_bookkeeping(&name) && meta.file_type().is_file() && meta.uid() == policy.uid {
             continue;
         }
-        let Some(n) = output_number(&name) else {
+        let Some(n) = OutputFile::parse(&name).map(|f| f.n) else {
             session.foreign = true;
             continue;
         };
@@ -654,33 +662,6 @@ fn open_nofollow(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-/// The session's own files: manifest, owner record, sequence, and leftovers of interrupted
-/// writes (a manifest rewrite, a duplicate's link).
-fn is_bookkeeping(name: &str) -> bool {
-    matches!(name, MANIFEST | OWNER | SEQUENCE | MANIFEST_NEW)
-        || name
-            .strip_prefix(".dup-")
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// `n` of an output file name `<name>_<n>.<txt|json|bin>`.
-fn output_number(file: &str) -> Option<u64> {
-    let (stem, ext) = file.rsplit_once('.')?;
-    if !matches!(ext, "txt" | "json" | "bin") {
-        return None;
-    }
-    let (name, n) = stem.rsplit_once('_')?;
-    let valid_name = !name.is_empty()
-        && !name.starts_with('.')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !valid_name || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    n.parse().ok()
-}
-
 /// The later of access and modification time.
 fn last_use(meta: &fs::Metadata) -> SystemTime {
     let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
@@ -796,7 +777,7 @@ fn outputs(n: usize) -> String {
 }
 
 /// `90s`, `30m`, `12h`, `7d`, `2w`; a bare number is seconds.
-pub fn parse_duration(text: &str) -> Result<Duration> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     let digits = text
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
@@ -820,7 +801,7 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
 }
 
 /// `500M`, `2G`, `1.5G`, `4096`: bytes, with K, M, G, T (or KB, KiB, …) in powers of 1024.
-pub fn parse_size(text: &str) -> Result<u64> {
+pub(crate) fn parse_size(text: &str) -> Result<u64> {
     let split = text
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .unwrap_or(text.len());
@@ -885,35 +866,6 @@ mod tests {
         assert_eq!(bytes("10KiB"), Some(10_240));
         for bad in ["", "M", "5X", "-5M", ".5M", "1..5M", "1e3", "99999999T"] {
             assert!(parse_size(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn output_names_are_recognised() {
-        assert_eq!(output_number("cargo_4.txt"), Some(4));
-        assert_eq!(output_number("my_tool_12.json"), Some(12));
-        assert_eq!(output_number("x-1.2_3.bin"), Some(3));
-        for other in [
-            "cargo_4.log",
-            "cargo4.txt",
-            "_4.txt",
-            ".x_4.txt",
-            "cargo_.txt",
-            "cargo_4",
-            "index.jsonl",
-            "a b_1.txt",
-        ] {
-            assert_eq!(output_number(other), None, "{other}");
-        }
-    }
-
-    #[test]
-    fn bookkeeping_is_recognised() {
-        for name in [MANIFEST, OWNER, SEQUENCE, MANIFEST_NEW, ".dup-12"] {
-            assert!(is_bookkeeping(name), "{name}");
-        }
-        for name in [".dup-", ".dup-x", "cargo_1.txt", ".bashrc"] {
-            assert!(!is_bookkeeping(name), "{name}");
         }
     }
 }

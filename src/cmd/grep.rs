@@ -11,6 +11,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LineRange, TextFile};
+use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
 use crate::store::Store;
 use crate::store::reference;
@@ -169,9 +170,17 @@ impl GrepArgs {
 /// Context lines when neither -A/-B nor -C says otherwise (SPEC §5).
 const DEFAULT_CONTEXT: u64 = 2;
 
+impl Run for GrepArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let settings = ctx.settings()?;
+        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
+        search(self, &store, encoding, cap, ctx.out, ctx.err)
+    }
+}
+
 /// Runs `ctxoff grep`. Matches and the cap note go to `out`; the note that nothing matched goes
 /// to `err`. Returns exit status 0 when a line was selected and 1 when none was.
-pub fn run(
+fn search(
     args: &GrepArgs,
     store: &Store,
     encoding: Encoding,

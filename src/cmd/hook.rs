@@ -29,6 +29,7 @@ use std::process::ExitCode;
 use clap::builder::PossibleValue;
 use clap::{Arg, ArgMatches, Command, ValueEnum, value_parser};
 
+use super::{Context, Run};
 use crate::agent::claude::claude_rewrite;
 use crate::agent::wrap::program_on_path;
 
@@ -52,7 +53,7 @@ configuration. A command that already runs ctxoff only gets the session. It neve
 command: Claude Code's own permission rules still decide.";
 
 impl HookArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         Command::new("hook")
             .about(
                 "Rewrite an agent's shell commands to run through ctxoff (an agent hook handler)",
@@ -67,7 +68,7 @@ impl HookArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> HookArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> HookArgs {
         HookArgs {
             agent: *matches.get_one("agent").expect("required"),
         }
@@ -96,7 +97,14 @@ impl ValueEnum for Agent {
 
 /// Reads one hook event from `input` and writes the rewrite, if any, to `out`. Always exit 0:
 /// bad input, an unknown event or an unwrappable command all mean "no change".
-pub fn run(
+impl Run for HookArgs {
+    fn run(&self, ctx: &mut Context) -> anyhow::Result<ExitCode> {
+        let keep = ctx.settings()?.keep.clone();
+        answer(self, &keep, ctx.stdin, ctx.out)
+    }
+}
+
+fn answer(
     args: &HookArgs,
     keep: &[String],
     input: &mut dyn Read,
@@ -127,7 +135,7 @@ mod tests {
         };
         let input = event("ls -la").to_string();
         let mut out = Vec::new();
-        let code = run(&args, &[], &mut input.as_bytes(), &mut out).unwrap();
+        let code = answer(&args, &[], &mut input.as_bytes(), &mut out).unwrap();
         assert_eq!(code, ExitCode::SUCCESS);
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains(" ctxoff -- ls -la\""), "{out}");
@@ -140,7 +148,7 @@ mod tests {
         let args = HookArgs {
             agent: Agent::Claude,
         };
-        run(&args, &[], &mut &b"\xff\xfe{}"[..], &mut out).unwrap();
+        answer(&args, &[], &mut &b"\xff\xfe{}"[..], &mut out).unwrap();
         assert!(out.is_empty());
     }
 }

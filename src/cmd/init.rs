@@ -20,14 +20,15 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::{Context as _, bail};
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use serde_json::{Value, json};
 
 use super::hook::Agent;
+use super::{Context, Run};
 
 /// The command line Claude Code runs for the hook.
-pub const HOOK_COMMAND: &str = "ctxoff hook claude";
+pub(crate) const HOOK_COMMAND: &str = "ctxoff hook claude";
 
 /// `ctxoff init`'s arguments.
 #[derive(Debug)]
@@ -55,7 +56,7 @@ team. Other settings and hooks are kept; the old file is saved as `settings.json
 the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.";
 
 impl InitArgs {
-    pub fn command() -> Command {
+    pub(crate) fn command() -> Command {
         let flag = |id: &'static str, long: &'static str, help: &'static str| {
             Arg::new(id)
                 .long(long)
@@ -108,7 +109,7 @@ impl InitArgs {
             )
     }
 
-    pub fn from_matches(matches: &ArgMatches) -> InitArgs {
+    pub(crate) fn from_matches(matches: &ArgMatches) -> InitArgs {
         InitArgs {
             agent: matches.get_one("agent").copied(),
             global: matches.get_flag("global"),
@@ -120,14 +121,13 @@ impl InitArgs {
     }
 }
 
-/// The user's home directory, for `--global`.
-pub fn home_dir() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf())
-}
-
 /// The settings file `args` point at: under `home` for `--global` (the default), under `cwd`
 /// for `--project`.
-pub fn settings_path(args: &InitArgs, home: Option<&Path>, cwd: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn settings_path(
+    args: &InitArgs,
+    home: Option<&Path>,
+    cwd: &Path,
+) -> anyhow::Result<PathBuf> {
     let base = match args.project {
         true => cwd,
         false => home.context("cannot find the home directory; use --project")?,
@@ -137,7 +137,17 @@ pub fn settings_path(args: &InitArgs, home: Option<&Path>, cwd: &Path) -> anyhow
 
 /// Runs `ctxoff init`. Reports go to `out`; a settings file that cannot be used is one line on
 /// `err` and exit 2, with nothing written.
-pub fn run(
+impl Run for InitArgs {
+    fn run(&self, ctx: &mut Context) -> anyhow::Result<ExitCode> {
+        let cwd = ctx
+            .cwd
+            .clone()
+            .context("cannot read the working directory")?;
+        init(self, ctx.home.as_deref(), &cwd, ctx.out, ctx.err)
+    }
+}
+
+fn init(
     args: &InitArgs,
     home: Option<&Path>,
     cwd: &Path,
@@ -392,7 +402,7 @@ fn write_settings(path: &Path, settings: &Value) -> anyhow::Result<()> {
 }
 
 /// The AGENTS.md / CLAUDE.md snippet printed by `ctxoff init --print`.
-pub const SNIPPET: &str = r#"## Long command output: ctxoff
+pub(crate) const SNIPPET: &str = r#"## Long command output: ctxoff
 
 Prefix shell commands whose output may be long with `ctxoff`: `ctxoff cargo test`,
 `ctxoff npm run build`. Use `ctxoff -- CMD` when CMD is named `lines`, `list`, `gc` or `count`.
@@ -451,7 +461,7 @@ mod tests {
                 InitArgs::from_matches(&InitArgs::command().try_get_matches_from(argv).unwrap());
             let cwd = self.dir.path().join("project");
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(&args, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
+            let code = init(&args, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
             (
                 code,
                 String::from_utf8(out).unwrap(),
@@ -674,7 +684,7 @@ mod tests {
                 .unwrap(),
         );
         let mut out = Vec::new();
-        let code = run(
+        let code = init(
             &args,
             None,
             Path::new("/nonexistent"),

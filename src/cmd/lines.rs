@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LineRange, TextFile};
+use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
 use crate::store::Store;
 use crate::store::reference;
@@ -81,9 +82,17 @@ impl LinesArgs {
     }
 }
 
+impl Run for LinesArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let settings = ctx.settings()?;
+        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
+        print_lines(self, &store, encoding, cap, ctx.out, ctx.err)
+    }
+}
+
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
 /// `err`.
-pub fn run(
+fn print_lines(
     args: &LinesArgs,
     store: &Store,
     encoding: Encoding,

@@ -9,8 +9,10 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
+use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
-use crate::store::reference::{parse_file_name, session_outputs};
+use crate::store::OutputFile;
+use crate::store::reference::session_outputs;
 use crate::store::{Entry, Store, read_manifest};
 
 /// `ctxoff list`'s arguments.
@@ -87,7 +89,13 @@ impl Listed {
     }
 }
 
-pub fn run(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
+impl Run for ListArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        list(self, &ctx.store()?, ctx.out)
+    }
+}
+
+fn list(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
     let sessions = if args.all {
         all_sessions(&store.root)
     } else {
@@ -160,7 +168,7 @@ fn session_listing(root: &Path, session: &str) -> Vec<Listed> {
         .iter()
         .filter(|(_, f)| !entries.iter().any(|e| e.file == *f))
         .filter_map(|(n, f)| {
-            let (name, _, _) = parse_file_name(f)?;
+            let name = OutputFile::parse(f)?.name;
             Some(Entry {
                 n: *n,
                 file: f.clone(),

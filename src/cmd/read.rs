@@ -27,7 +27,7 @@ pub(crate) struct TextFile {
 impl TextFile {
     /// Opens `output` for `grep`/`lines`: refuses binary outputs, does not follow a symbolic
     /// link swapped in after the reference was checked, and refreshes the last-use time.
-    pub fn open(output: &Output) -> Result<TextFile> {
+    pub(super) fn open(output: &Output) -> Result<TextFile> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NOFOLLOW)
@@ -59,7 +59,7 @@ impl TextFile {
     }
 
     /// Number of display lines: `\n`s, plus one for a last line without `\n`.
-    pub fn line_count(&mut self) -> io::Result<u64> {
+    pub(super) fn line_count(&mut self) -> io::Result<u64> {
         let newlines = match self.newlines_hint {
             Some(n) => n,
             None => {
@@ -83,7 +83,7 @@ impl TextFile {
     /// Byte offset where line `line` (1-based) starts, or `Err(line count)` when the file has
     /// fewer lines. Scans backwards from the end when the line is in the file's second half and
     /// the line count is known, so the last lines of a huge file are found without reading it.
-    pub fn line_offset(&mut self, line: u64) -> io::Result<Result<u64, u64>> {
+    pub(super) fn line_offset(&mut self, line: u64) -> io::Result<Result<u64, u64>> {
         if line <= 1 {
             return Ok(if self.len == 0 { Err(0) } else { Ok(0) });
         }
@@ -153,7 +153,7 @@ impl TextFile {
     }
 
     /// Streams the file from `offset` in blocks of whole lines.
-    pub fn blocks_from(&self, offset: u64) -> io::Result<Blocks> {
+    pub(super) fn blocks_from(&self, offset: u64) -> io::Result<Blocks> {
         let mut file = self.file.try_clone()?;
         file.seek(SeekFrom::Start(offset))?;
         Ok(Blocks {
@@ -202,7 +202,7 @@ pub(crate) struct Blocks {
 
 impl Blocks {
     /// The next block of whole lines, or `None` at the end of the file.
-    pub fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
+    pub(super) fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
         self.buf.copy_within(self.consumed..self.len, 0);
         self.len -= self.consumed;
         self.consumed = 0;
@@ -241,7 +241,7 @@ pub(crate) enum LineRange {
 }
 
 impl LineRange {
-    pub fn parse(text: &str) -> Result<LineRange> {
+    pub(super) fn parse(text: &str) -> Result<LineRange> {
         // Escaped, so that the error stays one line whatever was typed.
         let shown = text.escape_debug();
         let bad = || {
@@ -285,7 +285,7 @@ impl LineRange {
 
     /// First and last line (`None`: to the end of the file); the line count is asked for only
     /// by `-N:`.
-    pub fn bounds(
+    pub(super) fn bounds(
         self,
         line_count: impl FnOnce() -> io::Result<u64>,
     ) -> io::Result<(u64, Option<u64>)> {
@@ -320,7 +320,7 @@ pub(crate) struct Budget {
 
 impl Budget {
     /// `cap` of `None` is `--all`: no limit.
-    pub fn new(cap: Option<u64>, encoding: Encoding) -> Budget {
+    pub(super) fn new(cap: Option<u64>, encoding: Encoding) -> Budget {
         Budget {
             cap,
             encoding,
@@ -332,12 +332,12 @@ impl Budget {
     }
 
     /// The cap, for notes.
-    pub fn cap(&self) -> u64 {
+    pub(super) fn cap(&self) -> u64 {
         self.cap.unwrap_or(u64::MAX)
     }
 
     /// Admits `text` (one printed line with its newline) if it fits in what is left.
-    pub fn fit(&mut self, text: &str) -> Fit {
+    pub(super) fn fit(&mut self, text: &str) -> Fit {
         let Some(cap) = self.cap else {
             self.lines += 1;
             return Fit::Whole;

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use crate::cli::RunOptions;
+use super::{Context, Run};
 use crate::command::output_name;
 use crate::config::Settings;
 use crate::error::Failure;
@@ -15,8 +15,58 @@ use crate::run::capture::{self, Ending};
 use crate::run::{Buffered, Job, Outcome, Recorder};
 use crate::store::sanitize;
 use crate::summary::{self, NotablePatterns, Origin};
+use clap::{Arg, ArgAction, ArgMatches};
 
-pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Result<ExitCode> {
+/// Run and pipe mode: the command to run and the options that only they take.
+#[derive(Debug, Clone, Default)]
+pub struct RunArgs {
+    /// The command to run, with its arguments; empty to read standard input.
+    pub argv: Vec<OsString>,
+    pub name: Option<String>,
+    pub json: bool,
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// The options; the command itself is the top level's trailing argument.
+    pub(crate) fn args() -> [Arg; 3] {
+        [
+            Arg::new("name")
+                .long("name")
+                .value_name("NAME")
+                .help("Name of the output file [default: the program's name, or `pipe`]"),
+            Arg::new("json")
+                .long("json")
+                .help("Print one JSON object (summary and counts) instead of the output or summary")
+                .action(ArgAction::SetTrue),
+            Arg::new("quiet")
+                .short('q')
+                .long("quiet")
+                .help("No progress display and no notes on standard error")
+                .action(ArgAction::SetTrue),
+        ]
+    }
+
+    pub(crate) fn from_matches(matches: &ArgMatches) -> RunArgs {
+        RunArgs {
+            argv: matches
+                .get_many::<OsString>("command")
+                .map_or_else(Vec::new, |words| words.cloned().collect()),
+            name: matches.get_one("name").cloned(),
+            json: matches.get_flag("json"),
+            quiet: matches.get_flag("quiet"),
+        }
+    }
+}
+
+impl Run for RunArgs {
+    fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
+        let settings = ctx.settings()?.clone();
+        run(&self.argv, self, settings)
+    }
+}
+
+fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitCode> {
     let pipe = argv.is_empty();
     if pipe && std::io::stdin().is_terminal() {
         return Err(Failure::new(
@@ -36,12 +86,7 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
         .iter()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
-    if !pipe
-        && settings
-            .keep
-            .iter()
-            .any(|p| crate::command::matches_keep(p, &words))
-    {
+    if !pipe && crate::command::is_kept(&settings.keep, &words) {
         return Err(exec(argv));
     }
     let notable = NotablePatterns::new(&settings.notable)?;
@@ -74,10 +119,15 @@ pub fn run(argv: &[OsString], options: &RunOptions, settings: Settings) -> Resul
         }
         Outcome::PassThrough(buffered) => buffered.replay(&mut stdout, &mut std::io::stderr()),
         Outcome::Offloaded(off) if options.json => {
-            writeln!(stdout, "{}", summary::to_json(&ending, &off))
+            writeln!(
+                stdout,
+                "{}",
+                summary::to_json(&off.saved(ending.interrupted))
+            )
         }
         Outcome::Offloaded(off) => {
-            stdout.write_all(summary::render(&origin, &ending, &off).as_bytes())
+            let summary = summary::render(&origin, &off.saved(ending.interrupted));
+            stdout.write_all(summary.as_bytes())
         }
         Outcome::Unsaved { error } => {
             eprintln!("ctxoff: {error}; printed the output in full instead");

@@ -12,7 +12,7 @@ use std::fmt;
 
 /// A command the shell runs as one program with arguments, and nothing else.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SimpleCommand<'a> {
+pub(crate) struct SimpleCommand<'a> {
     /// Leading `NAME=value` assignments, exactly as written (empty when there are none).
     pub assignments: &'a str,
     /// The original text from the program word to the end, exactly as written.
@@ -26,7 +26,7 @@ pub struct SimpleCommand<'a> {
 
 /// Why a command line is not a simple command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotSimple {
+pub(crate) enum NotSimple {
     /// Nothing but blanks and comments.
     Empty,
     /// A quote or a trailing backslash that is never closed: a syntax error for the shell.
@@ -76,7 +76,35 @@ struct Word {
 /// and `${VAR}` are allowed (the shell expands them the same way wrapped or not); `$(…)` and
 /// backticks are not, wherever they appear outside single quotes. The only redirection accepted is
 /// a standalone `2>&1` after the program word, because it means the same applied to a wrapper.
-pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
+pub(crate) fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
+    lex(line).map_err(|(why, _)| why)
+}
+
+/// The first simple command of each command in the list `line` (`a; b && c | d`), in order,
+/// up to the first part that is not one (a subshell, a substitution, a compound command).
+pub(crate) fn list_commands(line: &str) -> Vec<SimpleCommand<'_>> {
+    let mut commands = Vec::new();
+    let mut rest = line;
+    loop {
+        match lex(rest) {
+            Ok(command) => {
+                commands.push(command);
+                return commands;
+            }
+            Err((NotSimple::Operator(';' | '&' | '|') | NotSimple::Newline, at)) => {
+                match simple_command(&rest[..at]) {
+                    Ok(command) => commands.push(command),
+                    Err(_) => return commands,
+                }
+                rest = rest[at..].trim_start_matches([';', '&', '|', '\n']);
+            }
+            Err(_) => return commands,
+        }
+    }
+}
+
+/// [`simple_command`], with the byte at which the line stopped being one.
+fn lex(line: &str) -> Result<SimpleCommand<'_>, (NotSimple, usize)> {
     let mut words: Vec<Word> = Vec::new();
     let mut current: Option<Word> = None;
     let mut dup_stderr_at: Vec<usize> = Vec::new();
@@ -93,12 +121,14 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                 if line[i..].trim().is_empty() {
                     break;
                 }
-                return Err(NotSimple::Newline);
+                return Err((NotSimple::Newline, i));
             }
             '#' if current.is_none() => {
                 // A comment runs to the end of the line; a newline after it starts a new command.
                 match line[i..].find('\n') {
-                    Some(n) if !line[i + n..].trim().is_empty() => return Err(NotSimple::Newline),
+                    Some(n) if !line[i + n..].trim().is_empty() => {
+                        return Err((NotSimple::Newline, i));
+                    }
                     _ => break,
                 }
             }
@@ -109,7 +139,7 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                     match chars.next() {
                         Some((_, '\'')) => break,
                         Some((_, c)) => w.text.push(c),
-                        None => return Err(NotSimple::Unterminated),
+                        None => return Err((NotSimple::Unterminated, i)),
                     }
                 }
             }
@@ -126,14 +156,14 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                                 w.text.push('\\');
                                 w.text.push(c);
                             }
-                            None => return Err(NotSimple::Unterminated),
+                            None => return Err((NotSimple::Unterminated, i)),
                         },
-                        Some((_, '`')) => return Err(NotSimple::Substitution),
+                        Some((_, '`')) => return Err((NotSimple::Substitution, i)),
                         Some((_, '$')) if matches!(chars.peek(), Some((_, '('))) => {
-                            return Err(NotSimple::Substitution);
+                            return Err((NotSimple::Substitution, i));
                         }
                         Some((_, c)) => w.text.push(c),
-                        None => return Err(NotSimple::Unterminated),
+                        None => return Err((NotSimple::Unterminated, i)),
                     }
                 }
             }
@@ -145,11 +175,11 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                     w.quoted = true;
                     w.text.push(c);
                 }
-                None => return Err(NotSimple::Unterminated),
+                None => return Err((NotSimple::Unterminated, i)),
             },
-            '`' => return Err(NotSimple::Substitution),
+            '`' => return Err((NotSimple::Substitution, i)),
             '$' => match chars.peek() {
-                Some((_, '(')) => return Err(NotSimple::Substitution),
+                Some((_, '(')) => return Err((NotSimple::Substitution, i)),
                 Some((_, '\'')) => {
                     // ANSI-C quoting `$'…'`: only its extent matters here, not its unescaping.
                     chars.next();
@@ -165,7 +195,7 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                                 }
                             }
                             Some((_, c)) => w.text.push(c),
-                            None => return Err(NotSimple::Unterminated),
+                            None => return Err((NotSimple::Unterminated, i)),
                         }
                     }
                 }
@@ -177,7 +207,7 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
                 chars.next();
                 chars.next();
             }
-            ';' | '&' | '|' | '<' | '>' | '(' | ')' => return Err(NotSimple::Operator(c)),
+            ';' | '&' | '|' | '<' | '>' | '(' | ')' => return Err((NotSimple::Operator(c), i)),
             c => current.get_or_insert_with(|| Word::at(i)).text.push(c),
         }
         if let Some(w) = current.as_mut() {
@@ -193,17 +223,18 @@ pub fn simple_command(line: &str) -> Result<SimpleCommand<'_>, NotSimple> {
         .take_while(|w| is_assignment(&line[w.start..w.end]))
         .count();
     let Some(program) = words.get(n_assign) else {
-        return Err(if words.is_empty() {
+        let why = if words.is_empty() {
             NotSimple::Empty
         } else {
             NotSimple::AssignmentsOnly
-        });
+        };
+        return Err((why, line.len()));
     };
     if !program.quoted && KEYWORDS.contains(&program.text.as_str()) {
-        return Err(NotSimple::Keyword);
+        return Err((NotSimple::Keyword, line.len()));
     }
     if dup_stderr_at.iter().any(|&at| at < program.start) {
-        return Err(NotSimple::Operator('>'));
+        return Err((NotSimple::Operator('>'), line.len()));
     }
     let assignments = match n_assign {
         0 => "",
@@ -243,7 +274,7 @@ fn is_dup_stderr(line: &str, current: &Option<Word>, i: usize) -> bool {
 }
 
 /// `NAME=…` or `NAME+=…` with an unquoted, valid variable name, as the shell recognises it.
-fn is_assignment(raw: &str) -> bool {
+pub(crate) fn is_assignment(raw: &str) -> bool {
     let name_len = raw
         .char_indices()
         .find(|&(j, c)| !(c == '_' || c.is_ascii_alphabetic() || (j > 0 && c.is_ascii_digit())))
@@ -355,5 +386,24 @@ mod tests {
         assert_eq!(words("'A=1' ls"), ["A=1", "ls"]);
         assert_eq!(words("1A=2 ls"), ["1A=2", "ls"]);
         assert_eq!(simple_command("A+=x make").unwrap().assignments, "A+=x");
+    }
+
+    #[test]
+    fn lists_split_into_their_simple_commands() {
+        let programs = |line: &str| -> Vec<String> {
+            list_commands(line)
+                .into_iter()
+                .map(|c| c.words.join(" "))
+                .collect()
+        };
+        assert_eq!(
+            programs("a 1; b 'x;y' && c || d | e & f\ng"),
+            ["a 1", "b x;y", "c", "d", "e", "f", "g"]
+        );
+        assert_eq!(programs("make"), ["make"]);
+        assert_eq!(programs("cd x && (make) && ls"), ["cd x"]);
+        assert_eq!(programs("echo $(date); ls"), Vec::<String>::new());
+        assert_eq!(programs("cargo test > out; ls"), Vec::<String>::new());
+        assert_eq!(programs(""), Vec::<String>::new());
     }
 }

@@ -1,9 +1,15 @@
-//! The command-line model: how a shell command line splits into words, what it runs, through
-//! which wrappers, what its output is called, and whether a command pattern matches it.
+//! The command-line model: how a shell command line splits into words (`lex`), what it runs
+//! through which wrappers (`wrappers`), what its output is called (`naming`), and whether a
+//! command pattern matches it (`patterns`). Naming, the hook's wrap decision and `keep` all use
+//! it; an agent's own permission rules do not (each client sees through its own list).
 
-pub mod lex;
+mod builtins;
+pub(crate) mod lex;
 mod naming;
 mod patterns;
+mod wrappers;
 
-pub use naming::output_name;
-pub use patterns::matches_keep;
+pub(crate) use builtins::is_builtin;
+pub(crate) use naming::output_name;
+pub(crate) use patterns::is_kept;
+pub(crate) use wrappers::{Invocation, base_name};

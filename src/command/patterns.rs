@@ -1,10 +1,24 @@
 //! Command patterns (`keep` in the config): globs over a command's words.
 
+use super::Invocation;
+
 /// Whether a command matches a `keep` pattern: `*` matches any run of characters, `?` any one
 /// character, everything else itself. `command` is compared as words joined by single spaces,
 /// so `git diff*` matches `git  diff --stat` and `"git" diff`.
-pub fn matches_keep(pattern: &str, words: &[String]) -> bool {
+pub(crate) fn matches_keep(pattern: &str, words: &[String]) -> bool {
     glob_match(pattern.trim().as_bytes(), words.join(" ").as_bytes())
+}
+
+/// Whether a command is to be left alone by a `keep` pattern: one matches its words, or the words
+/// of the program it runs through wrappers (`keep = ["git diff*"]` keeps `sudo git diff` too).
+pub(crate) fn is_kept(patterns: &[String], words: &[String]) -> bool {
+    if patterns.is_empty() {
+        return false;
+    }
+    let program = Invocation::of(words).program;
+    patterns
+        .iter()
+        .any(|p| matches_keep(p, words) || matches_keep(p, &program))
 }
 
 /// Iterative wildcard match with single-star backtracking: linear in practice, never recursive.

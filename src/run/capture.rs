@@ -15,20 +15,20 @@ use crate::error::Failure;
 
 /// After the command exits, how long to keep reading from a pipe a background grandchild still
 /// holds open.
-pub const GRACE: Duration = Duration::from_millis(500);
+pub(crate) const GRACE: Duration = Duration::from_millis(500);
 /// After forwarding a terminating signal, how long the command gets before it is killed.
-pub const KILL_AFTER: Duration = Duration::from_secs(5);
+pub(crate) const KILL_AFTER: Duration = Duration::from_secs(5);
 
 const READ_SIZE: usize = 256 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
     Stdout,
     Stderr,
 }
 
 /// Where captured bytes go, in the order they arrived.
-pub trait Sink {
+pub(crate) trait Sink {
     fn output(&mut self, stream: Stream, data: &[u8]);
     /// Called after each wait (at least ten times a second), for progress display.
     fn tick(&mut self) {}
@@ -36,7 +36,7 @@ pub trait Sink {
 
 /// How the capture ended.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ending {
+pub(crate) struct Ending {
     /// The command's exit code, when it exited normally.
     pub code: Option<i32>,
     /// The signal that killed the command.
@@ -49,7 +49,7 @@ pub struct Ending {
 impl Ending {
     /// ctxoff's exit status: the command's, 128+N for a signal, 128+N when ctxoff was
     /// interrupted, else 0 (pipe mode).
-    pub fn exit_status(&self) -> u8 {
+    pub(crate) fn exit_status(&self) -> u8 {
         if let Some(sig) = self.interrupted.or(self.signal) {
             return (128 + sig).clamp(0, 255) as u8;
         }
@@ -58,7 +58,7 @@ impl Ending {
 }
 
 /// Runs `argv`, feeding its stdout and stderr to `sink` as they arrive.
-pub fn run_command(argv: &[OsString], sink: &mut dyn Sink) -> Result<Ending> {
+pub(crate) fn run_command(argv: &[OsString], sink: &mut dyn Sink) -> Result<Ending> {
     let mut child = spawn(argv)?;
     let signals = Signals::install()?;
     ignore_file_size_signal();
@@ -72,7 +72,7 @@ pub fn run_command(argv: &[OsString], sink: &mut dyn Sink) -> Result<Ending> {
 }
 
 /// Reads standard input (pipe mode) into `sink` until end of file or a terminating signal.
-pub fn read_stdin(sink: &mut dyn Sink) -> Result<Ending> {
+pub(crate) fn read_stdin(sink: &mut dyn Sink) -> Result<Ending> {
     let signals = Signals::install()?;
     ignore_file_size_signal();
     let mut sources = [(Some(0), Stream::Stdout), (None, Stream::Stderr)];

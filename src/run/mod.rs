@@ -3,11 +3,11 @@
 //! once it is surely over the threshold, streams it to the session file (`writer`) while other
 //! threads count tokens and scan lines (`scan`). Memory stays bounded whatever the output size.
 
-pub mod capture;
-pub mod progress;
+pub(crate) mod capture;
+pub(crate) mod progress;
 mod scan;
 mod signals;
-pub mod sniff;
+pub(crate) mod sniff;
 mod writer;
 
 use std::io::{self, Write};
@@ -16,9 +16,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::config::Settings;
-use crate::store::{Entry, Store};
+use crate::store::{Entry, Kind, Store};
 use crate::summary::preview::Preview;
-use crate::summary::{NotablePatterns, Report};
+use crate::summary::{NotablePatterns, Report, Saved};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 use capture::{Sink, Stream};
 use writer::{Tokens, Writer};
@@ -26,26 +26,8 @@ use writer::{Tokens, Writer};
 /// While undecided, wait for the tokenizer rather than buffer more than this.
 const UNDECIDED_CAP: usize = 8 * 1024 * 1024;
 
-/// What kind of content an output is; decides its file extension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Text,
-    Json,
-    Binary(Option<&'static str>),
-}
-
-impl Kind {
-    pub fn extension(self) -> &'static str {
-        match self {
-            Kind::Text => "txt",
-            Kind::Json => "json",
-            Kind::Binary(_) => "bin",
-        }
-    }
-}
-
 /// The result of a capture.
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// At or under the threshold: the chunks as they arrived, to replay.
     PassThrough(Buffered),
     /// Saved to the session file.
@@ -56,7 +38,7 @@ pub enum Outcome {
 
 /// Output held in memory, with the stream each byte came from.
 #[derive(Default)]
-pub struct Buffered {
+pub(crate) struct Buffered {
     pub bytes: Vec<u8>,
     /// Where each run of one stream ends in `bytes`.
     pub segments: Vec<(Stream, usize)>,
@@ -72,7 +54,7 @@ impl Buffered {
     }
 
     /// Writes each byte to the stream it came from, in arrival order.
-    pub fn replay(&self, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn replay(&self, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<()> {
         let mut start = 0;
         for &(stream, end) in &self.segments {
             let target: &mut dyn Write = if stream == Stream::Stdout {
@@ -89,7 +71,7 @@ impl Buffered {
 }
 
 /// An output saved to its file, with everything the summary says about it.
-pub struct Offloaded {
+pub(crate) struct Offloaded {
     pub store: Store,
     pub path: PathBuf,
     pub entry: Entry,
@@ -98,8 +80,24 @@ pub struct Offloaded {
     pub report: Report,
 }
 
+impl Offloaded {
+    /// What the summary describes; `interrupted` is the signal that interrupted ctxoff, if any.
+    pub(crate) fn saved(&self, interrupted: Option<i32>) -> Saved<'_> {
+        Saved {
+            entry: &self.entry,
+            path: &self.path,
+            kind: self.kind,
+            session: &self.store.session,
+            note: self.store.fallback.as_deref(),
+            interrupted,
+            preview: &self.preview,
+            report: &self.report,
+        }
+    }
+}
+
 /// What the recorder needs to know about the run.
-pub struct Job {
+pub(crate) struct Job {
     pub settings: Settings,
     /// The spinner, when stderr is a terminal.
     pub progress: Option<progress::Progress>,
@@ -109,7 +107,7 @@ pub struct Job {
 }
 
 /// The capture sink: buffers, decides, offloads.
-pub struct Recorder {
+pub(crate) struct Recorder {
     job: Job,
     started: std::time::SystemTime,
     state: State,
@@ -131,7 +129,7 @@ enum State {
 }
 
 impl Recorder {
-    pub fn new(job: Job) -> Recorder {
+    pub(crate) fn new(job: Job) -> Recorder {
         Recorder {
             job,
             started: std::time::SystemTime::now(),
@@ -169,7 +167,7 @@ impl Recorder {
     }
 
     /// Ends the capture: decides for output still in memory and finishes the offload.
-    pub fn finish(mut self, ending: &capture::Ending) -> Outcome {
+    pub(crate) fn finish(mut self, ending: &capture::Ending) -> Outcome {
         if let Some(p) = &mut self.job.progress {
             p.clear();
         }
@@ -236,8 +234,11 @@ impl Recorder {
         first: &Arc<Vec<u8>>,
         tokens: Tokens,
     ) -> Result<Box<Writer>, String> {
-        let store =
-            Store::open(&self.job.settings).map_err(|e| format!("could not save output: {e:#}"))?;
+        let store = self
+            .job
+            .settings
+            .open_store()
+            .map_err(|e| format!("could not save output: {e:#}"))?;
         let kind = if sniff::is_binary(first) {
             Kind::Binary(sniff::binary_type(first))
         } else {

@@ -13,7 +13,7 @@ const DELAY: Duration = Duration::from_secs(1);
 /// Characters of the latest line shown.
 const LATEST_WIDTH: usize = 60;
 
-pub struct Progress {
+pub(crate) struct Progress {
     started: Instant,
     bar: Option<ProgressBar>,
     lines: u64,
@@ -25,7 +25,7 @@ pub struct Progress {
 
 impl Progress {
     /// A spinner for the current run, or `None` when stderr is not a terminal or `quiet`.
-    pub fn for_terminal(quiet: bool) -> Option<Progress> {
+    pub(crate) fn for_terminal(quiet: bool) -> Option<Progress> {
         (!quiet && std::io::stderr().is_terminal()).then(|| Progress {
             started: Instant::now(),
             bar: None,
@@ -36,7 +36,7 @@ impl Progress {
         })
     }
 
-    pub fn observe(&mut self, data: &[u8]) {
+    pub(crate) fn observe(&mut self, data: &[u8]) {
         self.bytes += data.len() as u64;
         self.lines += memchr::memchr_iter(b'\n', data).count() as u64;
         match memchr::memrchr(b'\n', data) {
@@ -68,7 +68,7 @@ impl Progress {
             .extend_from_slice(&piece[..piece.len().min(room)]);
     }
 
-    pub fn tick(&mut self) {
+    pub(crate) fn tick(&mut self) {
         if self.bar.is_none() && self.started.elapsed() >= DELAY {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
                 .with_elapsed(self.started.elapsed());
@@ -88,7 +88,7 @@ impl Progress {
         }
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }

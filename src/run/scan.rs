@@ -3,8 +3,8 @@
 
 use std::collections::VecDeque;
 
+use crate::summary::Analysis;
 use crate::summary::preview::Ends;
-use crate::summary::{Analysis, default_kinds, notable_stems};
 use crate::text::clean_line;
 
 /// How much of each end of the output is kept for the preview.
@@ -25,8 +25,6 @@ pub(super) struct LineScan {
     end: VecDeque<u8>,
     /// The byte just before `end`, once the output is longer than the window.
     before_end: Option<u8>,
-    /// Scratch space for lower-cased text.
-    lower: Vec<u8>,
 }
 
 /// What the line worker hands back.
@@ -62,7 +60,6 @@ impl LineScan {
             start: Vec::new(),
             end: VecDeque::new(),
             before_end: None,
-            lower: Vec::new(),
         }
     }
 
@@ -128,26 +125,7 @@ impl LineScan {
             }
             return;
         };
-        let mut stems = notable_stems(text.as_bytes(), &mut self.lower).peekable();
-        let mut hits = Vec::new();
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
-            let line = &text[start..end];
-            self.total += 1;
-            hits.clear();
-            while let Some(hit) = stems.next_if(|hit| hit.start < end) {
-                hits.push(hit.from_offset(start));
-            }
-            if line.len() > LINE_CAP {
-                // Cut in bytes and decoded lossily, as everywhere else.
-                let cut = clean_line(&line.as_bytes()[..LINE_CAP]);
-                self.analysis.line(self.total, &cut);
-            } else {
-                let kinds = default_kinds(line, hits.iter().copied());
-                self.analysis.line_with_kinds(self.total, line, kinds);
-            }
-            start = end + 1;
-        }
+        self.total += self.analysis.plain_lines(self.total + 1, text, LINE_CAP);
     }
 
     fn append_partial(&mut self, piece: &[u8]) {

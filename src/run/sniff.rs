@@ -1,11 +1,11 @@
 //! Telling binary output from text, and naming common binary types by their magic bytes.
 
 /// How much of the start of an output decides whether it is binary.
-pub const SNIFF_LEN: usize = 8 * 1024;
+pub(crate) const SNIFF_LEN: usize = 8 * 1024;
 
 /// Binary: a NUL byte, or mostly invalid UTF-8, in the first `SNIFF_LEN` bytes. Text with a few
 /// invalid sequences stays text (shown lossily).
-pub fn is_binary(start: &[u8]) -> bool {
+pub(crate) fn is_binary(start: &[u8]) -> bool {
     let start = &start[..start.len().min(SNIFF_LEN)];
     if memchr::memchr(0, start).is_some() {
         return true;
@@ -27,7 +27,7 @@ pub fn is_binary(start: &[u8]) -> bool {
 }
 
 /// The type of a binary output recognised by its first bytes.
-pub fn binary_type(start: &[u8]) -> Option<&'static str> {
+pub(crate) fn binary_type(start: &[u8]) -> Option<&'static str> {
     const MAGIC: &[(&[u8], &str)] = &[
         (b"\x89PNG\r\n\x1a\n", "PNG image"),
         (b"\xff\xd8\xff", "JPEG image"),

@@ -10,8 +10,8 @@ use std::thread::JoinHandle;
 
 use super::capture::Ending;
 use super::scan::{LineReport, LineScan};
-use super::{Job, Kind, Offloaded, Outcome, print_all};
-use crate::store::{Entry, NewOutput, Store};
+use super::{Job, Offloaded, Outcome, print_all};
+use crate::store::{Entry, Kind, NewOutput, Store};
 use crate::summary::Analysis;
 use crate::summary::preview::Preview;
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
@@ -273,7 +273,7 @@ fn link_duplicate(store: &Store, path: &std::path::Path, sha256: &str, n: u64) -
     let earlier = crate::store::read_manifest(&dir)
         .into_iter()
         .find(|e| e.n != n && e.complete && e.sha256 == sha256 && dir.join(&e.file).is_file())?;
-    let temp = dir.join(format!(".dup-{n}"));
+    let temp = dir.join(crate::store::duplicate_link(n));
     std::fs::hard_link(dir.join(&earlier.file), &temp).ok()?;
     if std::fs::rename(&temp, path).is_err() {
         let _ = std::fs::remove_file(&temp);
@@ -282,12 +282,7 @@ fn link_duplicate(store: &Store, path: &std::path::Path, sha256: &str, n: u64) -
     // The shared inode keeps the earlier output's times: mark it used, or gc would take the
     // new output for one unused since the earlier run.
     let _ = crate::store::touch_last_use(path);
-    Some(
-        earlier
-            .file
-            .rsplit_once('.')
-            .map_or(earlier.file.clone(), |(stem, _)| stem.to_string()),
-    )
+    Some(crate::store::stem(&earlier.file).to_string())
 }
 
 pub(super) fn file_name(path: &std::path::Path) -> String {

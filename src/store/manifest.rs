@@ -8,12 +8,8 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::SessionLock;
+use super::layout::{MANIFEST, MANIFEST_NEW};
 use super::safety::read_nofollow;
-
-/// The manifest file of a session directory.
-pub const MANIFEST: &str = "index.jsonl";
-/// Where a manifest rewrite is written before it replaces the manifest.
-pub const MANIFEST_NEW: &str = ".index.jsonl.new";
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.
@@ -69,7 +65,7 @@ impl Entry {
 
     /// Parses a manifest line: `None` unless every field is there with its type (the optional
     /// ones may also be missing or null). Other keys are ignored.
-    pub fn from_json(line: &[u8]) -> Option<Entry> {
+    pub(crate) fn from_json(line: &[u8]) -> Option<Entry> {
         let json: Value = serde_json::from_slice(line).ok()?;
         let fields = Fields(json.as_object()?);
         let string = |v: &Value| v.as_str().map(str::to_string);
@@ -132,7 +128,7 @@ impl Fields<'_> {
 
 /// Replaces the manifest of `dir` with its lines for which `keep` holds (unparsable lines go):
 /// written aside and renamed over, so a reader sees the old manifest or the new one.
-pub fn rewrite_manifest(
+pub(crate) fn rewrite_manifest(
     dir: &Path,
     _lock: &SessionLock,
     keep: impl Fn(&Entry) -> bool,

@@ -12,10 +12,14 @@ pub mod reference;
 mod safety;
 mod session;
 
-pub use layout::sanitize;
-pub use manifest::{Entry, MANIFEST, MANIFEST_NEW, read_manifest, rewrite_manifest};
-pub use safety::{check_root, check_session, current_uid, fallback_root, lock, touch_last_use};
-pub use session::{OWNER, Owner, checked_session_name, process_stat, read_owner};
+pub(crate) use layout::{Kind, SEQUENCE, duplicate_link, is_bookkeeping, sanitize, stem};
+pub use layout::{MANIFEST, OutputFile};
+pub(crate) use manifest::rewrite_manifest;
+pub use manifest::{Entry, read_manifest};
+pub(crate) use safety::{check_root, check_session, current_uid, fallback_root};
+pub use safety::{lock, touch_last_use};
+pub use session::{Owner, process_stat};
+pub(crate) use session::{checked_session_name, read_owner};
 
 use anyhow::{Context, Result};
 use std::fs::{self, File, OpenOptions};
@@ -23,13 +27,9 @@ use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::config::Settings;
 use safety::{open_private, prepare};
 use session::ancestor_session;
 
-/// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock
-/// (see [`lock_session_dir`]).
-pub const SEQUENCE: &str = ".seq";
 /// An opened scratch space: the root and the session outputs are stored in.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -48,38 +48,38 @@ pub struct NewOutput {
 }
 
 impl Store {
-    /// Opens (creating as needed) the root and session of `settings`, falling back to a private
-    /// directory when the root or session directory is not safe to use.
-    pub fn open(settings: &Settings) -> Result<Store> {
-        let (session, owner) = match &settings.session {
+    /// Opens (creating as needed) `root` and the session (named, or the ancestor process's),
+    /// falling back to a private directory when the root or session directory is not safe to use.
+    pub(crate) fn open(root: &Path, session: Option<&str>) -> Result<Store> {
+        let (session, owner) = match session {
             Some(name) => (checked_session_name(name)?, None),
             None => match ancestor_session() {
                 Some((name, owner)) => (name, Some(owner)),
                 None => ("default".to_string(), None),
             },
         };
-        match prepare(&settings.root, &session, owner.as_ref(), true) {
+        match prepare(root, &session, owner.as_ref(), true) {
             Ok(()) => Ok(Store {
-                root: settings.root.clone(),
+                root: root.to_path_buf(),
                 session,
                 fallback: None,
             }),
             Err(why) => {
-                let root = fallback_root().context("no private fallback directory")?;
-                prepare(&root, &session, owner.as_ref(), false).map_err(|e| {
+                let fallback = fallback_root().context("no private fallback directory")?;
+                prepare(&fallback, &session, owner.as_ref(), false).map_err(|e| {
                     anyhow::anyhow!(
                         "scratch root {} unusable ({why}), and fallback {} too: {e}",
-                        settings.root.display(),
-                        root.display()
+                        root.display(),
+                        fallback.display()
                     )
                 })?;
                 let note = format!(
                     "scratch root {} not used ({why}); using {}",
-                    settings.root.display(),
-                    root.display()
+                    root.display(),
+                    fallback.display()
                 );
                 Ok(Store {
-                    root,
+                    root: fallback,
                     session,
                     fallback: Some(note),
                 })
@@ -88,13 +88,13 @@ impl Store {
     }
 
     /// A store for reading: no directory is created or checked.
-    pub fn locate(settings: &Settings) -> Result<Store> {
-        let session = match &settings.session {
+    pub(crate) fn locate(root: &Path, session: Option<&str>) -> Result<Store> {
+        let session = match session {
             Some(name) => checked_session_name(name)?,
             None => ancestor_session().map_or_else(|| "default".to_string(), |(name, _)| name),
         };
         Ok(Store {
-            root: settings.root.clone(),
+            root: root.to_path_buf(),
             session,
             fallback: None,
         })
@@ -114,7 +114,7 @@ impl Store {
         let mut n = text.trim().parse::<u64>().unwrap_or(0);
         loop {
             n += 1;
-            let path = dir.join(format!("{name}_{n}.{ext}"));
+            let path = dir.join(OutputFile::format(name, n, ext));
             match open_private(&path, true) {
                 Ok(file) => {
                     let counted = seq
@@ -173,12 +173,12 @@ impl Store {
 /// Exclusive hold on a session's numbering and manifest: `flock(LOCK_EX)` on its `.seq`, released
 /// on drop. Captures take it to number an output and to append to the manifest; gc takes it to
 /// rewrite the manifest and to remove the session.
-pub struct SessionLock(File);
+pub(crate) struct SessionLock(File);
 
 /// Takes the lock of the session directory `dir`, creating `.seq` if needed. A `.seq` that gc
 /// unlinked while we waited (it removed the session) is not a lock: we try again, and report
 /// `NotFound` once the directory is gone.
-pub fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
+pub(crate) fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
     loop {
         let seq = open_private(&dir.join(SEQUENCE), false)?;
         lock(&seq, libc::LOCK_EX)?;

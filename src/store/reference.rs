@@ -5,14 +5,12 @@
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Component, Path, PathBuf};
 
-use crate::store::{Entry, Store, read_manifest};
-
-/// The extensions an output file can have.
-const EXTENSIONS: [&str; 3] = ["txt", "json", "bin"];
+use super::layout::{EXTENSIONS, OutputFile, parse_stem, stem};
+use super::{Entry, Store, read_manifest};
 
 /// A resolved reference: an output file inside the scratch root.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Output {
+pub(crate) struct Output {
     /// Canonical path of the file; inside the canonical root, directly in a session directory.
     pub path: PathBuf,
     /// Name of the session directory holding it.
@@ -23,25 +21,23 @@ pub struct Output {
 
 impl Output {
     /// The file name without its extension, e.g. `cargo_4`.
-    pub fn stem(&self) -> &str {
-        self.file
-            .rsplit_once('.')
-            .map_or(&self.file, |(stem, _)| stem)
+    pub(crate) fn stem(&self) -> &str {
+        stem(&self.file)
     }
 
     /// Binary outputs are stored as `.bin` and are not read back as text.
-    pub fn is_binary(&self) -> bool {
+    pub(crate) fn is_binary(&self) -> bool {
         self.file.ends_with(".bin")
     }
 
     /// The output's manifest entry, when its session's manifest has one.
-    pub fn entry(&self) -> Option<Entry> {
+    pub(crate) fn entry(&self) -> Option<Entry> {
         let dir = self.path.parent()?;
         read_manifest(dir).into_iter().find(|e| e.file == self.file)
     }
 
     /// How to refer to this output in a hint: `cargo_4` in the current session, else its path.
-    pub fn short_ref(&self, store: &Store) -> String {
+    pub(crate) fn short_ref(&self, store: &Store) -> String {
         if self.session == store.session {
             self.stem().to_string()
         } else {
@@ -50,33 +46,10 @@ impl Output {
     }
 }
 
-/// Splits an output file name `NAME_N.EXT` into its name, `n` and extension.
-pub fn parse_file_name(file: &str) -> Option<(&str, u64, &str)> {
-    let (stem, ext) = file.rsplit_once('.')?;
-    if !EXTENSIONS.contains(&ext) {
-        return None;
-    }
-    let (name, n) = parse_stem(stem)?;
-    Some((name, n, ext))
-}
-
-/// Splits `NAME_N` into its name and `n`.
-fn parse_stem(stem: &str) -> Option<(&str, u64)> {
-    let (name, n) = stem.rsplit_once('_')?;
-    let valid_name = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b));
-    if !valid_name || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((name, n.parse().ok()?))
-}
-
 /// The outputs a session directory holds, as `(n, file name)` sorted by `n`: the files named like
 /// outputs, whether or not the manifest knows them. Symbolic links are listed too, so that a
 /// reference to one is refused with a reason rather than reported missing.
-pub fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
+pub(crate) fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
     let Ok(dir) = std::fs::read_dir(session_dir) else {
         return Vec::new();
     };
@@ -88,7 +61,7 @@ pub fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
                 return None;
             }
             let file = entry.file_name().into_string().ok()?;
-            let (_, n, _) = parse_file_name(&file)?;
+            let n = OutputFile::parse(&file)?.n;
             Some((n, file))
         })
         .collect();
@@ -131,7 +104,7 @@ pub fn is_reference(word: &str, store: &Store) -> bool {
 
 /// Resolves a reference to an output file inside the root. Errors are one line and, for an
 /// unknown output, list what the session has.
-pub fn resolve(word: &str, store: &Store) -> Result<Output> {
+pub(crate) fn resolve(word: &str, store: &Store) -> Result<Output> {
     let root = store.root.canonicalize().with_context(|| {
         format!(
             "no scratch space at {} (nothing has been offloaded there yet)",
@@ -198,9 +171,8 @@ fn session_ref(word: &str) -> Option<(&str, &str)> {
 
 /// `NAME_N` or `NAME_N.EXT`: the word's stem and `n`.
 fn output_word(word: &str) -> Option<(&str, u64)> {
-    if parse_file_name(word).is_some() {
-        let (stem, _) = word.rsplit_once('.')?;
-        return parse_stem(stem);
+    if OutputFile::parse(word).is_some() {
+        return parse_stem(stem(word));
     }
     parse_stem(word)
 }
@@ -208,7 +180,7 @@ fn output_word(word: &str) -> Option<(&str, u64)> {
 /// The existing paths (or symlinks) in `dir` that `word` (`NAME_N` or `NAME_N.EXT`) may name.
 fn candidates(dir: &Path, word: &str) -> Vec<PathBuf> {
     let exists = |p: &PathBuf| p.symlink_metadata().is_ok();
-    if parse_file_name(word).is_some() {
+    if OutputFile::parse(word).is_some() {
         return Some(dir.join(word)).into_iter().filter(exists).collect();
     }
     EXTENSIONS
@@ -274,7 +246,7 @@ fn unknown(word: &str, session: &str, dir: &Path) -> anyhow::Error {
     let skipped = outputs.len().saturating_sub(SHOWN);
     let names: Vec<&str> = outputs[skipped..]
         .iter()
-        .map(|(_, file)| file.rsplit_once('.').map_or(file.as_str(), |(s, _)| s))
+        .map(|(_, file)| stem(file))
         .collect();
     let more = if skipped > 0 {
         format!("{skipped} older, … ")
@@ -313,19 +285,6 @@ mod tests {
 
     fn file_of(word: &str, s: &Store) -> String {
         resolve(word, s).unwrap().file
-    }
-
-    #[test]
-    fn parses_output_file_names() {
-        assert_eq!(parse_file_name("cargo_4.txt"), Some(("cargo", 4, "txt")));
-        assert_eq!(
-            parse_file_name("my_tool_10.json"),
-            Some(("my_tool", 10, "json"))
-        );
-        assert_eq!(parse_file_name("index.jsonl"), None);
-        assert_eq!(parse_file_name("cargo_.txt"), None);
-        assert_eq!(parse_file_name("_4.txt"), None);
-        assert_eq!(parse_file_name("a b_4.txt"), None);
     }
 
     #[test]

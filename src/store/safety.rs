@@ -7,7 +7,8 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::session::{OWNER, Owner};
+use super::layout::OWNER;
+use super::session::Owner;
 
 /// Reads a whole file without following a symlink at its last component.
 pub(super) fn read_nofollow(path: &Path) -> io::Result<Vec<u8>> {
@@ -116,7 +117,7 @@ pub(super) fn prepare(
 
 /// Whether a root is safe to use: a real directory, ours or the superuser's, and not writable
 /// by others unless sticky (as /tmp is). A root another user owns is theirs to rearrange.
-pub fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+pub(crate) fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     if meta.file_type().is_symlink() {
         return Err("it is a symlink".into());
     }
@@ -134,7 +135,7 @@ pub fn check_root(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
 }
 
 /// Whether a session directory is safe to use: a real directory of ours that only we can write.
-pub fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
+pub(crate) fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     if meta.file_type().is_symlink() {
         return Err("is a symlink".into());
     }
@@ -150,13 +151,13 @@ pub fn check_session(meta: &fs::Metadata, uid: u32) -> Result<(), String> {
     Ok(())
 }
 
-pub fn current_uid() -> u32 {
+pub(crate) fn current_uid() -> u32 {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() }
 }
 
 /// The private per-user directory used when the configured root is not safe.
-pub fn fallback_root() -> Option<PathBuf> {
+pub(crate) fn fallback_root() -> Option<PathBuf> {
     let dirs = directories::ProjectDirs::from("", "", "ctxoff")?;
     let base = dirs.runtime_dir().unwrap_or_else(|| dirs.cache_dir());
     Some(base.join("scratch"))

@@ -6,12 +6,10 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::Path;
 
-use super::layout::sanitize;
+use super::layout::{OWNER, sanitize};
 use super::manifest::Fields;
 use super::safety::read_nofollow;
 
-/// The session's owner record: which process the session belongs to, for gc.
-pub const OWNER: &str = "session.json";
 /// The process a session belongs to, recorded when the session directory is created.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Owner {
@@ -29,12 +27,12 @@ impl Owner {
     }
 
     /// Whether the owning process still runs: its pid exists with the recorded start time.
-    pub fn is_alive(&self) -> bool {
+    pub(crate) fn is_alive(&self) -> bool {
         process_stat(self.pid).is_some_and(|(_, _, start)| start == self.start_time)
     }
 
     /// Parses an owner record, as strictly as [`Entry::from_json`] a manifest line.
-    pub fn from_json(record: &[u8]) -> Option<Owner> {
+    pub(crate) fn from_json(record: &[u8]) -> Option<Owner> {
         let json: Value = serde_json::from_slice(record).ok()?;
         let fields = Fields(json.as_object()?);
         Some(Owner {
@@ -46,12 +44,12 @@ impl Owner {
 }
 
 /// The owner record of a session directory, if it has a readable one.
-pub fn read_owner(dir: &Path) -> Option<Owner> {
+pub(crate) fn read_owner(dir: &Path) -> Option<Owner> {
     Owner::from_json(&read_nofollow(&dir.join(OWNER)).ok()?)
 }
 
 /// Session names become directory names: `[A-Za-z0-9._-]`, not empty, not `.` or `..`.
-pub fn checked_session_name(name: &str) -> Result<String> {
+pub(crate) fn checked_session_name(name: &str) -> Result<String> {
     let ok = !name.is_empty()
         && name.len() <= 128
         && !name.starts_with('.')

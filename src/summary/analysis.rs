@@ -9,8 +9,11 @@ use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use super::notable::{NotableCounter, NotablePatterns, NotableReport};
+use super::notable::{
+    NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
+};
 use super::shapes::{Gcc, GoTest, Grep, Jest, JsonScan, Libtest, Pytest, Rustc, Tsc, Vitest};
+use crate::text::clean_line;
 
 /// One recognised shape's counted facts: summary lines (without the `[ctxoff] ` prefix) and
 /// the same facts as JSON.
@@ -22,7 +25,7 @@ pub(crate) struct Fact {
 
 /// The analysis of one output while it streams. `Send`, so it can run on its own thread; its
 /// memory is bounded whatever the output's size.
-pub struct Analysis {
+pub(crate) struct Analysis {
     notable: NotableCounter,
     libtest: Libtest,
     pytest: Pytest,
@@ -34,12 +37,14 @@ pub struct Analysis {
     tsc: Tsc,
     grep: Grep,
     json: JsonScan,
+    /// Scratch space of [`Analysis::plain_lines`]: the lower-cased text.
+    lower: Vec<u8>,
 }
 
 impl Analysis {
     /// `max_tail_lines`: the most lines the tail of the preview can have; hits in the tail are
     /// taken out of the notable counts at [`Analysis::finish`].
-    pub fn new(notable: &NotablePatterns, max_tail_lines: u64) -> Analysis {
+    pub(crate) fn new(notable: &NotablePatterns, max_tail_lines: u64) -> Analysis {
         Analysis {
             notable: NotableCounter::new(notable, max_tail_lines),
             libtest: Libtest::default(),
@@ -52,25 +57,52 @@ impl Analysis {
             tsc: Tsc::default(),
             grep: Grep::default(),
             json: JsonScan::default(),
+            lower: Vec::new(),
         }
     }
 
     /// Every raw output byte, in order, in chunks of any size.
-    pub fn raw(&mut self, bytes: &[u8]) {
+    pub(crate) fn raw(&mut self, bytes: &[u8]) {
         self.json.feed(bytes);
     }
 
     /// Every display-cleaned line, numbered from 1, without its newline.
-    pub fn line(&mut self, number: u64, text: &str) {
+    pub(crate) fn line(&mut self, number: u64, text: &str) {
         self.notable.line(number, text);
         self.shapes(text);
     }
 
-    /// [`Analysis::line`] for a line whose default notable kinds are known (found by
-    /// [`super::notable_stems`] over many lines at once).
-    pub fn line_with_kinds(&mut self, number: u64, text: &str, default_kinds: u64) {
-        self.notable.line_with(number, text, Some(default_kinds));
-        self.shapes(text);
+    /// [`Analysis::line`] for every line of `text`, numbered from `first`: whole lines, each
+    /// ending in `\n`, of text that needs no display cleaning (no escapes, no carriage returns).
+    /// A line over `line_cap` bytes is analysed cut to that length. Returns the number of lines.
+    ///
+    /// Most output is such text, and searching it for the notable stems once rather than line
+    /// by line is much faster (no stem spans a line, so each line gets the hits of its own).
+    pub(crate) fn plain_lines(&mut self, first: u64, text: &str, line_cap: usize) -> u64 {
+        let mut lower = std::mem::take(&mut self.lower);
+        let mut stems = notable_stems(text.as_bytes(), &mut lower).peekable();
+        let mut hits = Vec::new();
+        let (mut number, mut start) = (first, 0);
+        for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+            let line = &text[start..end];
+            hits.clear();
+            while let Some(hit) = stems.next_if(|hit| hit.start < end) {
+                hits.push(hit.relative_to(start));
+            }
+            if line.len() > line_cap {
+                // Cut in bytes and decoded lossily, as everywhere else.
+                self.line(number, &clean_line(&line.as_bytes()[..line_cap]));
+            } else {
+                let kinds = default_kinds(line, hits.iter().copied());
+                self.notable.line_with(number, line, Some(kinds));
+                self.shapes(line);
+            }
+            number += 1;
+            start = end + 1;
+        }
+        drop(stems);
+        self.lower = lower;
+        number - first
     }
 
     fn shapes(&mut self, text: &str) {
@@ -87,7 +119,7 @@ impl Analysis {
 
     /// Ends the analysis. `omitted` is the range of lines the preview left out (none when the
     /// output is shown whole); notable lines are counted over it.
-    pub fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
+    pub(crate) fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
         let (json_fact, is_json_document) = self.json.finish();
         let facts = [
             self.libtest.finish(),
@@ -129,7 +161,7 @@ impl Analysis {
 
 /// What the analysis found: notable lines in the omitted range and facts about the output.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub(crate) struct Report {
     notable: Option<NotableReport>,
     facts: Vec<Fact>,
     is_json_document: bool,
@@ -137,7 +169,7 @@ pub struct Report {
 
 impl Report {
     /// Summary lines: `[ctxoff] …` lines and, after the notable counts, `  L12: …` examples.
-    pub fn render(&self) -> Vec<String> {
+    pub(crate) fn render(&self) -> Vec<String> {
         let mut lines = self
             .notable
             .as_ref()
@@ -151,19 +183,19 @@ impl Report {
 
     /// `{"from", "to", "kinds": [{"kind", "count", "first"}], "examples": [{"line", "text"}]}`,
     /// or `null` when nothing notable was omitted.
-    pub fn notable_json(&self) -> Value {
+    pub(crate) fn notable_json(&self) -> Value {
         self.notable
             .as_ref()
             .map_or(Value::Null, NotableReport::json)
     }
 
     /// An array with one object per recognised shape, each with a `"shape"` key.
-    pub fn facts_json(&self) -> Value {
+    pub(crate) fn facts_json(&self) -> Value {
         Value::Array(self.facts.iter().map(|f| f.json.clone()).collect())
     }
 
     /// The whole output is one valid JSON value (whitespace around it allowed).
-    pub fn is_json_document(&self) -> bool {
+    pub(crate) fn is_json_document(&self) -> bool {
         self.is_json_document
     }
 }

@@ -117,7 +117,7 @@ const MAX_KINDS: usize = 64;
 
 /// The patterns that make a line notable: the default failure words plus configured regexes.
 #[derive(Clone, Debug)]
-pub struct NotablePatterns {
+pub(crate) struct NotablePatterns {
     extra: Option<RegexSet>,
     /// The configured patterns one by one, to find where an example's match is.
     extra_each: Vec<Regex>,
@@ -161,7 +161,7 @@ fn stems() -> &'static Stems {
 
 /// A default stem found in a text: its byte range and its kind.
 #[derive(Clone, Copy, Debug)]
-pub struct StemHit {
+pub(crate) struct StemHit {
     pub start: usize,
     pub end: usize,
     kind: usize,
@@ -169,7 +169,7 @@ pub struct StemHit {
 
 impl StemHit {
     /// The same hit, counted from byte `offset` of the text (the start of its line).
-    pub fn from_offset(self, offset: usize) -> StemHit {
+    pub(crate) fn relative_to(self, offset: usize) -> StemHit {
         StemHit {
             start: self.start - offset,
             end: self.end - offset,
@@ -181,7 +181,7 @@ impl StemHit {
 /// The default stems in `text` (any case), in order. Searching a whole text at once is much
 /// faster than line by line, and since no stem spans a line, a line's hits are the ones a
 /// search of the line alone finds (see [`default_kinds`]). `lower` is scratch space.
-pub fn notable_stems<'a>(
+pub(crate) fn notable_stems<'a>(
     text: &[u8],
     lower: &'a mut Vec<u8>,
 ) -> impl Iterator<Item = StemHit> + 'a {
@@ -193,7 +193,7 @@ pub fn notable_stems<'a>(
 
 /// The default kinds in `line`, as a bit mask, given the stems found in it (ranges relative to
 /// the line): those that stand as words.
-pub fn default_kinds(line: &str, hits: impl IntoIterator<Item = StemHit>) -> u64 {
+pub(crate) fn default_kinds(line: &str, hits: impl IntoIterator<Item = StemHit>) -> u64 {
     hits.into_iter().fold(0, |mask, hit| {
         if mask & (1 << hit.kind) == 0
             && counts_as_word(line, hit.start, hit.end, FAMILIES[hit.kind].suffixes)
@@ -217,7 +217,7 @@ impl Default for NotablePatterns {
 
 impl NotablePatterns {
     /// The default set plus one kind per configured regex. A bad regex is an error naming it.
-    pub fn new(extra: &[String]) -> anyhow::Result<NotablePatterns> {
+    pub(crate) fn new(extra: &[String]) -> anyhow::Result<NotablePatterns> {
         let mut patterns = NotablePatterns::default();
         if extra.is_empty() {
             return Ok(patterns);

@@ -8,7 +8,7 @@ use crate::tokens::Tokenizer;
 const HEAD_PERCENT: u64 = 40;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PreviewLine {
+pub(crate) struct PreviewLine {
     pub number: u64,
     pub text: String,
     /// The line was longer than the budget and only part of it is shown.
@@ -16,7 +16,7 @@ pub struct PreviewLine {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Preview {
+pub(crate) struct Preview {
     pub head: Vec<PreviewLine>,
     pub tail: Vec<PreviewLine>,
     /// Tokens of the raw text the head and tail stand for (for the omitted count).
@@ -24,7 +24,7 @@ pub struct Preview {
 }
 
 /// What the capture kept of the output's two ends.
-pub struct Ends<'a> {
+pub(crate) struct Ends<'a> {
     /// The first bytes of the output.
     pub start: &'a [u8],
     /// The last bytes of the output.
@@ -37,7 +37,7 @@ pub struct Ends<'a> {
 }
 
 impl Preview {
-    pub fn new(ends: &Ends, tokenizer: &Tokenizer, budget: u64) -> Preview {
+    pub(crate) fn new(ends: &Ends, tokenizer: &Tokenizer, budget: u64) -> Preview {
         let head_budget = budget * HEAD_PERCENT / 100;
         let mut preview = Preview::default();
         let mut used = 0;
@@ -111,7 +111,7 @@ impl Preview {
     }
 
     /// The lines neither head nor tail shows in full or in part.
-    pub fn omitted_lines(&self, total_lines: u64) -> Option<std::ops::RangeInclusive<u64>> {
+    pub(crate) fn omitted_lines(&self, total_lines: u64) -> Option<std::ops::RangeInclusive<u64>> {
         let first = self.head.last().map_or(1, |l| l.number + 1);
         let last = self.tail.first().map_or(total_lines, |l| l.number - 1);
         (first <= last).then_some(first..=last)

@@ -5,6 +5,7 @@
 //! it each test says why it skipped; under `CI` a skipped suite fails instead, so CI can never pass
 //! without running them.
 
+mod claude;
 mod client;
 mod codex;
 mod fixture;

@@ -459,7 +459,7 @@ fn store_of(w: &World) -> Store {
         notable: Vec::new(),
         keep: Vec::new(),
     };
-    Store::open(&settings).unwrap()
+    settings.open_store().unwrap()
 }
 
 /// Adds a complete output with `text` to the manifest, as a capture would.

@@ -2,7 +2,8 @@
 //! `lines` (round trips and ranges), `list`, references and their errors. Runs the library's
 //! entry points with in-memory writers; the binary's wiring has its own tests.
 
-use ctxoff::cmd::{grep, lines, list};
+use ctxoff::cmd::{Context, Run, grep, lines, list};
+use ctxoff::config::Settings;
 use ctxoff::store::{Entry, MANIFEST, Store};
 use ctxoff::text::clean_line;
 use ctxoff::tokens::{Encoding, Tokenizer};
@@ -64,7 +65,8 @@ impl Scratch {
     fn add(&self, file: &str, bytes: &[u8]) -> PathBuf {
         let path = self.store.session_dir().join(file);
         std::fs::write(&path, bytes).unwrap();
-        let (name, n, _) = ctxoff::store::reference::parse_file_name(file).unwrap();
+        let ctxoff::store::OutputFile { name, n, .. } =
+            ctxoff::store::OutputFile::parse(file).unwrap();
         self.manifest(&Entry {
             n,
             file: file.into(),
@@ -90,39 +92,37 @@ impl Scratch {
         writeln!(f, "{}", entry.to_json()).unwrap();
     }
 
+    /// Runs a subcommand in this scratch space with `cap` as the threshold (the retrieval cap).
+    fn run(&self, subcommand: &dyn Run, cap: u64) -> (anyhow::Result<ExitCode>, Vec<u8>, String) {
+        let settings = Settings {
+            threshold: cap,
+            preview: 1_000,
+            encoding: Encoding::O200kBase,
+            root: self.store.root.clone(),
+            session: Some(self.store.session.clone()),
+            notable: Vec::new(),
+            keep: Vec::new(),
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut stdin = std::io::empty();
+        let mut ctx = Context::with_settings(settings, &mut stdin, &mut out, &mut err);
+        let result = subcommand.run(&mut ctx);
+        (result, out, String::from_utf8(err).unwrap())
+    }
+
     fn grep(&self, words: &[&str]) -> Ran {
         self.grep_capped(words, CAP)
     }
 
     fn grep_capped(&self, words: &[&str], cap: u64) -> Ran {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = grep::run(
-            &grep_args(words),
-            &self.store,
-            Encoding::O200kBase,
-            cap,
-            &mut out,
-            &mut err,
-        )
-        .unwrap_or_else(|e| panic!("{words:?}: {e:#}"));
-        Ran {
-            code,
-            out,
-            err: String::from_utf8(err).unwrap(),
-        }
+        let (result, out, err) = self.run(&grep_args(words), cap);
+        let code = result.unwrap_or_else(|e| panic!("{words:?}: {e:#}"));
+        Ran { code, out, err }
     }
 
     fn grep_err(&self, words: &[&str]) -> String {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let e = grep::run(
-            &grep_args(words),
-            &self.store,
-            Encoding::O200kBase,
-            CAP,
-            &mut out,
-            &mut err,
-        )
-        .expect_err("an error");
+        let (result, out, _) = self.run(&grep_args(words), CAP);
+        let e = result.expect_err("an error");
         assert!(out.is_empty());
         format!("{e:#}")
     }
@@ -132,41 +132,21 @@ impl Scratch {
     }
 
     fn lines_capped(&self, words: &[&str], cap: u64) -> Ran {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = lines::run(
-            &lines_args(words),
-            &self.store,
-            Encoding::O200kBase,
-            cap,
-            &mut out,
-            &mut err,
-        )
-        .unwrap_or_else(|e| panic!("{words:?}: {e:#}"));
-        Ran {
-            code,
-            out,
-            err: String::from_utf8(err).unwrap(),
-        }
+        let (result, out, err) = self.run(&lines_args(words), cap);
+        let code = result.unwrap_or_else(|e| panic!("{words:?}: {e:#}"));
+        Ran { code, out, err }
     }
 
     fn lines_err(&self, words: &[&str]) -> String {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let e = lines::run(
-            &lines_args(words),
-            &self.store,
-            Encoding::O200kBase,
-            CAP,
-            &mut out,
-            &mut err,
-        )
-        .expect_err("an error");
+        let (result, _, _) = self.run(&lines_args(words), CAP);
+        let e = result.expect_err("an error");
         format!("{e:#}")
     }
 
     fn list(&self, words: &[&str]) -> String {
         let args = list::ListArgs::from_matches(&parse(list::ListArgs::command(), words).unwrap());
-        let mut out = Vec::new();
-        list::run(&args, &self.store, &mut out).unwrap();
+        let (result, out, _) = self.run(&args, CAP);
+        result.unwrap();
         String::from_utf8(out).unwrap()
     }
 }

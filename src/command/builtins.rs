@@ -1,0 +1,73 @@
+//! Shell builtins: what the shell does itself, so a wrapper in front of it would run something
+//! else, or nothing.
+
+/// Builtins and commands that act on the shell itself (directory, variables, options, jobs,
+/// history) or need its state (`type`, `kill %1`, `pwd` and symlinks). Run as a child of ctxoff
+/// they would change or see a throwaway process instead. `echo` and `printf` are wrapped: the
+/// programs behave like the builtins, except `printf -v`, which assigns a variable.
+const BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// Whether `name` is a shell builtin (see [`BUILTINS`]).
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+}
