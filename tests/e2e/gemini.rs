@@ -14,6 +14,9 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Map, Value, json};
 
+use ctxoff::agent::gemini::policy::{Decision, Mode, Tier, parse_policy_file};
+use ctxoff::agent::gemini::{Launch, Verdict, launch, verdict};
+
 use crate::client;
 use crate::fixture;
 use crate::mock::{Reply, Request, Server};
@@ -22,6 +25,11 @@ use crate::probe::Probe;
 const PACKAGE: &str = "@google/gemini-cli";
 const VERSION: &str = "0.61.0";
 const MODEL: &str = "gemini-2.5-pro";
+
+const HEADLESS_YOLO: Launch = Launch {
+    mode: Mode::Yolo,
+    headless: true,
+};
 
 /// `seq 1 20000`'s output: 108,894 bytes.
 const SEQ_BYTES: usize = 108_894;
@@ -306,14 +314,41 @@ fn before_tool_replaces_the_arguments_wholesale_and_policies_judge_the_result() 
         json!({"command": "seq 1 3; pwd", "dir_path": "sub", "description": "Run it"})
     );
     fixture::check_event("gemini/before_tool.json", event, gemini.root());
+    // The event does not name the approval mode; the hook's parent, the client, was started with
+    // it, and a headless run keeps it.
+    let parent = before.parent(0);
+    let script = parent
+        .iter()
+        .position(|a| a.ends_with("/gemini"))
+        .unwrap_or_else(|| panic!("no gemini script in {parent:?}"));
+    assert_eq!(
+        launch(&parent[script + 1..]),
+        Some(HEADLESS_YOLO),
+        "{parent:?}"
+    );
     let after_event = &after.events()[0];
     assert_eq!(after_event["tool_input"]["command"], "seq 1 2; pwd");
     fixture::check_event("gemini/after_tool.json", after_event, gemini.root());
 
     // A user policy denying `seq` stops the original, and misses a rewrite to `env seq`.
-    gemini.user_policy(
-        "deny-seq.toml",
-        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"seq\"\ndecision = \"deny\"\npriority = 100\n",
+    let deny_seq = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"seq\"\n\
+                    decision = \"deny\"\npriority = 100\n";
+    gemini.user_policy("deny-seq.toml", deny_seq);
+    // The rules module says the hook must leave it alone.
+    let rules = parse_policy_file(deny_seq, Tier::User, "deny-seq.toml").unwrap();
+    let args = json!({"command": "seq 1 3; pwd", "description": "Run it"});
+    assert_eq!(
+        verdict(
+            &rules,
+            HEADLESS_YOLO,
+            true,
+            args.as_object().unwrap(),
+            "env seq 1 2"
+        ),
+        Verdict::Rule {
+            decision: Decision::Deny,
+            source: "deny-seq.toml".into()
+        }
     );
     before.answer(None);
     let denied = gemini.run("yolo");

@@ -18,6 +18,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+use ctxoff::agent::opencode::{Action, Verdict, defaults, rules_from_config, verdict};
+
 use crate::client;
 use crate::fixture;
 use crate::mock::{Reply, Request, Server};
@@ -260,6 +262,19 @@ fn plugin_rewrites_the_command_and_replaces_the_output() {
         json!({"command": "echo ORIGINAL", "description": "Run the command"})
     );
     fixture::check_event("opencode/tool_execute_before.json", event, opencode.root());
+    // The permission module agrees: a rule decides `seq`, only the catch-all decides `echo`.
+    let rules = [defaults(), rules_from_config(&permission, None).unwrap()].concat();
+    assert_eq!(
+        verdict(&rules, "seq 1 2", "env seq 1 2"),
+        Verdict::Rule {
+            action: Action::Deny,
+            pattern: "seq *".into()
+        }
+    );
+    assert_eq!(
+        verdict(&rules, "echo ORIGINAL", "ctxoff -- echo ORIGINAL"),
+        Verdict::MayRewrite
+    );
     let after = records(&probe.join("after.jsonl"));
     assert_eq!(after.len(), 1, "a denied call has no after hook");
     let event = &after[0];

@@ -22,6 +22,7 @@ impl Probe {
                  d='{}'\n\
                  n=$(ls \"$d\" | grep -c '^event-')\n\
                  cat > \"$d/event-$n.json\"\n\
+                 tr '\\0' '\\n' < /proc/$PPID/cmdline > \"$d/parent-$n.txt\"\n\
                  [ -f \"$d/answer.json\" ] && cat \"$d/answer.json\"\n\
                  exit 0\n",
                 dir.display()
@@ -49,6 +50,13 @@ impl Probe {
                 let _ = std::fs::remove_file(file);
             }
         }
+    }
+
+    /// The command line of the process that ran the hook for event `n` (its parent).
+    pub fn parent(&self, n: usize) -> Vec<String> {
+        let file = self.dir.join(format!("parent-{n}.txt"));
+        let text = std::fs::read_to_string(&file).expect("the parent's command line");
+        text.lines().map(str::to_owned).collect()
     }
 
     /// Every event received so far, in order.
