@@ -11,7 +11,7 @@
 
 #![warn(unreachable_pub)]
 
-pub(crate) mod agent;
+pub mod agent;
 pub mod cli;
 pub mod cmd;
 pub(crate) mod command;

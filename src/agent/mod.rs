@@ -1,4 +1,7 @@
 //! Agent integrations: the hooks that run an agent's shell commands through ctxoff.
 
 pub(crate) mod claude;
+pub mod codex;
+pub mod gemini;
+pub mod opencode;
 pub(crate) mod wrap;

@@ -7,7 +7,12 @@
 
 mod claude;
 mod client;
+mod codex;
+mod fixture;
+mod gemini;
 mod mock;
+mod opencode;
+mod probe;
 
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.
 /// Panics under `CI`, where a skip would hide that nothing was tested.
