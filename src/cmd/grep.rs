@@ -12,11 +12,10 @@ use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LineRange, TextFile};
 use super::{Context, Run};
+use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
-use crate::tokens::Encoding;
 
 /// `ctxoff grep`'s arguments.
 #[derive(Debug, Clone)]
@@ -172,9 +171,8 @@ const DEFAULT_CONTEXT: u64 = 2;
 
 impl Run for GrepArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
-        let settings = ctx.settings()?;
-        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
-        search(self, &store, encoding, cap, ctx.out, ctx.err)
+        let settings = ctx.settings()?.clone();
+        search(self, &settings, ctx.out, ctx.err)
     }
 }
 
@@ -182,14 +180,13 @@ impl Run for GrepArgs {
 /// to `err`. Returns exit status 0 when a line was selected and 1 when none was.
 fn search(
     args: &GrepArgs,
-    store: &Store,
-    encoding: Encoding,
-    cap_tokens: u64,
+    settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
     let matcher = Matcher::new(args)?;
     let range = args.range.as_deref().map(LineRange::parse).transpose()?;
+    let store = &settings.store()?;
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
@@ -231,7 +228,7 @@ fn search(
         max,
         count_only: args.count,
         out,
-        budget: Budget::new((!args.all).then_some(cap_tokens), encoding),
+        budget: Budget::new((!args.all).then_some(settings.threshold), settings.encoding),
         buf: String::new(),
         selected: 0,
         shown: 0,

@@ -8,11 +8,10 @@ use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LineRange, TextFile};
 use super::{Context, Run};
+use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
-use crate::tokens::Encoding;
 
 /// `ctxoff lines`'s arguments.
 #[derive(Debug, Clone)]
@@ -84,9 +83,8 @@ impl LinesArgs {
 
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
-        let settings = ctx.settings()?;
-        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
-        print_lines(self, &store, encoding, cap, ctx.out, ctx.err)
+        let settings = ctx.settings()?.clone();
+        print_lines(self, &settings, ctx.out, ctx.err)
     }
 }
 
@@ -94,9 +92,7 @@ impl Run for LinesArgs {
 /// `err`.
 fn print_lines(
     args: &LinesArgs,
-    store: &Store,
-    encoding: Encoding,
-    cap_tokens: u64,
+    settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -113,12 +109,13 @@ fn print_lines(
         .iter()
         .map(|r| LineRange::parse(r))
         .collect::<Result<Vec<_>>>()?;
+    let store = &settings.store()?;
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
     let mut printer = Printer {
         plain,
-        budget: Budget::new((!all).then_some(cap_tokens), encoding),
+        budget: Budget::new((!all).then_some(settings.threshold), settings.encoding),
         out,
         buf: String::new(),
         last_printed: 0,
