@@ -78,6 +78,8 @@ pub(crate) struct Offloaded {
     pub kind: Kind,
     pub preview: Preview,
     pub report: Report,
+    /// The tokenizer the output was counted with, to count what is printed about it.
+    pub tokenizer: Tokenizer,
 }
 
 impl Offloaded {

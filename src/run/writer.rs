@@ -254,6 +254,7 @@ impl Writer {
             kind,
             preview,
             report,
+            tokenizer,
         }))
     }
 }
