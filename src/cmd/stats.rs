@@ -5,6 +5,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use super::{Context, Run};
@@ -86,8 +87,8 @@ impl Run for StatsArgs {
             encoding: ctx.settings()?.encoding.name().to_string(),
         };
         let dir = ctx
-            .history
-            .clone()
+            .history()
+            .map(Path::to_path_buf)
             .ok_or_else(|| anyhow!("no history: the platform data directory is unknown"))?;
         let history = History::open(&dir, false)
             .map_err(|why| anyhow!("history not used, so nothing is being recorded: {why}"))?;

@@ -149,7 +149,7 @@ impl Figures {
             .collect();
         figures
             .by_command
-            .sort_by(|a, b| b.1.output_tokens.cmp(&a.1.output_tokens));
+            .sort_by_key(|(_, counts)| std::cmp::Reverse(counts.output_tokens));
         figures.by_shapes = by_shapes
             .into_iter()
             .map(|(shapes, counts)| (shapes.to_vec(), counts))

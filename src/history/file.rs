@@ -147,13 +147,6 @@ impl History {
         fs::rename(&aside, self.path())?;
         self.lock.set_modified(SystemTime::now())
     }
-
-    /// Folds now, whenever the last fold was.
-    #[cfg(test)]
-    pub(crate) fn fold_now(&self, before: Day) -> io::Result<()> {
-        let _held = Held::take(&self.lock, libc::LOCK_EX)?;
-        self.fold(before)
-    }
 }
 
 /// A lock held on the lock file, released on drop.

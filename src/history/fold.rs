@@ -163,7 +163,16 @@ mod tests {
         let lines = history(now);
         let text: Vec<&str> = lines.iter().map(String::as_str).collect();
         let folded = fold(&text, today.minus(14), |_| true);
-        assert!(folded.len() < lines.len() / 2, "{}", folded.len());
+        assert!(folded.len() < lines.len(), "{}", folded.len());
+        // One line of totals per day, encoding, command and shapes; every record left is recent.
+        let mut keys = std::collections::HashSet::new();
+        for record in folded.iter().filter_map(|l| Record::parse(l.as_bytes())) {
+            match record {
+                Record::Day(t) => assert!(keys.insert((t.day, t.encoding, t.command, t.shapes))),
+                Record::Offload(o) => assert!(Day::local(o.time) >= today.minus(14)),
+                Record::Read(r) => assert!(Day::local(r.time) >= today.minus(14)),
+            }
+        }
         for since in [
             None,
             Some(today.minus(13)),
