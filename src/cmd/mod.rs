@@ -6,7 +6,7 @@
 use anyhow::Result;
 use std::cell::OnceCell;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::config::{Flags, Settings};
@@ -39,9 +39,9 @@ pub struct Context<'a> {
     pub home: Option<PathBuf>,
     /// The working directory, `None` when it cannot be read.
     pub cwd: Option<PathBuf>,
-    /// Where the history of offloads and read-backs is kept; `None`: nowhere, nothing is
-    /// recorded.
-    pub history: Option<PathBuf>,
+    /// Where the history of offloads and read-backs is kept, found on first use: output that
+    /// passes through records nothing, so it does not even look.
+    history: OnceCell<Option<PathBuf>>,
     pub stdin: &'a mut dyn Read,
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
@@ -61,7 +61,7 @@ impl<'a> Context<'a> {
             settings: OnceCell::new(),
             home: directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()),
             cwd: std::env::current_dir().ok(),
-            history: crate::history::History::location(),
+            history: OnceCell::new(),
             stdin,
             out,
             err,
@@ -79,7 +79,7 @@ impl<'a> Context<'a> {
             settings: OnceCell::from(settings),
             home: None,
             cwd: None,
-            history: None,
+            history: OnceCell::from(None),
             ..Context::new(Flags::default(), stdin, out, err)
         }
     }
@@ -91,6 +91,13 @@ impl<'a> Context<'a> {
         }
         let settings = Settings::resolve(&self.flags)?;
         Ok(self.settings.get_or_init(|| settings))
+    }
+
+    /// The history's directory; `None`: nowhere, nothing is recorded.
+    pub(crate) fn history(&self) -> Option<&Path> {
+        self.history
+            .get_or_init(crate::history::History::location)
+            .as_deref()
     }
 
     /// The scratch space to read outputs from.

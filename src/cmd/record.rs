@@ -60,7 +60,7 @@ pub(super) fn read_back(
         .store()
         .ok()
         .and_then(|store| reference::resolve(reference, &store).ok());
-    let (Some(output), Some(history)) = (output, open(ctx.history.as_deref())) else {
+    let (Some(output), Some(history)) = (output, open(ctx.history())) else {
         return read(reference, ctx.out, ctx.err);
     };
     let started = output.entry().map(|entry| entry.started);

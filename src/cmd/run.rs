@@ -4,7 +4,6 @@
 use anyhow::Result;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use super::{Context, Run};
@@ -63,7 +62,7 @@ impl RunArgs {
 impl Run for RunArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        run(&self.argv, self, settings, ctx.history.as_deref())
+        run(&self.argv, self, settings, ctx)
     }
 }
 
@@ -71,7 +70,7 @@ fn run(
     argv: &[OsString],
     options: &RunArgs,
     settings: Settings,
-    history: Option<&Path>,
+    ctx: &Context,
 ) -> Result<ExitCode> {
     let pipe = argv.is_empty();
     if pipe && std::io::stdin().is_terminal() {
@@ -132,7 +131,7 @@ fn run(
             };
             let printed = stdout.write_all(summary.as_bytes());
             if printed.is_ok() {
-                super::record::offload(history, &off, &summary);
+                super::record::offload(ctx.history(), &off, &summary);
             }
             printed
         }
