@@ -25,21 +25,27 @@ pub struct StatsArgs {
 const LONG_ABOUT: &str = "\
 Show what offloading saved, exactly
 
-Adds up the history ctxoff keeps of every offload and every read-back (in the platform data \
-directory; gc never touches it): offloads, the tokens of their outputs, of the summaries printed \
-instead and of what `grep` and `lines` printed of them afterwards (read-back), the tokens kept out \
-of context (output - summary - read-back), and the read-back rate (offloads read back at least \
-once), in total, by command and by output shape, the most read-back shapes first. Every figure is \
-a sum of real token counts. Pass-through output is not counted: it saves nothing. Reads of a saved \
-file through other tools are not seen, so the tokens kept out of context are an upper bound in \
-that respect.
+Adds up the history ctxoff keeps of every offload and every read-back (history.jsonl in the
+platform data directory, e.g. ~/.local/share/ctxoff; gc never touches it): offloads, the tokens
+of their outputs, of the summaries printed instead, and of what `grep` and `lines` printed of
+them afterwards (read-back); the tokens kept out of context (output - summary - read-back); and
+the read-back rate (offloads read back at least once). In total, by command and by output
+shape, the most read-back shapes first: those are the summaries to improve.
 
-An offload counts on the day (local time) its summary was printed, with every read-back of it. \
-On a terminal a bar chart shows the last days. Records older than 14 days are folded into daily \
-totals without sessions, so --session covers the last 14 days.
+Every figure is a sum of real token counts. Output that passes through is not recorded: it
+saves nothing. Reads of a saved file through other tools (an agent's own file reader) are not
+seen, so the tokens kept out of context are an upper bound in that respect.
 
-Examples: ctxoff stats ctxoff stats --since 7d ctxoff stats --session claude-4821 ctxoff stats \
---since 2025-11-01 --json | jq .totals";
+An offload counts on the day (local time) its summary was printed, with every read-back of it.
+On a terminal, a bar chart shows the days. Records older than 14 days whose output gc has
+removed are folded into exact daily totals without sessions, so --session covers the last 14
+days. Exit status 0, or 2 when the history cannot be read or --since is bad.
+
+Examples:
+  ctxoff stats
+  ctxoff stats --since 7d            # today and the 6 days before
+  ctxoff stats --session claude-4821
+  ctxoff stats --since 2025-11-01 --json | jq .totals";
 
 /// Days the chart shows at most.
 const CHART_DAYS: i64 = 30;
@@ -439,4 +445,69 @@ fn to_json(
         },
         "unreadable_lines": unreadable,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(output: u64, summary: u64, read_back: u64) -> Counts {
+        Counts {
+            offloads: 1,
+            output_tokens: output,
+            summary_tokens: summary,
+            read_backs: u64::from(read_back > 0),
+            read_back_tokens: read_back,
+            offloads_read_back: u64::from(read_back > 0),
+        }
+    }
+
+    #[test]
+    fn the_chart_has_a_bar_per_day_scaled_to_the_largest() {
+        let today = Day::parse("2025-11-30").unwrap();
+        let figures = Figures {
+            by_day: vec![
+                (today.minus(2), day(8_000, 1_000, 1_000)),
+                (today, day(4_000, 100, 0)),
+            ],
+            ..Figures::default()
+        };
+        let scope = Scope {
+            since: None,
+            session: None,
+            encoding: "o200k_base".into(),
+        };
+        let expected = format!(
+            "per day: █ kept out of context, ░ summary and read-back\n\
+             Fri 2025-11-28  {}{}  6,000 of 8,000 kept · 1 offload\n\
+             Sat 2025-11-29\n\
+             Sun 2025-11-30  {}{}{}  3,900 of 4,000 kept · 1 offload\n",
+            "█".repeat(30),
+            "░".repeat(10),
+            "█".repeat(19),
+            "░",
+            " ".repeat(20),
+        );
+        assert_eq!(bar_chart(&figures, &scope, today), expected);
+        // --since starts the chart on its day, empty days included.
+        let since = Scope {
+            since: Some(today.minus(3)),
+            ..scope
+        };
+        let chart = bar_chart(&figures, &since, today);
+        assert_eq!(chart.lines().nth(1), Some("Thu 2025-11-27"));
+    }
+
+    #[test]
+    fn since_counts_today_as_the_first_day() {
+        let today = Day::parse("2025-11-30").unwrap();
+        let since = |text| parse_since(text, today).map(|d| d.to_string()).ok();
+        assert_eq!(since("1d").as_deref(), Some("2025-11-30"));
+        assert_eq!(since("7d").as_deref(), Some("2025-11-24"));
+        assert_eq!(since("2w").as_deref(), Some("2025-11-17"));
+        assert_eq!(since("2025-01-31").as_deref(), Some("2025-01-31"));
+        for bad in ["0d", "d", "7", "1.5d", "99999999999d", "2025-02-30", ""] {
+            assert_eq!(since(bad), None, "{bad}");
+        }
+    }
 }
