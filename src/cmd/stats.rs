@@ -368,7 +368,10 @@ fn bar_chart(figures: &Figures, scope: &Scope, today: Day) -> String {
             .find(|(d, _)| *d == day)
             .map(|(_, c)| *c)
             .unwrap_or_default();
-        let put_in = (counts.summary_tokens + counts.read_back_tokens).min(counts.output_tokens);
+        let put_in = (counts
+            .summary_tokens
+            .saturating_add(counts.read_back_tokens))
+        .min(counts.output_tokens);
         let (bar, light) = (cells(counts.output_tokens), cells(put_in));
         let line = if counts.offloads == 0 {
             format!("{} {day}", day.weekday())

@@ -89,10 +89,11 @@ impl Figures {
         // Offloads (or a day's totals) in scope: (day, command, shapes, counts).
         let mut counted: Vec<(Day, &str, &[String], Counts)> = Vec::new();
         let mut left_out = |encoding: &str, offloads: u64| {
-            *figures
+            let count = figures
                 .other_encodings
                 .entry(encoding.to_string())
-                .or_default() += offloads;
+                .or_default();
+            *count = count.saturating_add(offloads);
         };
         let linked = link(records);
         for (offload, reads) in &linked.offloads {

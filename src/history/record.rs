@@ -88,13 +88,17 @@ pub(crate) struct Counts {
 }
 
 impl Counts {
+    /// Adds `other`; saturating, so a tampered history with absurd numbers shows absurd
+    /// figures rather than stopping ctxoff.
     pub(crate) fn add(&mut self, other: &Counts) {
-        self.offloads += other.offloads;
-        self.output_tokens += other.output_tokens;
-        self.summary_tokens += other.summary_tokens;
-        self.read_backs += other.read_backs;
-        self.read_back_tokens += other.read_back_tokens;
-        self.offloads_read_back += other.offloads_read_back;
+        self.offloads = self.offloads.saturating_add(other.offloads);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.summary_tokens = self.summary_tokens.saturating_add(other.summary_tokens);
+        self.read_backs = self.read_backs.saturating_add(other.read_backs);
+        self.read_back_tokens = self.read_back_tokens.saturating_add(other.read_back_tokens);
+        self.offloads_read_back = self
+            .offloads_read_back
+            .saturating_add(other.offloads_read_back);
     }
 
     /// Tokens kept out of context: output − summary − read-back. Negative when more was
@@ -112,7 +116,7 @@ impl Counts {
             output_tokens: offload.output_tokens,
             summary_tokens: offload.summary_tokens,
             read_backs: reads.len() as u64,
-            read_back_tokens: reads.iter().map(|r| r.tokens).sum(),
+            read_back_tokens: reads.iter().fold(0, |sum, r| sum.saturating_add(r.tokens)),
             offloads_read_back: u64::from(!reads.is_empty()),
         }
     }
@@ -326,6 +330,16 @@ pub(crate) mod tests {
             let record = Record::parse(line.as_bytes()).expect(&line);
             assert_eq!(record.to_line(), line);
         }
+    }
+
+    #[test]
+    fn absurd_numbers_saturate() {
+        let o = offload(1, "x_1", u64::MAX, u64::MAX);
+        let reads = [read(2, &o, u64::MAX), read(3, &o, u64::MAX)];
+        let mut counts = Counts::of_offload(&o, &[&reads[0], &reads[1]]);
+        counts.add(&counts.clone());
+        assert_eq!(counts.read_back_tokens, u64::MAX);
+        assert_eq!(counts.kept(), -i128::from(u64::MAX));
     }
 
     #[test]
