@@ -9,14 +9,14 @@
 //! append goes to a file being replaced. Readers hold the lock shared while they read. Nobody
 //! waits for the lock for long: a process stopped while holding it must not hang every command.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::{Day, Record, fold};
-use crate::store::{check_session, current_uid, lock};
+use crate::store::{check_session, current_uid};
 
 const FILE: &str = "history.jsonl";
 const LOCK: &str = "history.lock";
@@ -85,7 +85,7 @@ impl History {
     pub(crate) fn append(&self, record: &Record) -> io::Result<()> {
         let mut line = record.to_line().into_bytes();
         line.push(b'\n');
-        let _held = Held::take(&self.lock, libc::LOCK_EX)?;
+        let _held = Held::take(&self.lock, Mode::Exclusive)?;
         let file = open_own(&self.path(), OpenOptions::new().append(true))?;
         let len = file.metadata()?.len();
         let written = loop {
@@ -122,7 +122,7 @@ impl History {
 
     /// The history's text (empty when there is none yet), read under the shared lock.
     pub(crate) fn read(&self) -> io::Result<String> {
-        let _held = Held::take(&self.lock, libc::LOCK_SH)?;
+        let _held = Held::take(&self.lock, Mode::Shared)?;
         read_own(&self.path())
     }
 
@@ -149,22 +149,39 @@ impl History {
     }
 }
 
-/// A lock held on the lock file, released on drop.
+/// How the lock is held: by one writer, or by any number of readers.
+#[derive(Clone, Copy)]
+enum Mode {
+    Exclusive,
+    Shared,
+}
+
+/// A lock held on the lock file (`flock`), released on drop.
 struct Held<'a>(&'a File);
 
 impl<'a> Held<'a> {
-    /// Takes the lock (`LOCK_EX` or `LOCK_SH`), waiting at most [`LOCK_WAIT`].
-    fn take(file: &'a File, op: libc::c_int) -> io::Result<Held<'a>> {
+    /// Takes the lock, waiting at most [`LOCK_WAIT`].
+    fn take(file: &'a File, mode: Mode) -> io::Result<Held<'a>> {
         let deadline = Instant::now() + LOCK_WAIT;
         let mut pause = Duration::from_micros(200);
         loop {
-            match lock(file, op | libc::LOCK_NB) {
+            let taken = match mode {
+                Mode::Exclusive => file.try_lock(),
+                Mode::Shared => file.try_lock_shared(),
+            };
+            match taken {
                 Ok(()) => return Ok(Held(file)),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock && Instant::now() < deadline => {
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(20));
                 }
-                Err(e) => return Err(e),
+                Err(TryLockError::WouldBlock) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::WouldBlock,
+                        "the history is locked by another process",
+                    ));
+                }
+                Err(TryLockError::Error(e)) => return Err(e),
             }
         }
     }
@@ -172,7 +189,7 @@ impl<'a> Held<'a> {
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
-        let _ = lock(self.0, libc::LOCK_UN);
+        let _ = self.0.unlock();
     }
 }
 
