@@ -5,11 +5,11 @@
 use anyhow::{Result, bail};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 
 use crate::format::thousands;
+use crate::store::mark_used;
 use crate::store::reference::Output;
-use crate::store::touch_last_use;
 use crate::tokens::{Encoding, Tokenizer};
 
 /// Size of a read: large, so scanning is bound by memory bandwidth rather than system calls.
@@ -25,14 +25,10 @@ pub(crate) struct TextFile {
 }
 
 impl TextFile {
-    /// Opens `output` for `grep`/`lines`: refuses binary outputs, does not follow a symbolic
-    /// link swapped in after the reference was checked, and refreshes the last-use time.
+    /// Opens `output` for `grep`/`lines`: refuses binary outputs and refreshes the last-use time.
     pub(super) fn open(output: &Output) -> Result<TextFile> {
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&output.path)
-            .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", output.path.display()))?;
+        // Opened when the reference was resolved, relative to the session directory checked then.
+        let file = output.handle.try_clone()?;
         let len = file.metadata()?.len();
         if output.is_binary() {
             let mut head = [0u8; 512];
@@ -46,7 +42,7 @@ impl TextFile {
             );
         }
         // Failing to refresh the last-use time only lets gc remove the file earlier.
-        let _ = touch_last_use(&output.path);
+        let _ = mark_used(&file);
         let newlines_hint = output
             .entry()
             .filter(|e| e.complete && e.bytes == len)

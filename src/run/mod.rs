@@ -254,7 +254,7 @@ impl Recorder {
             })?;
         let entry = Entry {
             n: output.n,
-            file: writer::file_name(&output.path),
+            file: output.name(),
             name: self.job.name.clone(),
             argv: self.job.argv.clone(),
             cwd: std::env::current_dir()
@@ -265,12 +265,12 @@ impl Recorder {
             complete: false,
             ..Entry::default()
         };
-        let registered = crate::store::lock(&output.file, libc::LOCK_EX)
-            .and_then(|()| store.append_manifest(&entry))
+        let registered = crate::store::lock(&output.file)
+            .and_then(|()| store.append_manifest(&output.dir, &entry))
             .map_err(|e| format!("could not save output to {}: {e}", output.path.display()));
         if let Err(e) = registered {
             // Nothing was saved: leave no empty output behind.
-            let _ = std::fs::remove_file(&output.path);
+            let _ = output.dir.remove_file(output.name());
             return Err(e);
         }
         let seen = match &tokens {

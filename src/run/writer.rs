@@ -11,10 +11,11 @@ use std::thread::JoinHandle;
 use super::capture::Ending;
 use super::scan::{LineReport, LineScan};
 use super::{Job, Offloaded, Outcome, print_all};
-use crate::store::{Entry, Kind, NewOutput, Store};
+use crate::store::{Access, Dir, Entry, Kind, NewOutput, Store, read_manifest_in};
 use crate::summary::Analysis;
 use crate::summary::preview::Preview;
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
+use std::path::Path;
 
 /// Chunks in flight to each worker thread (backpressure keeps memory bounded).
 const IN_FLIGHT: usize = 16;
@@ -175,10 +176,10 @@ impl Writer {
         // The path may name someone else's file by now (the session directory was removed and
         // made again by another capture): remove only our own.
         if self.in_place().is_ok() {
-            let _ = std::fs::remove_file(&self.output.path);
+            let _ = self.output.dir.remove_file(self.output.name());
         }
         self.entry.bytes = self.bytes;
-        let _ = self.store.append_manifest(&self.entry);
+        let _ = self.store.append_manifest(&self.output.dir, &self.entry);
         format!(
             "could not save output to {}: {error}",
             self.output.path.display()
@@ -191,7 +192,18 @@ impl Writer {
     pub(super) fn in_place(&self) -> io::Result<()> {
         use std::os::unix::fs::MetadataExt;
         let open = self.output.file.metadata()?;
-        match std::fs::symlink_metadata(&self.output.path) {
+        // Looked up in the directory the file was made in, which must still be the session's.
+        let dir = self.output.dir.metadata()?;
+        let same_dir = self
+            .store
+            .session()
+            .and_then(|d| d.metadata())
+            .is_ok_and(|now| (now.dev(), now.ino()) == (dir.dev(), dir.ino()));
+        match self.output.dir.entry_metadata(self.output.name()) {
+            Ok(_) if !same_dir => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "its session directory was removed during the capture",
+            )),
             Ok(at) if at.dev() == open.dev() && at.ino() == open.ino() => Ok(()),
             _ => Err(io::Error::new(
                 io::ErrorKind::NotFound,
@@ -228,7 +240,7 @@ impl Writer {
         let mut path = self.output.path.clone();
         if kind == Kind::Text
             && report.is_json_document()
-            && let Some(renamed) = rename_extension(&path, "json")
+            && let Some(renamed) = rename_extension(&self.output.dir, &path, "json")
         {
             kind = Kind::Json;
             path = renamed;
@@ -242,11 +254,11 @@ impl Writer {
         entry.bytes = self.bytes;
         entry.lines = lines.total;
         entry.tokens = tokens;
-        entry.duplicate_of = link_duplicate(&self.store, &path, &sha256, entry.n);
+        entry.duplicate_of = link_duplicate(&self.output.dir, &path, &sha256, entry.n);
         entry.sha256 = sha256;
         entry.complete = ending.interrupted.is_none();
         let _ = self.output.file.flush();
-        let _ = self.store.append_manifest(&entry);
+        let _ = self.store.append_manifest(&self.output.dir, &entry);
         Outcome::Offloaded(Box::new(Offloaded {
             store: self.store,
             path,
@@ -258,34 +270,40 @@ impl Writer {
     }
 }
 
-/// Renames `x_3.txt` to `x_3.<ext>` without replacing anything; `None` when it could not.
-fn rename_extension(path: &std::path::Path, ext: &str) -> Option<PathBuf> {
+/// Renames `x_3.txt` (in `dir`) to `x_3.<ext>` without replacing anything; `None` when it could
+/// not.
+fn rename_extension(dir: &Dir, path: &Path, ext: &str) -> Option<PathBuf> {
     let target = path.with_extension(ext);
-    std::fs::hard_link(path, &target).ok()?;
-    let _ = std::fs::remove_file(path);
+    let (from, to) = (file_name(path), file_name(&target));
+    dir.hard_link(&from, &to).ok()?;
+    let _ = dir.remove_file(&from);
     Some(target)
 }
 
-/// When an earlier complete output of the session has the same bytes, makes this file a hard
-/// link to it and returns its name (`cargo_2`).
-fn link_duplicate(store: &Store, path: &std::path::Path, sha256: &str, n: u64) -> Option<String> {
-    let dir = store.session_dir();
-    let earlier = crate::store::read_manifest(&dir)
-        .into_iter()
-        .find(|e| e.n != n && e.complete && e.sha256 == sha256 && dir.join(&e.file).is_file())?;
-    let temp = dir.join(crate::store::duplicate_link(n));
-    std::fs::hard_link(dir.join(&earlier.file), &temp).ok()?;
-    if std::fs::rename(&temp, path).is_err() {
-        let _ = std::fs::remove_file(&temp);
+/// When an earlier complete output of the session (in `dir`) has the same bytes, makes this
+/// file a hard link to it and returns its name (`cargo_2`).
+fn link_duplicate(dir: &Dir, path: &Path, sha256: &str, n: u64) -> Option<String> {
+    let earlier = read_manifest_in(dir).into_iter().find(|e| {
+        e.n != n
+            && e.complete
+            && e.sha256 == sha256
+            && dir.entry_metadata(&e.file).is_ok_and(|m| m.is_file())
+    })?;
+    let temp = crate::store::duplicate_link(n);
+    dir.hard_link(&earlier.file, &temp).ok()?;
+    if dir.rename(&temp, file_name(path)).is_err() {
+        let _ = dir.remove_file(&temp);
         return None;
     }
     // The shared inode keeps the earlier output's times: mark it used, or gc would take the
     // new output for one unused since the earlier run.
-    let _ = crate::store::touch_last_use(path);
+    if let Ok(file) = dir.open_file(file_name(path), Access::Read) {
+        let _ = crate::store::mark_used(&file);
+    }
     Some(crate::store::stem(&earlier.file).to_string())
 }
 
-pub(super) fn file_name(path: &std::path::Path) -> String {
+pub(super) fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()

@@ -2,14 +2,12 @@
 //! starts and again when it ends; the last line for an `n` counts.
 
 use serde_json::{Map, Value, json};
-use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::SessionLock;
 use super::layout::{MANIFEST, MANIFEST_NEW};
-use super::safety::read_nofollow;
+use super::safety::{Access, Dir, read_in};
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.
@@ -129,11 +127,11 @@ impl Fields<'_> {
 /// Replaces the manifest of `dir` with its lines for which `keep` holds (unparsable lines go):
 /// written aside and renamed over, so a reader sees the old manifest or the new one.
 pub(crate) fn rewrite_manifest(
-    dir: &Path,
+    dir: &Dir,
     _lock: &SessionLock,
     keep: impl Fn(&Entry) -> bool,
 ) -> io::Result<()> {
-    let text = read_nofollow(&dir.join(MANIFEST))?;
+    let text = read_in(dir, MANIFEST)?;
     let mut kept = Vec::with_capacity(text.len());
     for line in text.split(|&b| b == b'\n') {
         if Entry::from_json(line).is_some_and(|e| keep(&e)) {
@@ -141,23 +139,22 @@ pub(crate) fn rewrite_manifest(
             kept.push(b'\n');
         }
     }
-    let new = dir.join(MANIFEST_NEW);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(&new)?;
+    let mut file = dir.open_file(MANIFEST_NEW, Access::Replace)?;
     file.write_all(&kept)?;
     file.sync_data()?;
-    fs::rename(&new, dir.join(MANIFEST))
+    dir.rename(MANIFEST_NEW, MANIFEST)
+}
+
+/// Reads the manifest of the session directory at `session_dir` (see [`read_manifest_in`]);
+/// empty when the directory cannot be opened without following a symlink.
+pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
+    Dir::open(session_dir).map_or_else(|_| Vec::new(), |dir| read_manifest_in(&dir))
 }
 
 /// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
 /// are skipped (a capture killed mid-write leaves at most one torn line). Sorted by `n`.
-pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
-    let Ok(text) = read_nofollow(&session_dir.join(MANIFEST)) else {
+pub(crate) fn read_manifest_in(dir: &Dir) -> Vec<Entry> {
+    let Ok(text) = read_in(dir, MANIFEST) else {
         return Vec::new();
     };
     let mut by_n = std::collections::BTreeMap::new();

@@ -374,7 +374,7 @@ fn an_output_still_locked_by_its_capture_is_kept() {
     let path = w.offload(3_000);
     set_age(&path, 2 * DAY);
     let held = fs::File::open(&path).unwrap();
-    store::lock(&held, libc::LOCK_EX).unwrap();
+    held.lock().unwrap();
     let out = gc(&w, &["--all"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
@@ -468,14 +468,17 @@ fn add_output(store: &Store, text: &str) -> PathBuf {
     let mut output = store.create_output("made", "txt").unwrap();
     output.file.write_all(text.as_bytes()).unwrap();
     store
-        .append_manifest(&Entry {
-            n: output.n,
-            file: file_name(&output.path),
-            name: "made".into(),
-            bytes: text.len() as u64,
-            complete: true,
-            ..Entry::default()
-        })
+        .append_manifest(
+            &output.dir,
+            &Entry {
+                n: output.n,
+                file: file_name(&output.path),
+                name: "made".into(),
+                bytes: text.len() as u64,
+                complete: true,
+                ..Entry::default()
+            },
+        )
         .unwrap();
     output.path
 }
