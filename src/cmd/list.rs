@@ -109,7 +109,6 @@ fn list(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode>
             let outputs = session_listing(&store.root, root_dir.as_ref()?, &session);
             Some((session, outputs))
         })
-        .map(|(session, outputs)| (session, outputs))
         .filter(|(_, outputs)| !outputs.is_empty())
         .collect();
 

@@ -69,8 +69,9 @@ impl Dir {
         match opened {
             Ok(file) => Ok(Dir { file }),
             // With O_DIRECTORY a symlink is "not a directory": say it is a symlink.
-            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR)
-                && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) =>
+            Err(e)
+                if e.raw_os_error() == Some(libc::ENOTDIR)
+                    && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) =>
             {
                 Err(io::Error::from_raw_os_error(libc::ELOOP))
             }
@@ -111,14 +112,12 @@ impl Dir {
         match self.openat(name, libc::O_RDONLY | libc::O_DIRECTORY, 0) {
             Ok(file) => Ok(Dir { file }),
             // With O_DIRECTORY a symlink is "not a directory": say it is a symlink.
-            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
-                match self.entry_metadata(name) {
-                    Ok(m) if m.file_type().is_symlink() => {
-                        Err(io::Error::from_raw_os_error(libc::ELOOP))
-                    }
-                    _ => Err(e),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => match self.entry_metadata(name) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    Err(io::Error::from_raw_os_error(libc::ELOOP))
                 }
-            }
+                _ => Err(e),
+            },
             Err(e) => Err(e),
         }
     }
