@@ -106,6 +106,8 @@ pub(crate) struct Job {
     pub name: String,
     pub argv: Vec<String>,
     pub notable: NotablePatterns,
+    /// What the order of the saved bytes means, for the manifest.
+    pub order: &'static str,
 }
 
 /// The capture sink: buffers, decides, offloads.
@@ -265,6 +267,7 @@ impl Recorder {
             started: crate::format::rfc3339(self.started),
             encoding: self.job.settings.encoding.name().to_string(),
             complete: false,
+            order: Some(self.job.order.to_string()),
             ..Entry::default()
         };
         let registered = crate::store::lock(&output.file)
@@ -420,6 +423,7 @@ mod tests {
             name: "t".into(),
             argv: Vec::new(),
             notable: NotablePatterns::default(),
+            order: crate::store::ORDER_EXACT,
         })
     }
 

@@ -33,7 +33,18 @@ pub struct Entry {
     pub complete: bool,
     /// Written only when set.
     pub duplicate_of: Option<String>,
+    /// What the order of the saved bytes means (see [`ORDER_EXACT`], [`ORDER_PER_STREAM`]);
+    /// written only when set.
+    pub order: Option<String>,
 }
+
+/// The saved output came through one pipe (or standard input): its bytes are in the order the
+/// command wrote them.
+pub const ORDER_EXACT: &str = "exact";
+/// The command's stdout and stderr came through two pipes: each stream's bytes are in the order
+/// written, but between the streams the order is the order ctxoff read them in, which can differ
+/// from the order they were written (a line of stderr can come before stdout written earlier).
+pub const ORDER_PER_STREAM: &str = "per-stream";
 
 impl Entry {
     /// The manifest line's JSON object, keys in the order of the fields.
@@ -57,6 +68,9 @@ impl Entry {
         });
         if let Some(original) = &self.duplicate_of {
             json["duplicate_of"] = original.as_str().into();
+        }
+        if let Some(order) = &self.order {
+            json["order"] = order.as_str().into();
         }
         json
     }
@@ -90,6 +104,7 @@ impl Entry {
             sha256: fields.string("sha256")?,
             complete: fields.get("complete")?.as_bool()?,
             duplicate_of: fields.optional("duplicate_of", string)?,
+            order: fields.optional("order", string)?,
         })
     }
 }

@@ -14,7 +14,7 @@ mod session;
 
 pub(crate) use layout::{Kind, MARKER, SEQUENCE, duplicate_link, is_bookkeeping, sanitize, stem};
 pub use layout::{MANIFEST, OutputFile};
-pub use manifest::{Entry, read_manifest};
+pub use manifest::{Entry, ORDER_EXACT, ORDER_PER_STREAM, read_manifest};
 pub(crate) use manifest::{read_manifest_in, rewrite_manifest};
 pub use safety::{Access, Dir, EntryKind, lock, touch_last_use};
 pub(crate) use safety::{

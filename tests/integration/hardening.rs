@@ -52,3 +52,80 @@ fn a_root_that_is_not_utf8_is_refused_with_one_line() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("/x\\xff is not valid UTF-8"), "{err}");
 }
+
+const INTERLEAVED: &str = "for i in $(seq 1 300); do echo out$i; echo err$i >&2; done";
+
+fn interleaved() -> String {
+    (1..=300).map(|i| format!("out{i}\nerr{i}\n")).collect()
+}
+
+#[test]
+fn stdout_and_stderr_to_one_place_keep_their_exact_order() {
+    // `ctxoff sh -c '…' 2>&1` printed "out1 out2 err1 err2" in 27-29 runs of 30.
+    let w = World::new();
+    for _ in 0..30 {
+        let out = run(
+            &mut w.sh("ctxoff sh -c 'echo err1 >&2; echo out1; echo err2 >&2; echo out2' 2>&1")
+        );
+        assert_eq!(stdout(&out), "err1\nout1\nerr2\nout2\n");
+    }
+    // Saved, too: the file is what `cmd 2>&1` writes, and the manifest says the order is exact.
+    let script = format!("ctxoff --threshold 10 sh -c '{INTERLEAVED}' 2>&1");
+    let out = run(&mut w.sh(&script));
+    let saved = saved_path(&out);
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), interleaved());
+    let manifest = std::fs::read_to_string(w.session_dir().join("index.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(manifest.lines().last().unwrap()).unwrap();
+    assert_eq!(last["order"], "exact");
+}
+
+#[test]
+fn stdout_and_stderr_to_different_places_stay_apart_and_say_what_order_means() {
+    let w = World::new();
+    let script = "ctxoff sh -c 'echo err1 >&2; echo out1' 2>/dev/null";
+    assert_eq!(stdout(&run(&mut w.sh(script))), "out1\n");
+    let err = w.dir.path().join("err");
+    let script = format!(
+        "ctxoff sh -c 'echo err1 >&2; echo out1' 2>'{}'",
+        err.display()
+    );
+    assert_eq!(stdout(&run(&mut w.sh(&script))), "out1\n");
+    assert_eq!(std::fs::read_to_string(&err).unwrap(), "err1\n");
+    let script = format!("ctxoff --threshold 10 sh -c '{INTERLEAVED}' 2>/dev/null");
+    let out = run(&mut w.sh(&script));
+    let saved = std::fs::read_to_string(saved_path(&out)).unwrap();
+    // Every line of both streams, each stream in its order.
+    let mut lines: Vec<&str> = saved.lines().collect();
+    assert_eq!(lines.len(), 600);
+    lines.retain(|l| l.starts_with("out"));
+    let outs: Vec<String> = (1..=300).map(|i| format!("out{i}")).collect();
+    assert_eq!(lines, outs);
+    let manifest = std::fs::read_to_string(w.session_dir().join("index.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(manifest.lines().last().unwrap()).unwrap();
+    assert_eq!(last["order"], "per-stream");
+}
+
+#[test]
+fn a_file_opened_twice_is_not_merged() {
+    // `>f 2>f` are two descriptions of one file, each writing from offset 0: as without ctxoff.
+    let w = World::new();
+    let f = w.dir.path().join("f");
+    let script = format!(
+        "ctxoff sh -c 'echo out1; echo err1 >&2' >'{0}' 2>'{0}'; sh -c 'echo out1; echo err1 >&2' >'{0}.plain' 2>'{0}.plain'",
+        f.display()
+    );
+    run(&mut w.sh(&script));
+    let plain = std::fs::read(f.with_extension("plain")).unwrap();
+    assert_eq!(std::fs::read(&f).unwrap(), plain);
+}
+
+#[test]
+fn a_sigint_right_after_the_spawn_is_forwarded_and_nothing_is_orphaned() {
+    // The command interrupts ctxoff as its very first act; handlers installed after the spawn
+    // could miss it, and ctxoff died leaving the command running.
+    let w = World::new();
+    for _ in 0..20 {
+        let out = run(&mut w.ctxoff(&["sh", "-c", "kill -INT $PPID; sleep 0.2; echo late"]));
+        assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    }
+}
