@@ -129,3 +129,52 @@ fn a_sigint_right_after_the_spawn_is_forwarded_and_nothing_is_orphaned() {
         assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     }
 }
+
+/// `root/test/big_1.txt`: a first line, one line of `len` bytes ending in `needle`, a last line.
+fn huge_line(w: &World, len: usize) -> (std::path::PathBuf, Vec<u8>) {
+    let path = w.session_dir().join("big_1.txt");
+    std::fs::create_dir_all(w.session_dir()).unwrap();
+    let mut bytes = b"first\n".to_vec();
+    bytes.resize(6 + len - 6, b'x');
+    bytes.extend_from_slice(b"needle\nlast\n");
+    std::fs::write(&path, &bytes).unwrap();
+    (path, bytes)
+}
+
+#[test]
+fn a_line_longer_than_held_is_cut_for_display_and_whole_with_plain() {
+    // `lines` held a 100 MB line whole (268 MB RSS); now at most 4 MiB of it is in memory.
+    let w = World::new();
+    let (_, bytes) = huge_line(&w, 9 << 20);
+    let out = run(&mut w.ctxoff(&["lines", "big_1", "2:3", "--all"]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let shown: Vec<&str> = text.lines().collect();
+    assert_eq!(shown.len(), 2);
+    assert_eq!(shown[0].len(), "2:".len() + (4 << 20));
+    assert_eq!(shown[1], "3:last");
+    assert_eq!(
+        stderr(&out),
+        "ctxoff: 1 line longer than 4 MiB shown cut to that (first: line 2); --plain prints it whole\n"
+    );
+    let out = run(&mut w.ctxoff(&["lines", "big_1", "1:", "--plain", "--all"]));
+    assert!(out.stdout == bytes, "--plain --all reproduces the file");
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    // Capped, the line is cut by the cap as before.
+    let out = run(&mut w.ctxoff(&["lines", "big_1", "2"]));
+    assert!(stdout(&out).contains("line 2 is longer than that and was cut"));
+}
+
+#[test]
+fn grep_searches_a_line_longer_than_held_in_its_first_part_and_says_so() {
+    let w = World::new();
+    huge_line(&w, 9 << 20);
+    let out = run(&mut w.ctxoff(&["grep", "big_1", "needle|last", "-C", "0"]));
+    assert_eq!(stdout(&out), "3:last\n");
+    assert_eq!(
+        stderr(&out),
+        "ctxoff: 1 line longer than 4 MiB searched in its first 4 MiB only (first: line 2)\n"
+    );
+    let out = run(&mut w.ctxoff(&["grep", "big_1", "^x", "-c"]));
+    assert_eq!(stdout(&out), "1\n");
+}
