@@ -204,11 +204,12 @@ mod tests {
             sha256: "ab".into(),
             complete: true,
             duplicate_of: Some("cargo_1".into()),
+            order: Some(ORDER_PER_STREAM.into()),
         };
         let line = entry.to_json().to_string();
         assert_eq!(
             line,
-            r#"{"n":4,"file":"cargo_4.txt","name":"cargo","argv":["cargo","t \"x\""],"cwd":"/w","started":"2024-01-02T03:04:05Z","duration_ms":5,"exit_code":-1,"signal":9,"bytes":10,"lines":2,"tokens":3,"encoding":"o200k_base","sha256":"ab","complete":true,"duplicate_of":"cargo_1"}"#
+            r#"{"n":4,"file":"cargo_4.txt","name":"cargo","argv":["cargo","t \"x\""],"cwd":"/w","started":"2024-01-02T03:04:05Z","duration_ms":5,"exit_code":-1,"signal":9,"bytes":10,"lines":2,"tokens":3,"encoding":"o200k_base","sha256":"ab","complete":true,"duplicate_of":"cargo_1","order":"per-stream"}"#
         );
         assert_eq!(Entry::from_json(line.as_bytes()).as_ref(), Some(&entry));
 
