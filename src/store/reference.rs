@@ -201,13 +201,7 @@ impl Resolver<'_> {
             );
         }
         let session = &self.store.session;
-        let dir = match self.root_dir.open_dir(session) {
-            Ok(dir) => dir,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(self.unknown(session, None));
-            }
-            Err(e) => return Err(self.session_error(session, e)),
-        };
+        let dir = self.session_dir(session)?;
         match candidates(&dir, word).first() {
             Some(file) => self.open_in(session, dir, file),
             None => Err(self.unknown(session, Some(&dir))),
@@ -218,13 +212,7 @@ impl Resolver<'_> {
     fn resolve_number(&self, rest: &str) -> Result<Output> {
         let word = self.word;
         let session = &self.store.session;
-        let dir = match self.root_dir.open_dir(session) {
-            Ok(dir) => dir,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(self.unknown(session, None));
-            }
-            Err(e) => return Err(self.session_error(session, e)),
-        };
+        let dir = self.session_dir(session)?;
         let outputs = session_outputs(&dir);
         let found = if rest == "last" {
             outputs.last()
@@ -266,10 +254,7 @@ impl Resolver<'_> {
             let shown = path.canonicalize().unwrap_or_else(|_| dir.join(&file));
             return Err(self.misplaced(&shown));
         };
-        let opened = self
-            .root_dir
-            .open_dir(&session)
-            .map_err(|e| self.session_error(&session, e))?;
+        let opened = self.session_dir(&session)?;
         self.open_in(&session, opened, &file)
     }
 
@@ -349,6 +334,13 @@ impl Resolver<'_> {
             dir,
             handle,
         })
+    }
+
+    /// The session directory `session`, opened relative to the root, never through a symlink.
+    fn session_dir(&self, session: &str) -> Result<Dir> {
+        self.root_dir
+            .open_dir(session)
+            .map_err(|e| self.session_error(session, e))
     }
 
     /// The error for a session directory that could not be opened.
