@@ -30,12 +30,19 @@
 //! of tokens of difference per forced cut. Where forced cuts fall depends only on the text
 //! since the last exact cut, so sequential, streaming and parallel counts agree to the token.
 
+mod bpe;
+mod pieces;
+mod table;
+mod vocab;
+
 use std::fmt;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::thread;
 
 use memchr::memrchr_iter;
+
+use bpe::Bpe;
 
 /// Longest chunk handed to the BPE; a stretch this long without an exact cut gets a forced one.
 pub const MAX_CHUNK: usize = 1 << 20;
@@ -100,17 +107,22 @@ impl FromStr for Encoding {
     }
 }
 
-/// A loaded tokenizer. Loading costs tens of milliseconds: do it only when output is larger
-/// than the threshold in bytes (tokens never exceed bytes).
+/// A loaded tokenizer. Its tables are compiled in and read in place, so loading costs well
+/// under a millisecond, once per process and encoding.
 #[derive(Clone, Copy)]
 pub struct Tokenizer {
-    bpe: &'static tiktoken::CoreBpe,
+    bpe: &'static Bpe,
     encoding: Encoding,
 }
 
 impl Tokenizer {
     pub fn load(encoding: Encoding) -> Tokenizer {
-        let bpe = tiktoken::get_encoding(encoding.name()).expect("encoding compiled in");
+        static O200K: OnceLock<Bpe> = OnceLock::new();
+        static CL100K: OnceLock<Bpe> = OnceLock::new();
+        let bpe = match encoding {
+            Encoding::O200kBase => O200K.get_or_init(|| Bpe::new(encoding)),
+            Encoding::Cl100kBase => CL100K.get_or_init(|| Bpe::new(encoding)),
+        };
         Tokenizer { bpe, encoding }
     }
 
@@ -179,15 +191,15 @@ impl Tokenizer {
         let mut done = 0; // bytes of whole chunks taken
         let mut left = max;
         for chunk in chunks(window, LIMITS) {
-            let tokens = self.bpe.encode(chunk);
-            if tokens.len() <= left {
-                left -= tokens.len();
+            let ends = self.bpe.token_ends(chunk);
+            if ends.len() <= left {
+                left -= ends.len();
                 done += chunk.len();
                 continue;
             }
             // Cutting inside a piece may retokenize the cut piece; back off until it fits.
             for take in (left.saturating_sub(8)..=left).rev() {
-                let bytes = self.bpe.decode(&tokens[..take]).len();
+                let bytes = take.checked_sub(1).map_or(0, |last| ends[last]);
                 let end = text.floor_char_boundary(done + bytes);
                 let head = &text[..end];
                 if self.count(&head[done..]) as usize <= left {
@@ -230,10 +242,10 @@ impl Tokenizer {
                 break;
             }
             let chunk = &text[offset..offset + len];
-            let tokens = self.bpe.encode(chunk);
+            let ends = self.bpe.token_ends(chunk);
             let rest_of_window = self.count(&text[offset + len..]) as usize;
-            for drop in skip..tokens.len().min(skip + 9) {
-                let bytes = self.bpe.decode(&tokens[..drop]).len();
+            for drop in skip..ends.len().min(skip + 9) {
+                let bytes = drop.checked_sub(1).map_or(0, |last| ends[last]);
                 let from = text.ceil_char_boundary(offset + bytes);
                 if self.count(&text[from..offset + len]) as usize + rest_of_window <= max {
                     return &text[from..];
@@ -786,12 +798,15 @@ mod tests {
     }
 
     #[test]
-    fn max_token_bytes_holds_for_both_vocabularies() {
+    fn vocabularies_are_the_reference_s_and_max_token_bytes_holds() {
         for encoding in Encoding::ALL {
-            let bpe = Tokenizer::load(encoding).bpe;
-            let longest = (0..bpe.vocab_size() as u32)
-                .map(|id| bpe.decode(&[id]).len())
-                .max();
+            let tokens = Tokenizer::load(encoding).bpe.vocab().tokens();
+            let reference = reference(encoding);
+            for (rank, bytes) in tokens.iter().enumerate() {
+                let theirs = reference.decode_bytes(&[rank as u32]).unwrap();
+                assert_eq!(bytes, &theirs, "{encoding} rank {rank}");
+            }
+            let longest = tokens.iter().map(|t| t.len()).max();
             assert_eq!(longest, Some(MAX_TOKEN_BYTES), "{encoding}");
         }
     }
