@@ -7,7 +7,7 @@
 //! `regex-syntax`, the crate whose tables tiktoken-rs's regex engine (the reference counts are
 //! checked against) matches with.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
@@ -57,8 +57,8 @@ impl Hasher for BytesHasher {
 type Ranks<'a> = HashMap<&'a [u8], u32, BuildHasherDefault<BytesHasher>>;
 
 /// Writes `NAME.bytes` (the rank of each byte), `NAME.pairs` (`(first << 8 | second, rank)`
-/// for each 2-byte token) and `NAME.merges` (the merge table), and a module `NAME` in
-/// `tables.rs`.
+/// for each 2-byte token), `NAME.pilots` and `NAME.merges` (the merge table), and a module
+/// `NAME` in `tables.rs`.
 fn write_vocabulary(out: &Path, name: &str, tokens: &[Vec<u8>], rust: &mut String) {
     assert!(
         tokens.len() < 1 << table::RANK_BITS,
@@ -98,31 +98,19 @@ fn write_vocabulary(out: &Path, name: &str, tokens: &[Vec<u8>], rust: &mut Strin
         "{name}: a byte is not a token"
     );
 
-    // At most 3/4 full: a search for a pair that is not a merge (the common case) stays short.
-    let len = (merges.len() * 4 / 3).next_power_of_two();
-    let bits = (len / table::GROUP).trailing_zeros();
-    let mask = len - 1;
-    let mut slots = vec![0u64; len];
-    let mut keys = HashSet::new();
-    for &(key, rank) in &merges {
-        assert!(keys.insert(key), "{name}: two tokens from one pair");
-        let mut at = table::home(key, bits) * table::GROUP;
-        while slots[at] != 0 {
-            at = (at + 1) & mask;
-        }
-        slots[at] = table::slot(key, rank);
-    }
-
+    let (pilots, slots) = perfect_hash(name, &merges);
     let le = |words: &[u32]| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
     write(out, &format!("{name}.bytes"), &le(&bytes));
     write(out, &format!("{name}.pairs"), &le(&pairs));
     let slots: Vec<u8> = slots.iter().flat_map(|s| s.to_le_bytes()).collect();
+    let pilots: Vec<u8> = pilots.iter().flat_map(|p| p.to_le_bytes()).collect();
     write(out, &format!("{name}.merges"), &slots);
+    write(out, &format!("{name}.pilots"), &pilots);
     let dir = out.display();
     let _ = write!(
         rust,
         "pub mod {name} {{\n\
-         pub const GROUP_BITS: u32 = {bits};\n\
+         pub static PILOTS: &[u8] = include_bytes!(\"{dir}/{name}.pilots\");\n\
          pub static BYTES: &[u8] = include_bytes!(\"{dir}/{name}.bytes\");\n\
          pub static PAIRS: &[u8] = include_bytes!(\"{dir}/{name}.pairs\");\n\
          pub static MERGES: &super::Aligned<[u8; {}]> =\n\
@@ -130,6 +118,42 @@ fn write_vocabulary(out: &Path, name: &str, tokens: &[Vec<u8>], rust: &mut Strin
          }}\n",
         slots.len()
     );
+}
+
+/// A perfect hash of the merges (see `table.rs`): each bucket's pilot and the slots. Buckets
+/// are placed largest first, each with the first pilot that puts its pairs in free slots.
+fn perfect_hash(name: &str, merges: &[(u64, u32)]) -> (Vec<u16>, Vec<u64>) {
+    let len = merges.len() + merges.len() / 16;
+    let buckets = merges.len().div_ceil(table::BUCKET_KEYS);
+    let mut members: Vec<Vec<(u64, u64, u32)>> = vec![Vec::new(); buckets];
+    for &(key, rank) in merges {
+        let hash = table::hash_key(key);
+        members[table::bucket(hash, buckets)].push((hash, key, rank));
+    }
+    let mut order: Vec<usize> = (0..buckets).collect();
+    order.sort_by_key(|&b| std::cmp::Reverse(members[b].len()));
+    let mut pilots = vec![0u16; buckets];
+    let mut slots = vec![table::UNUSED; len];
+    let mut at = Vec::new();
+    for b in order {
+        let pilot = (0..=u16::MAX).find(|&pilot| {
+            at.clear();
+            for &(hash, _, _) in &members[b] {
+                let slot = table::position(hash, pilot, len);
+                if slots[slot] != table::UNUSED || at.contains(&slot) {
+                    return false;
+                }
+                at.push(slot);
+            }
+            true
+        });
+        let pilot = pilot.unwrap_or_else(|| panic!("{name}: no pilot for a bucket"));
+        pilots[b] = pilot;
+        for (&slot, &(_, key, rank)) in at.iter().zip(&members[b]) {
+            slots[slot] = table::slot(key, rank);
+        }
+    }
+    (pilots, slots)
 }
 
 /// The ranks of the two parts BPE joins last when it merges `token`'s bytes on their own

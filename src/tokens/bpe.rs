@@ -377,20 +377,18 @@ fn merge_in<const N: usize>(vocab: &Vocab, piece: &[u8], bounds: &mut [u32; SMAL
     for i in 1..n {
         keys[i - 1] = join(vocab.pair(piece[i - 1], piece[i]), i - 1);
     }
-    let block_min = |keys: &[u64; N], block: usize| {
-        let keys = &keys[block * BLOCK..][..BLOCK];
-        keys[0]
-            .min(keys[1])
-            .min(keys[2].min(keys[3]))
-            .min(keys[4].min(keys[5]).min(keys[6].min(keys[7])))
-    };
+    // Blocks of 8 keys and their minimums; a piece of up to 8 bytes is one block, scanned whole.
     let mut mins = [NO_JOIN; SMALL / BLOCK];
     for (block, min) in mins.iter_mut().enumerate().take(n.div_ceil(BLOCK)) {
-        *min = block_min(&keys, block);
+        *min = least(&keys[block * BLOCK..]);
     }
     let mut parts = n;
     loop {
-        let best = mins.iter().copied().min().unwrap_or(NO_JOIN);
+        let best = if N == BLOCK {
+            least(&keys)
+        } else {
+            least(&mins)
+        };
         if best >= NO_JOIN {
             break;
         }
@@ -410,8 +408,10 @@ fn merge_in<const N: usize>(vocab: &Vocab, piece: &[u8], bounds: &mut [u32; SMAL
             before = usize::from(prev[at]);
             keys[before] = join(vocab.merge(token[before], rank), before);
         }
-        for block in [before / BLOCK, at / BLOCK, right / BLOCK] {
-            mins[block] = block_min(&keys, block);
+        if N > BLOCK {
+            for block in [before / BLOCK, at / BLOCK, right / BLOCK] {
+                mins[block] = least(&keys[block * BLOCK..]);
+            }
         }
         parts -= 1;
     }
@@ -421,6 +421,19 @@ fn merge_in<const N: usize>(vocab: &Vocab, piece: &[u8], bounds: &mut [u32; SMAL
         *bound = at as u32;
     }
     parts
+}
+
+/// The least of the first eight keys (fewer: the rest count as `u64::MAX`), in a tree of
+/// selects the compiler leaves without branches (which of two keys is less is as good as
+/// random).
+#[inline]
+fn least(keys: &[u64]) -> u64 {
+    let min = |a: u64, b: u64| std::hint::select_unpredictable(a < b, a, b);
+    let k: [u64; 8] = std::array::from_fn(|i| keys.get(i).copied().unwrap_or(u64::MAX));
+    min(
+        min(min(k[0], k[1]), min(k[2], k[3])),
+        min(min(k[4], k[5]), min(k[6], k[7])),
+    )
 }
 
 /// Merges with a heap of candidate joins: `O(n log n)` for a piece of `n` bytes.

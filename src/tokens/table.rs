@@ -5,16 +5,21 @@
 //! is only ever made from one pair: the last join when BPE merges the token's own bytes (its
 //! *canonical split*; a token made in a longer text is made the way it is made on its own, since
 //! nothing outside it takes part). The build checks that every token merges back to itself. So
-//! the merges can be looked up by the ranks of the two parts instead of by their bytes: an
-//! open-addressed table of `u64` slots, `left << 18 | right` in the low 36 bits, the token's
-//! rank above, and the top bit set in a slot in use.
+//! the merges can be looked up by the ranks of the two parts instead of by their bytes.
+//!
+//! The table is a perfect hash (hash and displace, as PTHash): a pair's hash picks a bucket of
+//! about [`BUCKET_KEYS`] pairs, and the bucket's *pilot*, chosen by the build so that no two
+//! pairs share a slot, picks the pair's slot. A lookup reads one pilot (the pilots are small
+//! and stay in the processor's cache) and one slot, and compares once: no probing, no branch.
+//! A slot is a `u64`: `left << 18 | right` in the low 36 bits, the token's rank above.
 
 pub const RANK_BITS: u32 = 18;
-/// Slots a search reads at once, an aligned group in one cache line: a key's search starts at
-/// the first slot of its group and goes on to the next group only past a full one.
-pub const GROUP: usize = 4;
 const KEY_BITS: u32 = 2 * RANK_BITS;
-const USED: u64 = 1 << 63;
+/// Pairs per bucket, on average.
+#[allow(dead_code)] // the build script's choice; the tokenizer counts the pilots
+pub const BUCKET_KEYS: usize = 4;
+/// What an unused slot holds: the key of no pair (its left rank is above every vocabulary's).
+pub const UNUSED: u64 = (1 << KEY_BITS) - 1;
 
 /// The key of the pair of tokens `left`, `right`.
 #[inline]
@@ -25,28 +30,44 @@ pub fn key(left: u32, right: u32) -> u64 {
 /// The slot of the merge of `key` into `rank`.
 #[allow(dead_code)] // the build script packs; the tokenizer unpacks
 pub fn slot(key: u64, rank: u32) -> u64 {
-    debug_assert!(key < 1 << KEY_BITS && rank < 1 << RANK_BITS);
-    USED | u64::from(rank) << KEY_BITS | key
+    debug_assert!(key < UNUSED && rank < 1 << RANK_BITS);
+    u64::from(rank) << KEY_BITS | key
 }
 
-/// Whether a search for `key` ends at `slot`: a match, or the empty slot after which no match
-/// can be.
+/// The rank in `slot` if it holds `key`, else `u32::MAX` (without a branch: whether a pair
+/// merges is as good as random while merging).
 #[inline]
-pub fn ends_search(slot: u64, key: u64) -> bool {
-    (slot & (USED | ((1 << KEY_BITS) - 1)) == USED | key) | (slot == 0)
+pub fn rank(slot: u64, key: u64) -> u32 {
+    std::hint::select_unpredictable(slot & UNUSED == key, (slot >> KEY_BITS) as u32, u32::MAX)
 }
 
-/// The rank in a slot where a search for `key` ended, or `none` at an empty slot.
-#[inline]
-pub fn found(slot: u64, none: u32) -> u32 {
-    let rank = (slot >> KEY_BITS) as u32 & ((1 << RANK_BITS) - 1);
-    if slot == 0 { none } else { rank }
+/// The key a slot holds.
+#[allow(dead_code)]
+pub fn slot_key(slot: u64) -> u64 {
+    slot & UNUSED
 }
 
-/// The group a search for `key` starts at, in a table of `GROUP << bits` slots.
 #[inline]
-pub fn home(key: u64, bits: u32) -> usize {
-    (fold(key ^ K1, K2) >> (64 - bits)) as usize
+pub fn hash_key(key: u64) -> u64 {
+    fold(key ^ K1, K2)
+}
+
+/// The bucket of a key with this hash, of `buckets`.
+#[inline]
+pub fn bucket(hash: u64, buckets: usize) -> usize {
+    reduce(hash, buckets)
+}
+
+/// The slot of a key with this hash whose bucket has this pilot, of `slots`.
+#[inline]
+pub fn position(hash: u64, pilot: u16, slots: usize) -> usize {
+    reduce(fold(hash ^ K0, K1 ^ u64::from(pilot)), slots)
+}
+
+/// `hash` mapped onto `0..n`, by its high bits.
+#[inline]
+fn reduce(hash: u64, n: usize) -> usize {
+    ((u128::from(hash) * n as u128) >> 64) as usize
 }
 
 const K0: u64 = 0x9E37_79B9_7F4A_7C15;

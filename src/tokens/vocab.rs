@@ -7,8 +7,8 @@ use super::Encoding;
 use super::table;
 
 mod generated {
-    /// Aligns the merge table to cache lines, so each group of slots is read from one.
-    #[repr(align(64))]
+    /// Aligns the merge table to its slots.
+    #[repr(align(8))]
     pub struct Aligned<T>(pub T);
 
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
@@ -22,28 +22,28 @@ pub(super) struct Vocab {
     bytes: [u32; 256],
     /// The rank of each 2-byte token, at `first << 8 | second`, else [`NONE`].
     pairs: Box<[u32]>,
-    /// Little-endian `u64` slots, in groups (see `table.rs`).
+    /// The merge table's little-endian `u16` pilots and `u64` slots (see `table.rs`).
+    pilots: &'static [u8],
     merges: &'static [u8],
-    group_bits: u32,
 }
 
 impl Vocab {
     pub(super) fn new(encoding: Encoding) -> Vocab {
-        let (bytes, pairs, merges, group_bits): (_, _, &[u8], _) = match encoding {
+        let (bytes, pairs, pilots, merges): (_, _, _, &[u8]) = match encoding {
             Encoding::O200kBase => {
                 use generated::o200k_base as t;
-                (t::BYTES, t::PAIRS, &t::MERGES.0, t::GROUP_BITS)
+                (t::BYTES, t::PAIRS, t::PILOTS, &t::MERGES.0)
             }
             Encoding::Cl100kBase => {
                 use generated::cl100k_base as t;
-                (t::BYTES, t::PAIRS, &t::MERGES.0, t::GROUP_BITS)
+                (t::BYTES, t::PAIRS, t::PILOTS, &t::MERGES.0)
             }
         };
         let mut vocab = Vocab {
             bytes: [NONE; 256],
             pairs: vec![NONE; 1 << 16].into_boxed_slice(),
+            pilots,
             merges,
-            group_bits,
         };
         for (rank, word) in vocab.bytes.iter_mut().zip(bytes.chunks_exact(4)) {
             *rank = read_u32(word);
@@ -74,23 +74,16 @@ impl Vocab {
     #[inline]
     pub(super) fn merge(&self, left: u32, right: u32) -> u32 {
         let key = table::key(left, right);
-        let mask = (1 << self.group_bits) - 1;
-        let mut at = table::home(key, self.group_bits);
-        loop {
-            const BYTES: usize = 8 * table::GROUP;
-            let Some(group) = self.merges.get(at * BYTES..(at + 1) * BYTES) else {
-                return NONE; // unreachable: `at` is a group of the table
-            };
-            let mut slots = [0; table::GROUP];
-            let mut ends = 0u32;
-            for (k, slot) in slots.iter_mut().enumerate() {
-                *slot = table::read8(group, 8 * k);
-                ends |= u32::from(table::ends_search(*slot, key)) << k;
-            }
-            if let Some(&slot) = slots.get(ends.trailing_zeros() as usize) {
-                return table::found(slot, NONE);
-            }
-            at = (at + 1) & mask;
+        let hash = table::hash_key(key);
+        let bucket = table::bucket(hash, self.pilots.len() / 2);
+        let pilot = match self.pilots.get(2 * bucket..2 * bucket + 2) {
+            Some(&[a, b]) => u16::from_le_bytes([a, b]),
+            _ => 0, // unreachable: `bucket` is one of the pilots'
+        };
+        let at = table::position(hash, pilot, self.merges.len() / 8);
+        match self.merges.get(8 * at..8 * at + 8) {
+            Some(slot) => table::rank(table::read8(slot, 0), key),
+            None => NONE, // unreachable: `at` is one of the slots
         }
     }
 
@@ -100,11 +93,10 @@ impl Vocab {
         let mut made = Vec::new();
         for at in 0..self.merges.len() / 8 {
             let slot = table::read8(self.merges, at * 8);
-            if slot != 0 {
-                let key = slot & ((1 << (2 * table::RANK_BITS)) - 1);
+            let key = table::slot_key(slot);
+            if key != table::UNUSED {
                 let (left, right) = ((key >> table::RANK_BITS) as u32, key as u32 & 0x3ffff);
-                let rank = table::found(slot, NONE);
-                made.push((rank, left, right));
+                made.push((table::rank(slot, key), left, right));
             }
         }
         made.sort_unstable();
