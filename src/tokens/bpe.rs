@@ -177,6 +177,11 @@ impl Bpe {
     /// start [`SMALL`] bytes wide and widen, up to [`WINDOW`], while they hold too few tokens
     /// to commit any (runs of spaces or dashes make tokens of up to 128 bytes).
     fn merge_long<S: Sink>(&self, piece: &[u8], base: usize, sink: &mut S) {
+        self.merge_windows(piece, base, sink, KEEP);
+    }
+
+    /// [`merge_long`](Self::merge_long), handing tokens on once `2 * keep` are committed.
+    fn merge_windows<S: Sink>(&self, piece: &[u8], base: usize, sink: &mut S, keep: usize) {
         let n = piece.len();
         let mut memo = Memo::default();
         let (mut window, mut pair) = (Vec::new(), Vec::new());
@@ -237,8 +242,8 @@ impl Bpe {
             done.extend(window[..take].iter().map(|&e| at + e as usize));
             next_end = window.get(take).map(|&e| at + e as usize);
             at = done.last().copied().unwrap_or(n);
-            if done.len() >= 2 * KEEP {
-                let hand = done.len() - KEEP;
+            if done.len() >= 2 * keep {
+                let hand = done.len() - keep;
                 for &end in &done[..hand] {
                     sink.token(base + end);
                 }
@@ -506,6 +511,89 @@ impl Merger {
         if rank != NONE {
             self.heap
                 .push(Reverse(u64::from(rank) << 32 | start as u64));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed xorshift sequence.
+    fn random(seed: u32) -> impl Iterator<Item = u32> {
+        std::iter::successors(Some(seed | 1), |&s| {
+            let s = s ^ s << 13;
+            let s = s ^ s >> 17;
+            Some(s ^ s << 5)
+        })
+    }
+
+    /// `len` bytes of the units of `alphabet` in a fixed random order.
+    fn made_of(alphabet: &[&str], len: usize, seed: u32) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(len + 8);
+        for r in random(seed) {
+            if bytes.len() >= len {
+                break;
+            }
+            bytes.extend_from_slice(alphabet[r as usize % alphabet.len()].as_bytes());
+        }
+        bytes
+    }
+
+    /// Merging a window at a time, joined where the join provably holds, gives what merging
+    /// the whole piece at once with a heap gives, on long pieces of the sort that make windows
+    /// disagree at their ends: runs, small alphabets, tokens of many lengths.
+    #[test]
+    fn windows_join_into_the_whole_piece_s_merge() {
+        let alphabets: [&[&str]; 10] = [
+            &["a"],
+            &["a", "b"],
+            &["a", "aa", "aaa", "b"],
+            &[" "],
+            &[" ", "  ", "        "],
+            &["-", "=", "-", "--"],
+            &["e", "t", "a", "o", "i", "n", "s", "h", "r"],
+            &["中", "文", "字", "的"],
+            &["\u{fffd}", "€", "a"],
+            &["0", "1", "x", "y"],
+        ];
+        for encoding in Encoding::ALL {
+            let bpe = Bpe::new(encoding);
+            for (seed, alphabet) in alphabets.iter().enumerate() {
+                for len in [SMALL + 1, 200, 3000, 40_000] {
+                    let piece = made_of(alphabet, len, seed as u32 + 7);
+                    let mut whole = Merger::default();
+                    whole.merge(&bpe.vocab, &piece);
+                    let whole: Vec<usize> = whole.ends.iter().map(|&e| e as usize).collect();
+                    // Keeping one token, a window that must start two tokens back cannot:
+                    // the whole piece is merged at once instead.
+                    for keep in [KEEP, 1] {
+                        let mut windows = Vec::new();
+                        bpe.merge_windows(&piece, 0, &mut windows, keep);
+                        assert_eq!(windows, whole, "{encoding} {alphabet:?} {len} {keep}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The stack merge and the heap merge agree on every piece they both take.
+    #[test]
+    fn small_pieces_merge_as_with_a_heap() {
+        for encoding in Encoding::ALL {
+            let bpe = Bpe::new(encoding);
+            let alphabet = [
+                "a", "b", "e", "r", "s", "t", " ", ".", "é", "中", "1", "\u{fffd}",
+            ];
+            for (i, seed) in random(3).take(3000).enumerate() {
+                let piece = made_of(&alphabet, 1 + i % SMALL, seed);
+                let piece = &piece[..piece.len().min(SMALL)];
+                let mut bounds = [0; SMALL + 1];
+                let parts = merge_small(&bpe.vocab, piece, &mut bounds);
+                let mut heap = Merger::default();
+                heap.merge(&bpe.vocab, piece);
+                assert_eq!(&bounds[1..=parts], &heap.ends[..], "{encoding} {piece:?}");
+            }
         }
     }
 }

@@ -412,3 +412,134 @@ fn cl100k(text: &[u8], at: usize) -> usize {
 fn letters(text: &[u8], end: usize) -> usize {
     run(text, end, is_letter)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The reference's split patterns (tiktoken-rs's, run by fancy-regex as it runs them).
+    fn reference(pattern: Pattern) -> &'static fancy_regex::Regex {
+        use std::sync::OnceLock;
+        static O200K: OnceLock<fancy_regex::Regex> = OnceLock::new();
+        static CL100K: OnceLock<fancy_regex::Regex> = OnceLock::new();
+        match pattern {
+            Pattern::O200k => O200K
+                .get_or_init(|| fancy_regex::Regex::new(tiktoken_rs::O200K_BASE_PAT_STR).unwrap()),
+            Pattern::Cl100k => CL100K.get_or_init(|| {
+                fancy_regex::Regex::new(concat!(
+                    r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+",
+                    r"| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
+                ))
+                .unwrap()
+            }),
+        }
+    }
+
+    fn piece_ends(pattern: Pattern, text: &str) -> Vec<usize> {
+        let mut ends = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            at = pattern.piece_end(text, at);
+            ends.push(at);
+        }
+        ends
+    }
+
+    fn reference_ends(pattern: Pattern, text: &str) -> Vec<usize> {
+        reference(pattern)
+            .find_iter(text)
+            .map(|m| m.unwrap().end())
+            .collect()
+    }
+
+    #[test]
+    fn character_classes_are_the_regex_engine_s() {
+        let classes = [
+            (r"\p{Lu}|\p{Lt}", UPPER),
+            (r"\p{Ll}", LOWER),
+            (r"\p{Lm}|\p{Lo}", LETTER),
+            (r"\p{M}", MARK),
+            (r"\p{N}", NUMBER),
+            (r"[\r\n]", NEWLINE),
+            (r"\s", SPACE),
+        ]
+        .map(|(class, value)| (regex::Regex::new(&format!("^(?:{class})$")).unwrap(), value));
+        let mut buf = [0; 4];
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let text = c.encode_utf8(&mut buf);
+            let expected = classes
+                .iter()
+                .find(|(regex, _)| regex.is_match(text))
+                .map_or(OTHER, |&(_, value)| value);
+            assert_eq!(
+                class_at(text.as_bytes(), 0),
+                (expected, text.len()),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn contractions_fold_case_as_the_regex_engine_does() {
+        let regex = regex::Regex::new(r"^(?i:'s|'t|'re|'ve|'m|'ll|'d)").unwrap();
+        let mut buf = [0; 4];
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            for rest in ["", "e", "l", "E", "L"] {
+                let text = format!("'{}{rest}", c.encode_utf8(&mut buf));
+                let end = regex.find(&text).map_or(0, |m| m.end());
+                assert_eq!(contraction(text.as_bytes(), 0), end, "{text:?}");
+            }
+        }
+    }
+
+    /// Text made of what the patterns tell apart: letters of each case class, marks,
+    /// numbers of each kind, every sort of white space, apostrophes and the letters of
+    /// contractions, `/`, punctuation, symbols, controls; and any character at all.
+    fn text() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a", "b", "z", "A", "Z", "é", "É", "ß", "σ", "Σ", "ǅ", "ʰ", "ー", "中", "文", "あ",
+            "ا", "한", "\u{301}", "\u{903}", "\u{20dd}", "0", "7", "٣", "Ⅻ", "½", "²", " ", "  ",
+            "\t", "\n", "\r", "\r\n", "\u{b}", "\u{c}", "\u{85}", "\u{a0}", "\u{2028}", "\u{3000}",
+            "'", "s", "S", "t", "re", "ve", "m", "ll", "LL", "d", "ſ", "\u{212a}", ".", ",", "!",
+            "/", "-", "_", "(", "\"", "€", "→", "😀", "\u{fffd}", "\u{0}", "\u{1b}", "\u{200d}",
+            "\u{feff}", "word", "Word", "WORD", "123456",
+        ])
+        .prop_map(String::from);
+        let piece = prop_oneof![4 => pieces, 1 => any::<char>().prop_map(String::from)];
+        prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn pieces_are_the_reference_regex_s(text in text()) {
+            for pattern in [Pattern::O200k, Pattern::Cl100k] {
+                prop_assert_eq!(
+                    piece_ends(pattern, &text),
+                    reference_ends(pattern, &text),
+                    "{:?} {:?}", pattern, text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_of_long_runs_are_the_reference_regex_s() {
+        for unit in [
+            "a", "A", "aB", " ", "\t", " \n", "\n", "-", "1", "中", "😀", "é", "\u{301}",
+        ] {
+            for tail in ["", "x", " ", "\n", "1"] {
+                let text = format!("{}{tail}", unit.repeat(3000));
+                for pattern in [Pattern::O200k, Pattern::Cl100k] {
+                    assert_eq!(
+                        piece_ends(pattern, &text),
+                        reference_ends(pattern, &text),
+                        "{pattern:?} {unit:?} {tail:?}"
+                    );
+                }
+            }
+        }
+    }
+}
