@@ -5,16 +5,16 @@
 //! piece up first; every token merges back to itself (the build checks), so merging it gives
 //! the same one token.
 //!
-//! Short pieces merge with a scan of their pairs on the stack, longer ones with a heap. A piece
-//! longer than [`WINDOW`] (a run of one letter, of spaces, a long word) is merged a window at a
-//! time, so that its cost stays linear and its working set small, and the windows are joined
-//! where the result is provably the whole piece's: a sequence of tokens is what BPE makes of
-//! its bytes exactly when every adjacent pair of tokens is what BPE makes of that pair's bytes
-//! (BPE never joins across a boundary it keeps; the argument is set out in the `bpe` crate's
-//! README, github/rust-gems). So when the last token committed and the first token of the next
-//! window merge back to themselves, the two encodings concatenate into the encoding of the
-//! whole; when they do not, the last committed token is taken back and the window starts
-//! earlier.
+//! A piece of up to [`SMALL`] bytes merges in one go, in arrays on the stack. A longer one (a
+//! run of one letter or of spaces, a long word, a CJK sentence) merges a window at a time, so
+//! that its cost stays linear and its working set small: windows of [`SMALL`] bytes, wider and
+//! merged with a heap where the tokens are long. The windows are joined where the result is
+//! provably the whole piece's: a sequence of tokens is what BPE makes of its bytes exactly when
+//! every adjacent pair of tokens is what BPE makes of that pair's bytes (BPE never joins across
+//! a boundary it keeps; the argument is set out in the `bpe` crate's README, github/rust-gems).
+//! So when the last token committed and the first token of the next window merge back to
+//! themselves, the two encodings concatenate into the encoding of the whole; when they do not,
+//! the last committed token is taken back and the window starts earlier.
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
