@@ -109,11 +109,11 @@ fn write_vocabulary(out: &Path, name: &str, tokens: &[Vec<u8>], rust: &mut Strin
     let dir = out.display();
     let _ = write!(
         rust,
-        "pub mod {name} {{\n\
-         pub static PILOTS: &[u8] = include_bytes!(\"{dir}/{name}.pilots\");\n\
-         pub static BYTES: &[u8] = include_bytes!(\"{dir}/{name}.bytes\");\n\
-         pub static PAIRS: &[u8] = include_bytes!(\"{dir}/{name}.pairs\");\n\
-         pub static MERGES: &super::Aligned<[u8; {}]> =\n\
+        "pub(crate) mod {name} {{\n\
+         pub(crate) static PILOTS: &[u8] = include_bytes!(\"{dir}/{name}.pilots\");\n\
+         pub(crate) static BYTES: &[u8] = include_bytes!(\"{dir}/{name}.bytes\");\n\
+         pub(crate) static PAIRS: &[u8] = include_bytes!(\"{dir}/{name}.pairs\");\n\
+         pub(crate) static MERGES: &super::Aligned<[u8; {}]> =\n\
          &super::Aligned(*include_bytes!(\"{dir}/{name}.merges\"));\n\
          }}\n",
         slots.len()
@@ -245,11 +245,11 @@ fn write_unicode(out: &Path, rust: &mut String) {
     let dir = out.display();
     let _ = write!(
         rust,
-        "pub mod unicode {{\n\
-         pub const BLOCK: usize = {BLOCK};\n\
-         pub static INDEX: &[u8] = include_bytes!(\"{dir}/unicode.index\");\n\
-         pub static BLOCKS: &[u8] = include_bytes!(\"{dir}/unicode.blocks\");\n\
-         pub static CONTRACTION_FOLDS: &[(char, u8)] = &[{folds}];\n\
+        "pub(crate) mod unicode {{\n\
+         pub(crate) const BLOCK: usize = {BLOCK};\n\
+         pub(crate) static INDEX: &[u8] = include_bytes!(\"{dir}/unicode.index\");\n\
+         pub(crate) static BLOCKS: &[u8] = include_bytes!(\"{dir}/unicode.blocks\");\n\
+         pub(crate) static CONTRACTION_FOLDS: &[(char, u8)] = &[{folds}];\n\
          }}\n"
     );
 }

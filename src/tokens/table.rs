@@ -13,23 +13,23 @@
 //! and stay in the processor's cache) and one slot, and compares once: no probing, no branch.
 //! A slot is a `u64`: `left << 18 | right` in the low 36 bits, the token's rank above.
 
-pub const RANK_BITS: u32 = 18;
+pub(crate) const RANK_BITS: u32 = 18;
 const KEY_BITS: u32 = 2 * RANK_BITS;
 /// Pairs per bucket, on average.
 #[allow(dead_code)] // the build script's choice; the tokenizer counts the pilots
-pub const BUCKET_KEYS: usize = 4;
+pub(crate) const BUCKET_KEYS: usize = 4;
 /// What an unused slot holds: the key of no pair (its left rank is above every vocabulary's).
-pub const UNUSED: u64 = (1 << KEY_BITS) - 1;
+pub(crate) const UNUSED: u64 = (1 << KEY_BITS) - 1;
 
 /// The key of the pair of tokens `left`, `right`.
 #[inline]
-pub fn key(left: u32, right: u32) -> u64 {
+pub(crate) fn key(left: u32, right: u32) -> u64 {
     u64::from(left) << RANK_BITS | u64::from(right)
 }
 
 /// The slot of the merge of `key` into `rank`.
 #[allow(dead_code)] // the build script packs; the tokenizer unpacks
-pub fn slot(key: u64, rank: u32) -> u64 {
+pub(crate) fn slot(key: u64, rank: u32) -> u64 {
     debug_assert!(key < UNUSED && rank < 1 << RANK_BITS);
     u64::from(rank) << KEY_BITS | key
 }
@@ -37,30 +37,30 @@ pub fn slot(key: u64, rank: u32) -> u64 {
 /// The rank in `slot` if it holds `key`, else `u32::MAX` (without a branch: whether a pair
 /// merges is as good as random while merging).
 #[inline]
-pub fn rank(slot: u64, key: u64) -> u32 {
+pub(crate) fn rank(slot: u64, key: u64) -> u32 {
     std::hint::select_unpredictable(slot & UNUSED == key, (slot >> KEY_BITS) as u32, u32::MAX)
 }
 
 /// The key a slot holds.
 #[allow(dead_code)]
-pub fn slot_key(slot: u64) -> u64 {
+pub(crate) fn slot_key(slot: u64) -> u64 {
     slot & UNUSED
 }
 
 #[inline]
-pub fn hash_key(key: u64) -> u64 {
+pub(crate) fn hash_key(key: u64) -> u64 {
     fold(key ^ K1, K2)
 }
 
 /// The bucket of a key with this hash, of `buckets`.
 #[inline]
-pub fn bucket(hash: u64, buckets: usize) -> usize {
+pub(crate) fn bucket(hash: u64, buckets: usize) -> usize {
     reduce(hash, buckets)
 }
 
 /// The slot of a key with this hash whose bucket has this pilot, of `slots`.
 #[inline]
-pub fn position(hash: u64, pilot: u16, slots: usize) -> usize {
+pub(crate) fn position(hash: u64, pilot: u16, slots: usize) -> usize {
     reduce(fold(hash ^ K0, K1 ^ u64::from(pilot)), slots)
 }
 
@@ -76,7 +76,7 @@ const K2: u64 = 0xE703_7ED1_A0B4_28DB;
 
 /// 64 well-mixed bits of `bytes` (1 to 16 bytes mix in one step, longer ones 16 at a time).
 #[inline]
-pub fn hash(bytes: &[u8]) -> u64 {
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
     let n = bytes.len();
     let seed = K0 ^ (n as u64).wrapping_mul(K1);
     let (a, b) = match n {
@@ -108,14 +108,14 @@ fn fold(a: u64, b: u64) -> u64 {
 }
 
 #[inline]
-pub fn read8(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn read8(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0; 8];
     word.copy_from_slice(&bytes[at..at + 8]);
     u64::from_le_bytes(word)
 }
 
 #[inline]
-pub fn read4(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn read4(bytes: &[u8], at: usize) -> u64 {
     let mut word = [0; 4];
     word.copy_from_slice(&bytes[at..at + 4]);
     u64::from(u32::from_le_bytes(word))

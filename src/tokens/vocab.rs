@@ -9,7 +9,7 @@ use super::table;
 mod generated {
     /// Aligns the merge table to its slots.
     #[repr(align(8))]
-    pub struct Aligned<T>(pub T);
+    pub(crate) struct Aligned<T>(pub(crate) T);
 
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
