@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile};
+use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::{Context, Run, record};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
@@ -246,7 +246,8 @@ fn search(
         cut_line: None,
         prev: VecDeque::new(),
     };
-    let mut blocks = file.blocks_from(offset)?;
+    // A line too long to hold is searched in its first LONG_LINE bytes (and said so).
+    let mut blocks = file.blocks_from(offset, LongLines::Cut)?;
     let mut line = first;
     while let Some(mut block) = blocks.next_block()? {
         let mut done = false;
@@ -264,6 +265,21 @@ fn search(
         }
     }
 
+    if let (cut @ 1.., Some(first_cut)) = blocks.cut_lines() {
+        writeln!(
+            err,
+            "ctxoff: {} longer than {} MiB searched in {} first {} MiB only (first: line {})",
+            if cut == 1 {
+                "1 line".to_string()
+            } else {
+                format!("{} lines", thousands(cut))
+            },
+            LONG_LINE >> 20,
+            if cut == 1 { "its" } else { "their" },
+            LONG_LINE >> 20,
+            thousands(first + first_cut),
+        )?;
+    }
     let selected = search.selected;
     if args.count {
         writeln!(search.out, "{selected}")?;

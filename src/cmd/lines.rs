@@ -6,7 +6,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile};
+use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::{Context, Run, record};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
@@ -146,9 +146,15 @@ fn print_lines(
         {
             return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
         }
-        let mut blocks = file.blocks_from(offset)?;
+        // A line too long to hold is printed in pieces with --plain, else cut (and said so).
+        let long = if printer.plain {
+            LongLines::Pieces
+        } else {
+            LongLines::Cut
+        };
+        let mut blocks = file.blocks_from(offset, long)?;
         let mut line = start;
-        'blocks: while let Some(block) = blocks.next_block()? {
+        'blocks: while let Some((block, mid_line)) = blocks.next_piece()? {
             let mut pos = 0;
             while pos < block.len() {
                 if end.is_some_and(|end| line > end) {
@@ -166,9 +172,28 @@ fn print_lines(
                     drop(blocks);
                     return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
                 }
-                line += 1;
+                // A piece of a long line is not the line's end.
+                if eol < block.len() || !mid_line {
+                    line += 1;
+                }
                 pos = eol + 1;
             }
+        }
+        if let (cut @ 1.., Some(first)) = blocks.cut_lines()
+            && printer.cut_line.is_none()
+        {
+            writeln!(
+                err,
+                "ctxoff: {} longer than {} MiB shown cut to that (first: line {}); --plain prints {} whole",
+                if cut == 1 {
+                    "1 line".to_string()
+                } else {
+                    format!("{} lines", thousands(cut))
+                },
+                LONG_LINE >> 20,
+                thousands(start + first),
+                if cut == 1 { "it" } else { "them" },
+            )?;
         }
         if let Some(end) = end
             && line <= end
