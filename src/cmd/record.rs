@@ -10,8 +10,6 @@ use anyhow::Result;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Mutex, OnceLock};
-use std::thread::JoinHandle;
 
 use super::Context;
 use crate::config::Settings;
@@ -19,7 +17,7 @@ use crate::history::{self, History, Offload, ReadBack, Record};
 use crate::run::Offloaded;
 use crate::store::{reference, stem};
 use crate::summary::Report;
-use crate::tokens::{Encoding, ParallelCounter, Tokenizer};
+use crate::tokens::{ParallelCounter, Tokenizer};
 
 /// Records an offload whose summary (or `--json` object), `printed`, was printed. Binary
 /// output is not tokenized, so it has no figures to record.
@@ -64,9 +62,9 @@ pub(super) fn read_back(
         return read(reference, ctx.out, ctx.err);
     };
     let started = output.entry().map(|entry| entry.started);
-    let loader = Loader::start(settings.encoding);
-    let mut out = Tally::new(ctx.out, &loader);
-    let mut err = Tally::new(ctx.err, &loader);
+    let tokenizer = Tokenizer::load(settings.encoding);
+    let mut out = Tally::new(ctx.out, tokenizer);
+    let mut err = Tally::new(ctx.err, tokenizer);
     let code = read(
         output.path.to_str().unwrap_or(reference),
         &mut out,
@@ -103,79 +101,29 @@ fn shapes(report: &Report) -> Vec<String> {
     shapes
 }
 
-/// The tokenizer, loaded on another thread from the start of a read-back, so that counting
-/// what was printed seldom waits for it.
-struct Loader {
-    encoding: Encoding,
-    loading: Mutex<Option<JoinHandle<Tokenizer>>>,
-    loaded: OnceLock<Tokenizer>,
-}
-
-impl Loader {
-    fn start(encoding: Encoding) -> Loader {
-        Loader {
-            encoding,
-            loading: Mutex::new(Some(std::thread::spawn(move || Tokenizer::load(encoding)))),
-            loaded: OnceLock::new(),
-        }
-    }
-
-    fn get(&self) -> Tokenizer {
-        *self.loaded.get_or_init(|| {
-            let handle = self.loading.lock().ok().and_then(|mut h| h.take());
-            handle
-                .and_then(|h| h.join().ok())
-                .unwrap_or_else(|| Tokenizer::load(self.encoding))
-        })
-    }
-}
-
 /// A stream that counts the tokens of what goes through it, exactly, in bounded memory.
 struct Tally<'a> {
     inner: &'a mut dyn Write,
-    loader: &'a Loader,
-    /// What was printed before the counter started: most read-backs are counted in one go.
-    pending: Vec<u8>,
-    counter: Option<ParallelCounter>,
+    counter: ParallelCounter,
 }
 
-/// Printed bytes held before counting starts.
-const PENDING: usize = 1 << 20;
-
 impl<'a> Tally<'a> {
-    fn new(inner: &'a mut dyn Write, loader: &'a Loader) -> Tally<'a> {
+    fn new(inner: &'a mut dyn Write, tokenizer: Tokenizer) -> Tally<'a> {
         Tally {
             inner,
-            loader,
-            pending: Vec::new(),
-            counter: None,
+            counter: ParallelCounter::new(tokenizer),
         }
     }
 
     fn tokens(self) -> u64 {
-        match self.counter {
-            Some(counter) => counter.finish(),
-            None if self.pending.is_empty() => 0,
-            None => self.loader.get().count_bytes(&self.pending),
-        }
+        self.counter.finish()
     }
 }
 
 impl Write for Tally<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        let printed = &buf[..n];
-        match &mut self.counter {
-            Some(counter) => counter.feed(printed),
-            None => {
-                self.pending.extend_from_slice(printed);
-                if self.pending.len() >= PENDING {
-                    let mut counter = ParallelCounter::new(self.loader.get());
-                    counter.feed(&std::mem::take(&mut self.pending));
-                    self.counter = Some(counter);
-                }
-            }
-        }
+        self.counter.feed(&buf[..n]);
         Ok(n)
     }
 
@@ -187,6 +135,7 @@ impl Write for Tally<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokens::Encoding;
 
     /// The tally's count equals counting the whole text at once, however it was written.
     #[test]
@@ -195,10 +144,9 @@ mod tests {
             .map(|i| format!("{i}:/src/lib.rs:{i}: warning: unused variable `x{i}`\n"))
             .collect();
         let tokenizer = Tokenizer::load(Encoding::O200kBase);
-        let loader = Loader::start(Encoding::O200kBase);
         for piece in [7, 4096, 3 << 20] {
             let mut printed = Vec::new();
-            let mut tally = Tally::new(&mut printed, &loader);
+            let mut tally = Tally::new(&mut printed, tokenizer);
             for chunk in text.as_bytes().chunks(piece) {
                 tally.write_all(chunk).unwrap();
             }
@@ -206,6 +154,6 @@ mod tests {
             assert_eq!(printed, text.as_bytes());
         }
         let mut sink = Vec::new();
-        assert_eq!(Tally::new(&mut sink, &loader).tokens(), 0);
+        assert_eq!(Tally::new(&mut sink, tokenizer).tokens(), 0);
     }
 }
