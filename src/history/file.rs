@@ -1,6 +1,7 @@
 //! The history on disk: `history.jsonl` in the user's data directory, with the scratch space's
 //! safety rules (a private directory of the user's own, files created 0600, no symbolic link
-//! followed, nothing another user owns used), appends that concurrent processes can neither
+//! followed: the directory is opened once and every file reached through it, nothing another
+//! user owns used), appends that concurrent processes can neither
 //! interleave nor lose, and the daily fold.
 //!
 //! Every write holds `history.lock` exclusively (`flock`): an append is one `write` to a file
@@ -9,14 +10,14 @@
 //! append goes to a file being replaced. Readers hold the lock shared while they read. Nobody
 //! waits for the lock for long: a process stopped while holding it must not hang every command.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, TryLockError};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::{Day, Record, fold};
-use crate::store::{check_session, current_uid};
+use crate::store::{Access, Dir, check_session, current_uid};
 
 const FILE: &str = "history.jsonl";
 const LOCK: &str = "history.lock";
@@ -30,9 +31,11 @@ const FOLD_EVERY: Duration = Duration::from_secs(24 * 60 * 60);
 /// How long a process waits for the lock before it gives up (and a writer drops its record).
 const LOCK_WAIT: Duration = Duration::from_secs(5);
 
-/// The history, open: its directory checked and its lock file at hand.
+/// The history, open: its directory opened once and checked, its lock file at hand. Every file
+/// in it is reached through the opened directory, never by a path looked up again.
 pub(crate) struct History {
     dir: PathBuf,
+    opened: Dir,
     lock: File,
 }
 
@@ -66,12 +69,17 @@ impl History {
             Err(e) => return Err(format!("{shown}: {e}")),
             Ok(_) => {}
         }
-        let meta = fs::symlink_metadata(dir).map_err(|e| format!("{shown}: {e}"))?;
+        let opened = Dir::open(dir).map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => format!("{shown} is a symlink"),
+            _ => format!("{shown}: {e}"),
+        })?;
+        let meta = opened.metadata().map_err(|e| format!("{shown}: {e}"))?;
         check_session(&meta, current_uid()).map_err(|why| format!("{shown} {why}"))?;
-        let lock = open_own(&dir.join(LOCK), OpenOptions::new().read(true).write(true))
+        let lock = open_own(&opened, LOCK, Access::Update)
             .map_err(|e| format!("{}: {e}", dir.join(LOCK).display()))?;
         Ok(Some(History {
             dir: dir.to_path_buf(),
+            opened,
             lock,
         }))
     }
@@ -86,7 +94,7 @@ impl History {
         let mut line = record.to_line().into_bytes();
         line.push(b'\n');
         let _held = Held::take(&self.lock, Mode::Exclusive)?;
-        let file = open_own(&self.path(), OpenOptions::new().append(true))?;
+        let file = open_own(&self.opened, FILE, Access::Append)?;
         let len = file.metadata()?.len();
         let written = loop {
             match (&file).write(&line) {
@@ -123,13 +131,13 @@ impl History {
     /// The history's text (empty when there is none yet), read under the shared lock.
     pub(crate) fn read(&self) -> io::Result<String> {
         let _held = Held::take(&self.lock, Mode::Shared)?;
-        read_own(&self.path())
+        read_own(&self.opened, FILE)
     }
 
     /// Folds the records done with before `before` (see [`fold::fold`]): writes the new
     /// history aside and renames it over the old one. The caller holds the lock exclusively.
     fn fold(&self, before: Day) -> io::Result<()> {
-        let text = read_own(&self.path())?;
+        let text = read_own(&self.opened, FILE)?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
         let gone = |path: &str| {
             fs::symlink_metadata(path).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
@@ -138,13 +146,12 @@ impl History {
         if !folded.is_empty() {
             folded.push('\n');
         }
-        let aside = self.dir.join(FOLDED);
         // Left by a fold that was interrupted: the lock is ours, so no fold is writing it.
-        let _ = fs::remove_file(&aside);
-        let mut file = open_own(&aside, OpenOptions::new().write(true).create_new(true))?;
+        let _ = self.opened.remove_file(FOLDED);
+        let mut file = open_own(&self.opened, FOLDED, Access::CreateNew)?;
         file.write_all(folded.as_bytes())?;
         file.sync_all()?;
-        fs::rename(&aside, self.path())?;
+        self.opened.rename(FOLDED, FILE)?;
         self.lock.set_modified(SystemTime::now())
     }
 }
@@ -193,42 +200,26 @@ impl Drop for Held<'_> {
     }
 }
 
-/// Opens (creating it 0600 where `options` may) a file of the history without following a
+/// Opens (creating it 0600 where `access` may) a file of the history, never through a
 /// symbolic link, and refuses it unless it is a regular file of this user's.
-fn open_own(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
-    let file = options
-        .create(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)?;
-    own(&file, path)?;
-    Ok(file)
-}
-
-/// Refuses a file that is not a regular file of this user's.
-fn own(file: &File, path: &Path) -> io::Result<()> {
+fn open_own(dir: &Dir, name: &str, access: Access) -> io::Result<File> {
+    let file = dir.open_file(name, access)?;
     let meta = file.metadata()?;
     if !meta.is_file() || meta.uid() != current_uid() {
         return Err(io::Error::other(format!(
-            "{} is not a file of this user's",
-            path.display()
+            "{name} is not a file of this user's"
         )));
     }
-    Ok(())
+    Ok(file)
 }
 
 /// The text of a history file, empty when there is none; invalid UTF-8 (a corrupt line) is
 /// decoded lossily.
-fn read_own(path: &Path) -> io::Result<String> {
-    let mut file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)
-    {
+fn read_own(dir: &Dir, name: &str) -> io::Result<String> {
+    let mut file = match open_own(dir, name, Access::Read) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(String::new()),
         file => file?,
     };
-    own(&file, path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
     Ok(match String::from_utf8(bytes) {
