@@ -11,10 +11,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
-use super::{Context, Run, record};
+use super::record::{self, Target};
+use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::reference;
 use crate::text::clean_line;
 
 /// `ctxoff grep`'s arguments.
@@ -172,12 +172,10 @@ const DEFAULT_CONTEXT: u64 = 2;
 impl Run for GrepArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        let read = |reference: &str, out: &mut dyn Write, err: &mut dyn Write| {
-            let args = GrepArgs {
-                reference: reference.to_string(),
-                ..self.clone()
-            };
-            search(&args, &settings, out, err)
+        let matcher = Matcher::new(self)?;
+        let range = self.range.as_deref().map(LineRange::parse).transpose()?;
+        let read = |target: &Target, out: &mut dyn Write, err: &mut dyn Write| {
+            search(self, &matcher, range, target, &settings, out, err)
         };
         record::read_back(ctx, &settings, "grep", &self.reference, read)
     }
@@ -187,16 +185,15 @@ impl Run for GrepArgs {
 /// to `err`. Returns exit status 0 when a line was selected and 1 when none was.
 fn search(
     args: &GrepArgs,
+    matcher: &Matcher,
+    range: Option<LineRange>,
+    target: &Target,
     settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let matcher = Matcher::new(args)?;
-    let range = args.range.as_deref().map(LineRange::parse).transpose()?;
-    let store = &settings.store()?;
-    let output = reference::resolve(&args.reference, store)?;
-    let mut file = TextFile::open(&output)?;
-    let short_ref = output.short_ref(store);
+    let mut file = TextFile::open(target.output)?;
+    let short_ref = &target.short_ref;
     let max = args.max_count.unwrap_or(u64::MAX);
     if max == 0 {
         // As grep -m 0: stop before reading anything.
@@ -296,7 +293,7 @@ fn search(
             thousands(line - first)
         )?;
     } else if search.capped {
-        search.cap_note(&short_ref, &args.pattern)?;
+        search.cap_note(short_ref, &args.pattern)?;
     }
     Ok(if selected > 0 {
         ExitCode::SUCCESS
@@ -413,7 +410,7 @@ fn lines_in(block: &[u8], from: usize, to: usize) -> u64 {
 
 /// The state of one search across blocks: what has been selected and printed, pending context.
 struct Search<'a> {
-    matcher: Matcher,
+    matcher: &'a Matcher,
     invert: bool,
     before: u64,
     after: u64,

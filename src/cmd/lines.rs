@@ -7,10 +7,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
-use super::{Context, Run, record};
+use super::record::{self, Target};
+use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::reference;
 use crate::text::clean_line;
 
 /// `ctxoff lines`'s arguments.
@@ -84,12 +84,9 @@ impl LinesArgs {
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        let read = |reference: &str, out: &mut dyn Write, err: &mut dyn Write| {
-            let args = LinesArgs {
-                reference: reference.to_string(),
-                ..self.clone()
-            };
-            print_lines(&args, &settings, out, err)
+        let request = Request::parse(self)?;
+        let read = |target: &Target, out: &mut dyn Write, err: &mut dyn Write| {
+            print_lines(&request, target, &settings, out, err)
         };
         record::read_back(ctx, &settings, "lines", &self.reference, read)
     }
@@ -97,29 +94,53 @@ impl Run for LinesArgs {
 
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
 /// `err`.
+/// What `ctxoff lines` was asked for, parsed before the output is looked up.
+struct Request<'a> {
+    plain: bool,
+    all: bool,
+    /// Each range as written, and parsed.
+    texts: Vec<&'a String>,
+    ranges: Vec<LineRange>,
+}
+
+impl<'a> Request<'a> {
+    fn parse(args: &'a LinesArgs) -> Result<Request<'a>> {
+        // RANGE accepts words starting with `-` (for `-N:`), so flags written after the ranges
+        // arrive among them.
+        let flag = |name: &str| args.ranges.iter().any(|r| r == name);
+        let texts: Vec<&String> = args
+            .ranges
+            .iter()
+            .filter(|r| *r != "--plain" && *r != "--all")
+            .collect();
+        let ranges = texts
+            .iter()
+            .map(|r| LineRange::parse(r))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Request {
+            plain: args.plain || flag("--plain"),
+            all: args.all || flag("--all"),
+            texts,
+            ranges,
+        })
+    }
+}
+
 fn print_lines(
-    args: &LinesArgs,
+    request: &Request,
+    target: &Target,
     settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
-    // RANGE accepts words starting with `-` (for `-N:`), so flags written after the ranges
-    // arrive among them.
-    let flag = |name: &str| args.ranges.iter().any(|r| r == name);
-    let (plain, all) = (args.plain || flag("--plain"), args.all || flag("--all"));
-    let texts: Vec<&String> = args
-        .ranges
-        .iter()
-        .filter(|r| *r != "--plain" && *r != "--all")
-        .collect();
-    let ranges = texts
-        .iter()
-        .map(|r| LineRange::parse(r))
-        .collect::<Result<Vec<_>>>()?;
-    let store = &settings.store()?;
-    let output = reference::resolve(&args.reference, store)?;
-    let mut file = TextFile::open(&output)?;
-    let short_ref = output.short_ref(store);
+    let Request {
+        plain,
+        all,
+        ref texts,
+        ref ranges,
+    } = *request;
+    let mut file = TextFile::open(target.output)?;
+    let short_ref = &target.short_ref;
     let mut printer = Printer {
         plain,
         budget: Budget::new((!all).then_some(settings.threshold), settings.encoding),
@@ -130,7 +151,7 @@ fn print_lines(
         cut_line: None,
     };
 
-    for (i, (range, text)) in ranges.iter().zip(&texts).enumerate() {
+    for (i, (range, text)) in ranges.iter().zip(texts).enumerate() {
         let (start, end) = range.bounds(|| file.line_count())?;
         let offset = match file.line_offset(start)? {
             Ok(offset) => offset,
@@ -144,7 +165,7 @@ fn print_lines(
             && start != printer.last_printed + 1
             && !printer.print(start, "--\n", b"--\n")?
         {
-            return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
+            return printer.cap_note(short_ref, start, end, &mut file, &texts[i..]);
         }
         // A line too long to hold is printed in pieces with --plain, else cut (and said so).
         let long = if printer.plain {
@@ -170,7 +191,7 @@ fn print_lines(
                 };
                 if !shown {
                     drop(blocks);
-                    return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
+                    return printer.cap_note(short_ref, line, end, &mut file, &texts[i + 1..]);
                 }
                 // A piece of a long line is not the line's end.
                 if eol < block.len() || !mid_line {
@@ -206,7 +227,7 @@ fn print_lines(
             )?;
         }
         if printer.cut_line.is_some() {
-            return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
+            return printer.cap_note(short_ref, line, end, &mut file, &texts[i + 1..]);
         }
     }
     Ok(ExitCode::SUCCESS)

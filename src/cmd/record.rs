@@ -15,7 +15,8 @@ use super::Context;
 use crate::config::Settings;
 use crate::history::{self, History, Offload, ReadBack, Record};
 use crate::run::Offloaded;
-use crate::store::{reference, stem};
+use crate::store::reference::{self, Output};
+use crate::store::stem;
 use crate::summary::Report;
 use crate::tokens::{ParallelCounter, Tokenizer};
 
@@ -43,38 +44,42 @@ pub(super) fn offload(history: Option<&Path>, off: &Offloaded, printed: &str) {
     let _ = history.append(&record);
 }
 
+/// The output a read-back reads, resolved once, and how hints refer to it.
+pub(super) struct Target<'a> {
+    pub(super) output: &'a Output,
+    /// `cargo_4` in the current session, else the output's path.
+    pub(super) short_ref: String,
+}
+
 /// Runs a read-back, `via` `grep` or `lines`, of the output `reference` names, and records the
-/// tokens it printed on the context's stdout and stderr. `read` gets the reference to read: the
-/// output's path once resolved, so that the output recorded is the one read even if `@last`
-/// moves meanwhile. A read-back that fails (exit status 2) is not recorded.
+/// tokens it printed on the context's stdout and stderr. The reference is resolved once, so the
+/// output recorded is the one read even if `@last` moves meanwhile. A read-back that fails
+/// (exit status 2) is not recorded.
 pub(super) fn read_back(
     ctx: &mut Context,
     settings: &Settings,
     via: &str,
     reference: &str,
-    read: impl FnOnce(&str, &mut dyn Write, &mut dyn Write) -> Result<ExitCode>,
+    read: impl FnOnce(&Target, &mut dyn Write, &mut dyn Write) -> Result<ExitCode>,
 ) -> Result<ExitCode> {
-    let output = settings
-        .store()
-        .ok()
-        .and_then(|store| reference::resolve(reference, &store).ok());
-    let (Some(output), Some(history)) = (output, open(ctx.history())) else {
-        return read(reference, ctx.out, ctx.err);
+    let store = settings.store()?;
+    let output = reference::resolve(reference, &store)?;
+    let target = Target {
+        output: &output,
+        short_ref: output.short_ref(&store),
     };
-    let started = output.entry().map(|entry| entry.started);
+    let Some(history) = open(ctx.history()) else {
+        return read(&target, ctx.out, ctx.err);
+    };
     let tokenizer = Tokenizer::load(settings.encoding);
     let mut out = Tally::new(ctx.out, tokenizer);
     let mut err = Tally::new(ctx.err, tokenizer);
-    let code = read(
-        output.path.to_str().unwrap_or(reference),
-        &mut out,
-        &mut err,
-    )?;
+    let code = read(&target, &mut out, &mut err)?;
     let record = Record::Read(ReadBack {
         time: history::now(),
         session: output.session.clone(),
         output: output.stem().to_string(),
-        started,
+        started: output.entry().map(|entry| entry.started),
         via: via.to_string(),
         encoding: settings.encoding.name().to_string(),
         tokens: out.tokens() + err.tokens(),
