@@ -79,7 +79,7 @@ pub(super) fn read_back(
         time: history::now(),
         session: output.session.clone(),
         output: output.stem().to_string(),
-        started: output.entry().map(|entry| entry.started),
+        started: output.entry().map(|entry| entry.started.clone()),
         via: via.to_string(),
         encoding: settings.encoding.name().to_string(),
         tokens: out.tokens() + err.tokens(),

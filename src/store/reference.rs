@@ -3,6 +3,7 @@
 //! scratch root, and refusing anything that resolves outside it. Reading the file is `cmd/*`'s.
 
 use anyhow::{Result, anyhow, bail};
+use std::cell::OnceCell;
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -27,6 +28,8 @@ pub(crate) struct Output {
     /// The file, opened then (a regular file, not through a symlink): what is read is what was
     /// checked, whatever happens to the names meanwhile.
     pub handle: File,
+    /// Its manifest entry, read the first time it is asked for.
+    entry: OnceCell<Option<Entry>>,
 }
 
 impl Output {
@@ -40,11 +43,16 @@ impl Output {
         self.file.ends_with(".bin")
     }
 
-    /// The output's manifest entry, when its session's manifest has one.
-    pub(crate) fn entry(&self) -> Option<Entry> {
-        read_manifest_in(&self.dir)
-            .into_iter()
-            .find(|e| e.file == self.file)
+    /// The output's manifest entry, when its session's manifest has one. The manifest is read
+    /// once per output, however often this is asked.
+    pub(crate) fn entry(&self) -> Option<&Entry> {
+        self.entry
+            .get_or_init(|| {
+                read_manifest_in(&self.dir)
+                    .into_iter()
+                    .find(|e| e.file == self.file)
+            })
+            .as_ref()
     }
 
     /// How to refer to this output in a hint: `cargo_4` in the current session, else its path.
@@ -333,6 +341,7 @@ impl Resolver<'_> {
             file: file.to_string(),
             dir,
             handle,
+            entry: OnceCell::new(),
         })
     }
 
