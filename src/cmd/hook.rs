@@ -79,18 +79,27 @@ impl HookArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
     Claude,
+    Codex,
+    Gemini,
+    Opencode,
 }
 
 /// How agents are named on the command line, with the help `--help` shows for each.
 impl ValueEnum for Agent {
     fn value_variants<'a>() -> &'a [Agent] {
-        &[Agent::Claude]
+        &[Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Opencode]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self {
             Agent::Claude => PossibleValue::new("claude")
                 .help("Claude Code (a PreToolUse hook on the Bash tool)"),
+            Agent::Codex => PossibleValue::new("codex")
+                .help("Codex CLI (a PreToolUse hook on its shell tool)"),
+            Agent::Gemini => PossibleValue::new("gemini")
+                .help("Gemini CLI (a BeforeTool hook on run_shell_command)"),
+            Agent::Opencode => PossibleValue::new("opencode")
+                .help("opencode (called by the plugin `ctxoff init opencode` installs)"),
         })
     }
 }
@@ -99,6 +108,15 @@ impl ValueEnum for Agent {
 /// bad input, an unknown event or an unwrappable command all mean "no change".
 impl Run for HookArgs {
     fn run(&self, ctx: &mut Context) -> anyhow::Result<ExitCode> {
+        let agent = match self.agent {
+            Agent::Claude => None,
+            Agent::Codex => Some(crate::agent::rewrite::Agent::Codex),
+            Agent::Gemini => Some(crate::agent::rewrite::Agent::Gemini),
+            Agent::Opencode => Some(crate::agent::rewrite::Agent::Opencode),
+        };
+        if let Some(agent) = agent {
+            return Ok(crate::agent::hooks::run(agent, ctx));
+        }
         let keep = ctx.settings()?.keep.clone();
         answer(self, &keep, ctx.stdin, ctx.out)
     }
@@ -110,7 +128,9 @@ fn answer(
     input: &mut dyn Read,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    let Agent::Claude = args.agent;
+    if args.agent != Agent::Claude {
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut event = String::new();
     if input.read_to_string(&mut event).is_ok()
         && let Some(response) = claude_rewrite(&event, keep, &|program| {

@@ -1,0 +1,35 @@
+//! `ctxoff hook codex|gemini|opencode`: reads the client's event (or the opencode plugin's call)
+//! on stdin and prints the agent module's answer, one JSON line, or nothing when there is nothing
+//! to change. Whatever the input, configuration or environment, it exits 0 and writes nothing
+//! else: a hook that fails or prints something unexpected can block the agent's tool call.
+
+use std::process::ExitCode;
+
+use super::rewrite::Agent;
+use super::{codex, gemini, opencode};
+use crate::cmd::Context;
+
+/// Answers one event for `agent`.
+pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
+    let mut event = String::new();
+    if ctx.stdin.read_to_string(&mut event).is_err() {
+        return ExitCode::SUCCESS;
+    }
+    // A configuration error means no rewrite, never a failed hook.
+    let settings = ctx.settings().ok();
+    let home = ctx.home.as_deref();
+    let answer = match agent {
+        Agent::Codex => codex::hook::answer(&event, settings, &codex::hook::Env::from_process(home)),
+        Agent::Gemini => {
+            gemini::hook::answer(&event, settings, &gemini::hook::Env::from_process(home))
+        }
+        Agent::Opencode => {
+            opencode::hook::answer(&event, settings, &opencode::hook::Env::from_process())
+        }
+    };
+    if let Ok(answer) = answer {
+        // A failed write leaves the client with no answer, which is "no change".
+        let _ = writeln!(ctx.out, "{answer}").and_then(|()| ctx.out.flush());
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,221 @@
+//! `ctxoff hook opencode`: what ctxoff's opencode plugin asks, answered. The plugin (see
+//! `install`) passes each `bash` tool call as JSON and applies the answer; the decisions are made
+//! here.
+//!
+//! Before the call (`tool.execute.before`), with the running agent's ruleset as the client's API
+//! lists it:
+//!
+//! ```json
+//! {"hook": "tool.execute.before", "tool": "bash", "sessionID": "ses_…", "callID": "…",
+//!  "args": {"command": "cargo test", "description": "…"},
+//!  "agent": "build", "permission": [{"permission": "*", "pattern": "*", "action": "allow"}, …]}
+//! ```
+//!
+//! the answer is `{"args": {…}}` (every argument, the command rewritten) where the verdict allows
+//! it, else `{}`. After the call (`tool.execute.after`, with the `output` the client gave the
+//! plugin), a large output of a command that was not rewritten is saved and summarised, and the
+//! answer is `{"output": "<summary>"}`: what the model then gets instead of the client's cut.
+//! The client saves the whole output when it cuts it (`metadata.outputPath`), and passes it
+//! whole otherwise, so the summary covers all of it.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::{Verdict, rules_from_ruleset, verdict};
+use crate::agent::offload;
+use crate::agent::rewrite::{self, Agent};
+use crate::config::Settings;
+
+/// What the hook uses from its process.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Env {
+    pub path: Option<std::ffi::OsString>,
+    pub ctxoff: Option<PathBuf>,
+}
+
+impl Env {
+    pub(crate) fn from_process() -> Env {
+        Env {
+            path: std::env::var_os("PATH").filter(|v| !v.is_empty()),
+            ctxoff: rewrite::current_ctxoff(),
+        }
+    }
+}
+
+/// The answer to the plugin's `call`, or why there is nothing to change.
+pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Result<Value, String> {
+    let call: Value = serde_json::from_str(call).map_err(|_| "the call is not JSON")?;
+    if call["tool"] != "bash" {
+        return Err("not the bash tool".into());
+    }
+    let args = call["args"].as_object().ok_or("the call has no args")?;
+    let command = args["command"]
+        .as_str()
+        .filter(|c| !c.trim().is_empty())
+        .ok_or("the call has no command")?;
+    let session = call["sessionID"]
+        .as_str()
+        .and_then(rewrite::session_name)
+        .ok_or("no usable session id")?;
+    let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
+    let ctxoff = env.ctxoff.as_deref().ok_or("ctxoff's own path is unknown")?;
+    match call["hook"].as_str() {
+        Some("tool.execute.before") => {
+            let rules = rules_from_ruleset(&call["permission"])?;
+            let rewritten = rewrite::rewrite(
+                command,
+                Agent::Opencode,
+                &session,
+                &settings.keep,
+                ctxoff,
+                env.path.as_deref(),
+            )
+            .ok_or("not a command worth wrapping")?;
+            match verdict(&rules, command, &rewritten) {
+                Verdict::MayRewrite => {}
+                Verdict::Rule { action, pattern } => {
+                    return Err(format!(
+                        "the rule {pattern:?} decides it: {}",
+                        action.name()
+                    ));
+                }
+                Verdict::Unsure(why) => return Err(why.into()),
+            }
+            let mut updated: Map<String, Value> = args.clone();
+            updated.insert("command".into(), Value::String(rewritten));
+            Ok(json!({"args": updated}))
+        }
+        Some("tool.execute.after") => {
+            if rewrite::is_rewritten(command) {
+                return Err("ctxoff ran it already".into());
+            }
+            let output = whole_output(&call["output"])?;
+            let summary = offload::summarise(
+                ctxoff,
+                &output,
+                &offload::output_name(command),
+                &session,
+                Agent::Opencode,
+            )
+            .ok_or("the output is small enough to pass")?;
+            Ok(json!({"output": summary}))
+        }
+        _ => Err("an unknown hook".into()),
+    }
+}
+
+/// The whole output of a finished call: the file the client saved it to when it cut it, else
+/// what it passed.
+fn whole_output(output: &Value) -> Result<Vec<u8>, String> {
+    let metadata = &output["metadata"];
+    if metadata["truncated"] == true {
+        let path = metadata["outputPath"]
+            .as_str()
+            .map(Path::new)
+            .filter(|p| p.is_absolute())
+            .ok_or("the cut output was not saved")?;
+        return std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+    }
+    output["output"]
+        .as_str()
+        .map(|s| s.as_bytes().to_vec())
+        .ok_or_else(|| "the call has no output".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CTXOFF: &str = "/usr/local/bin/ctxoff";
+
+    fn setup() -> (tempfile::TempDir, Env, Settings) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        for program in ["cargo", "seq"] {
+            let file = dir.path().join(program);
+            std::fs::write(&file, "").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let env = Env {
+            path: Some(dir.path().as_os_str().to_owned()),
+            ctxoff: Some(PathBuf::from(CTXOFF)),
+        };
+        let settings = Settings {
+            threshold: 2_500,
+            preview: 1_000,
+            encoding: Default::default(),
+            root: PathBuf::from("/tmp/agent"),
+            session: None,
+            notable: Vec::new(),
+            keep: Vec::new(),
+        };
+        (dir, env, settings)
+    }
+
+    fn before(command: &str, permission: Value) -> String {
+        json!({"hook": "tool.execute.before", "tool": "bash", "sessionID": "ses_1",
+               "callID": "call_0", "args": {"command": command, "description": "Run it"},
+               "agent": "build", "permission": permission})
+        .to_string()
+    }
+
+    fn ruleset(bash: &[(&str, &str)]) -> Value {
+        let mut rules = vec![json!({"permission": "*", "pattern": "*", "action": "allow"})];
+        rules.extend(
+            bash.iter()
+                .map(|(p, a)| json!({"permission": "bash", "pattern": p, "action": a})),
+        );
+        Value::Array(rules)
+    }
+
+    #[test]
+    fn rewrites_what_only_a_catch_all_allow_decides() {
+        let (_dir, env, settings) = setup();
+        let answer = |command: &str, permission: Value| {
+            answer(&before(command, permission), Some(&settings), &env)
+        };
+        assert_eq!(
+            answer("cargo test", ruleset(&[])),
+            Ok(json!({"args": {
+                "command": format!("CTXOFF_SESSION=ses_1 CTXOFF_AGENT=opencode {CTXOFF} -- cargo test"),
+                "description": "Run it"}}))
+        );
+        assert!(answer("cargo test", ruleset(&[("*", "allow"), ("git push *", "deny")])).is_ok());
+        for bash in [
+            &[("cargo *", "allow")][..],
+            &[("cargo test*", "deny")],
+            &[("*", "ask")],
+            &[("*ctxoff*", "deny")],
+        ] {
+            assert!(answer("cargo test", ruleset(bash)).is_err(), "{bash:?}");
+        }
+        assert!(answer("cargo test", json!("allow")).is_err());
+        assert!(answer("cargo test", Value::Null).is_err());
+        assert!(answer("cargo test && ls", ruleset(&[])).is_err());
+        assert!(super::answer(&before("cargo test", ruleset(&[])), None, &env).is_err());
+    }
+
+    #[test]
+    fn reads_the_whole_output_where_the_client_saved_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let saved = dir.path().join("tool_1");
+        std::fs::write(&saved, "all of it\n").unwrap();
+        let cut = json!({"output": "…the end\n", "metadata": {"truncated": true,
+            "outputPath": saved, "exit": 0}});
+        assert_eq!(whole_output(&cut).unwrap(), b"all of it\n");
+        let whole = json!({"output": "1\n2\n", "metadata": {"truncated": false, "exit": 3}});
+        assert_eq!(whole_output(&whole).unwrap(), b"1\n2\n");
+        let unsaved = json!({"output": "x", "metadata": {"truncated": true}});
+        assert!(whole_output(&unsaved).is_err());
+    }
+
+    #[test]
+    fn after_a_rewritten_command_nothing_changes() {
+        let (_dir, env, settings) = setup();
+        let call = json!({"hook": "tool.execute.after", "tool": "bash", "sessionID": "ses_1",
+            "callID": "c", "args": {"command": format!("CTXOFF_SESSION=ses_1 {CTXOFF} -- seq 1 9")},
+            "output": {"output": "[ctxoff] …", "metadata": {"truncated": false}}});
+        assert!(answer(&call.to_string(), Some(&settings), &env).is_err());
+    }
+}
