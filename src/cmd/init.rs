@@ -39,7 +39,10 @@ pub struct InitArgs {
     pub project: bool,
     pub dry_run: bool,
     pub uninstall: bool,
+    pub check: bool,
     pub print: bool,
+    /// The agent `--print` was given, if any.
+    pub print_for: Option<String>,
 }
 
 const LONG_ABOUT: &str = "\
@@ -52,8 +55,15 @@ are changed: the hook then works in every project without committing anything to
 team. Other settings and hooks are kept; the old file is saved as `settings.json.bak` (`.bak.1`, \
 `.bak.2`… when that exists) before any change. Running it again changes nothing.
 
+`ctxoff init codex`, `ctxoff init gemini` and `ctxoff init opencode` do the same for Codex CLI \
+(a PreToolUse hook in hooks.json, recorded as trusted in config.toml), Gemini CLI (BeforeTool and \
+AfterTool hooks in settings.json) and opencode (a plugin, ctxoff.ts, in its plugin folder). \
+`--check` says whether the hook is installed and in effect.
+
 `ctxoff init --print` prints a Markdown snippet for AGENTS.md or CLAUDE.md that teaches an agent \
-the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.";
+the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`; \
+`--print AGENT` adapts it to the instruction file AGENT reads (cursor, copilot, aider, windsurf, \
+cline, claude, codex, gemini, opencode) and says on stderr which file that is.";
 
 impl InitArgs {
     pub(crate) fn command() -> Command {
@@ -96,11 +106,17 @@ impl InitArgs {
                 )
                 .conflicts_with("print"),
                 flag(
-                    "print",
-                    "print",
-                    "Print the AGENTS.md / CLAUDE.md instruction snippet",
+                    "check",
+                    "check",
+                    "Say whether the hook is installed and in effect (exit 1 if not)",
                 )
-                .conflicts_with("agent"),
+                .conflicts_with_all(["print", "dry_run", "uninstall"]),
+                Arg::new("print")
+                    .long("print")
+                    .value_name("AGENT")
+                    .num_args(0..=1)
+                    .help("Print the instruction snippet (for AGENT's instruction file); write nothing")
+                    .conflicts_with("agent"),
             ])
             .group(
                 ArgGroup::new("what")
@@ -116,7 +132,9 @@ impl InitArgs {
             project: matches.get_flag("project"),
             dry_run: matches.get_flag("dry_run"),
             uninstall: matches.get_flag("uninstall"),
-            print: matches.get_flag("print"),
+            check: matches.get_flag("check"),
+            print: matches.contains_id("print"),
+            print_for: matches.get_one::<String>("print").cloned(),
         }
     }
 }
@@ -155,8 +173,11 @@ fn init(
     err: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     if args.print {
-        out.write_all(SNIPPET.as_bytes())?;
+        crate::agent::instructions::print(args.print_for.as_deref(), out, err)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(agent) = args.agent.filter(|a| *a != Agent::Claude) {
+        return install_agent(agent, args, home, cwd, out);
     }
     let path = settings_path(args, home, cwd)?;
     let (original, mut settings) = match read_settings(&path) {
@@ -227,6 +248,31 @@ fn init(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `ctxoff init AGENT` for the agents whose installers live in their own modules.
+fn install_agent(
+    agent: Agent,
+    args: &InitArgs,
+    home: Option<&Path>,
+    cwd: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    use crate::agent::install::{Options, Scope};
+    let options = Options {
+        scope: if args.project { Scope::Project } else { Scope::Global },
+        dry_run: args.dry_run,
+        uninstall: args.uninstall,
+        check: args.check,
+        ctxoff: crate::agent::rewrite::current_ctxoff()
+            .context("cannot tell where ctxoff is installed")?,
+    };
+    match agent {
+        Agent::Codex => crate::agent::codex::install::run(&options, home, cwd, out),
+        Agent::Gemini => crate::agent::gemini::install::run(&options, home, cwd, out),
+        Agent::Opencode => crate::agent::opencode::install::run(&options, home, cwd, out),
+        Agent::Claude => unreachable!("Claude Code is installed by this module"),
+    }
 }
 
 /// The file's bytes (`None` when it does not exist) and its JSON; an empty file is `{}`.

@@ -13,6 +13,7 @@
 
 pub mod execpolicy;
 pub(crate) mod hook;
+pub(crate) mod install;
 pub mod sandbox;
 pub mod script;
 pub mod transcript;

@@ -15,6 +15,7 @@
 //! (the hook's parent process), and a headless run (`-p`) cannot change it.
 
 pub(crate) mod hook;
+pub(crate) mod install;
 pub mod policy;
 
 use serde_json::{Map, Value};

@@ -21,6 +21,7 @@
 //! the project folder (`rm`, `cp`, `cat`…) are left alone: the rewrite would hide those paths.
 
 pub(crate) mod hook;
+pub(crate) mod install;
 
 use std::path::Path;
 
