@@ -8,6 +8,8 @@
 mod claude;
 mod client;
 mod codex;
+mod codex_ctxoff;
+mod ctxoff;
 mod fixture;
 mod gemini;
 mod mock;
