@@ -11,6 +11,11 @@ use crate::cmd::Context;
 
 /// Answers one event for `agent`.
 pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
+    if agent == Agent::Gemini
+        && let Some(staged) = std::env::var_os(gemini::hook::REPLAY)
+    {
+        return gemini::hook::replay(std::path::Path::new(&staged));
+    }
     let mut event = String::new();
     if ctx.stdin.read_to_string(&mut event).is_err() {
         return ExitCode::SUCCESS;

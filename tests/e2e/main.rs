@@ -12,6 +12,7 @@ mod codex_ctxoff;
 mod ctxoff;
 mod fixture;
 mod gemini;
+mod gemini_ctxoff;
 mod mock;
 mod opencode;
 mod probe;

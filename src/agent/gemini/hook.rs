@@ -18,6 +18,7 @@ use super::policy::{PolicyError, Rule, Tier, parse_policy_file, settings_rules};
 use super::{Launch, Verdict, launch, verdict};
 use crate::agent::rewrite::{self, Agent};
 use crate::config::Settings;
+use crate::format::shell_quote;
 
 /// Where the hook looks, and what it knows of the process that ran it.
 #[derive(Debug, Clone, Default)]
@@ -119,12 +120,12 @@ const UNFOLLOWED_FLAGS: &[&str] = &[
     "--experimental-acp",
 ];
 
-/// The hook's answer to `event`: the rewrite, or why there is none.
+/// The hook's answer to `event`: before a shell call, its rewrite; after one, the request to
+/// replace its large output with ctxoff's summary; or why there is none.
 pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Result<Value, String> {
     let event: Value = serde_json::from_str(event).map_err(|_| "the event is not JSON")?;
-    if event["hook_event_name"] != "BeforeTool" || event["tool_name"] != super::policy::SHELL_TOOL
-    {
-        return Err("not a shell command about to run".into());
+    if event["tool_name"] != super::policy::SHELL_TOOL {
+        return Err("not the shell tool".into());
     }
     let args = event["tool_input"]
         .as_object()
@@ -139,49 +140,194 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         .ok_or("no usable session id")?;
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
     let ctxoff = env.ctxoff.as_deref().ok_or("ctxoff's own path is unknown")?;
-    if env.sandboxed {
-        return Err("the client runs in its sandbox".into());
+    match event["hook_event_name"].as_str() {
+        Some("BeforeTool") => {
+            let client = Client::read(env, &event)?;
+            let rewritten = rewrite::rewrite(
+                command,
+                Agent::Gemini,
+                &session,
+                &settings.keep,
+                ctxoff,
+                env.path.as_deref(),
+            )
+            .ok_or("not a command worth wrapping")?;
+            client.allows(args, &rewritten)?;
+            // The client merges what it is given into the call's arguments: all of them go back.
+            let mut updated: Map<String, Value> = args.clone();
+            updated.insert("command".into(), Value::String(rewritten));
+            Ok(json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}))
+        }
+        Some("AfterTool") => {
+            if rewrite::is_rewritten(command) {
+                return Err("ctxoff ran it already".into());
+            }
+            if !event["tool_response"]["error"].is_null() {
+                return Err("the call failed".into());
+            }
+            let output = event["tool_response"]["llmContent"]
+                .as_str()
+                .and_then(successful_output)
+                .ok_or("not a plain successful run")?;
+            // Tokens are at most bytes: an output this small is never offloaded.
+            if output.len() as u64 <= settings.threshold {
+                return Err("the output is small".into());
+            }
+            let client = Client::read(env, &event)?;
+            let staged = staging_file(&crate::agent::offload::output_name(command));
+            let tail = format!(
+                "CTXOFF_SESSION={session} CTXOFF_AGENT=gemini {REPLAY}={} {} hook gemini",
+                shell_quote(staged.to_str().ok_or("the temporary folder is not UTF-8")?),
+                shell_quote(ctxoff.to_str().ok_or("ctxoff's path is not UTF-8")?),
+            );
+            let tail_args = json!({"command": tail, "description": "ctxoff: summary of the output"});
+            client.allows(tail_args.as_object().expect("an object"), &tail)?;
+            stage(&staged, output.as_bytes())?;
+            Ok(json!({"hookSpecificOutput": {"hookEventName": "AfterTool",
+                "tailToolCallRequest": {"name": super::policy::SHELL_TOOL, "args": tail_args}}}))
+        }
+        _ => Err("not a shell call's BeforeTool or AfterTool".into()),
     }
-    let client = client_args(&env.ancestors).ok_or("the client's command line is unknown")?;
-    if let Some(flag) = client.iter().find(|a| {
-        UNFOLLOWED_FLAGS
-            .iter()
-            .any(|f| a == f || a.starts_with(&format!("{f}=")))
-    }) {
-        return Err(format!("the client was started with {flag}"));
+}
+
+/// What the hook knows of the client that ran it: how it was started, and its rules.
+struct Client {
+    launch: Launch,
+    trusted: bool,
+    rules: Vec<Rule>,
+}
+
+impl Client {
+    fn read(env: &Env, event: &Value) -> Result<Client, String> {
+        if env.sandboxed {
+            return Err("the client runs in its sandbox".into());
+        }
+        let client = client_args(&env.ancestors).ok_or("the client's command line is unknown")?;
+        if let Some(flag) = client.iter().find(|a| {
+            UNFOLLOWED_FLAGS
+                .iter()
+                .any(|f| a == f || a.starts_with(&format!("{f}=")))
+        }) {
+            return Err(format!("the client was started with {flag}"));
+        }
+        let launch: Launch = launch(client).ok_or("the client's approval mode is unknown")?;
+        let cwd = event["cwd"].as_str().map(PathBuf::from);
+        let project = env
+            .project
+            .clone()
+            .or(cwd)
+            .ok_or("the project folder is unknown")?;
+        let found = read_rules(env, &project)?;
+        let trusted = client.iter().any(|a| a == "--skip-trust") || found.trusts(env, &project);
+        Ok(Client {
+            launch,
+            trusted,
+            rules: found.rules,
+        })
     }
-    let launch: Launch = launch(client).ok_or("the client's approval mode is unknown")?;
-    let cwd = event["cwd"].as_str().map(PathBuf::from);
-    let project = env
-        .project
-        .clone()
-        .or(cwd)
-        .ok_or("the project folder is unknown")?;
-    let found = read_rules(env, &project)?;
-    let trusted = client.iter().any(|a| a == "--skip-trust") || found.trusts(env, &project);
-    let rewritten = rewrite::rewrite(
-        command,
-        Agent::Gemini,
-        &session,
-        &settings.keep,
-        ctxoff,
-        env.path.as_deref(),
-    )
-    .ok_or("not a command worth wrapping")?;
-    match verdict(&found.rules, launch, trusted, args, &rewritten) {
-        Verdict::MayRewrite => {}
-        Verdict::Rule { decision, source } => {
-            return Err(format!(
+
+    /// Whether the client would run a call with `args` and with its command `rewritten` alike,
+    /// without asking.
+    fn allows(&self, args: &Map<String, Value>, rewritten: &str) -> Result<(), String> {
+        match verdict(&self.rules, self.launch, self.trusted, args, rewritten) {
+            Verdict::MayRewrite => Ok(()),
+            Verdict::Rule { decision, source } => Err(format!(
                 "a rule of {source} decides it: {}",
                 decision.name()
-            ));
+            )),
+            Verdict::Unsure(why) => Err(why.into()),
         }
-        Verdict::Unsure(why) => return Err(why.into()),
     }
-    // The client merges what it is given into the call's arguments: all of them go back.
-    let mut updated: Map<String, Value> = args.clone();
-    updated.insert("command".into(), Value::String(rewritten));
-    Ok(json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}))
+}
+
+/// The output of a shell call that exited 0, from what the client hands the model:
+/// `Output: …` and the process group, nothing else (no `Error:`, `Exit Code:`, `Signal:` or
+/// background processes), inside the client's untrusted-content marks.
+fn successful_output(llm_content: &str) -> Option<&str> {
+    let inner = llm_content
+        .strip_prefix("<untrusted_context>\n")
+        .and_then(|s| s.strip_suffix("\n</untrusted_context>"))
+        .unwrap_or(llm_content);
+    let body = inner.strip_prefix("Output: ")?;
+    let (output, pgid) = body.rsplit_once("\nProcess Group PGID: ")?;
+    if !pgid.bytes().all(|b| b.is_ascii_digit()) || output == "(empty)" {
+        return None;
+    }
+    let last = output.rsplit('\n').next().unwrap_or_default();
+    let sections = ["Error: ", "Exit Code: ", "Signal: ", "Background PIDs: "];
+    (!sections.iter().any(|s| last.starts_with(s))).then_some(output)
+}
+
+/// The variable that makes `ctxoff hook gemini` print the summary of a staged output (the
+/// command the `AfterTool` hook asks the client to run next) instead of answering an event.
+pub(crate) const REPLAY: &str = "CTXOFF_REPLAY";
+
+/// Staged outputs' names in the temporary folder: `ctxoff-replay-NAME-ID.txt`.
+const STAGED_PREFIX: &str = "ctxoff-replay-";
+
+fn staging_file(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    std::env::temp_dir().join(format!(
+        "{STAGED_PREFIX}{name}-{}-{nanos}.txt",
+        std::process::id()
+    ))
+}
+
+/// Writes `output` to a new file only this user can read.
+fn stage(path: &Path, output: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .and_then(|mut f| f.write_all(output))
+        .map_err(|e| format!("cannot stage the output in {}: {e}", path.display()))
+}
+
+/// `ctxoff hook gemini` with [`REPLAY`] set: the staged output goes through pipe mode (saved in
+/// the session, its summary printed) and the staged file is removed. Only a file this hook
+/// staged is taken: a plain file of this user in the temporary folder, named as staged.
+pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
+    use std::os::unix::fs::MetadataExt;
+    let failed = std::process::ExitCode::from(1);
+    let name = staged
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix(STAGED_PREFIX))
+        .and_then(|n| n.strip_suffix(".txt"))
+        .and_then(|n| n.rsplitn(3, '-').nth(2))
+        .filter(|n| !n.is_empty());
+    let owned = std::fs::symlink_metadata(staged).is_ok_and(|m| {
+        m.file_type().is_file() && m.uid() == crate::store::current_uid()
+    });
+    let (Some(name), true, true) = (
+        name,
+        owned,
+        staged.parent() == Some(std::env::temp_dir().as_path()),
+    ) else {
+        eprintln!("ctxoff: {} is not an output ctxoff staged", staged.display());
+        return failed;
+    };
+    let Ok(file) = std::fs::File::open(staged) else {
+        return failed;
+    };
+    let _ = std::fs::remove_file(staged);
+    let Some(ctxoff) = rewrite::current_ctxoff() else {
+        return failed;
+    };
+    match std::process::Command::new(ctxoff)
+        .args(["--quiet", "--name", name])
+        .env_remove(REPLAY)
+        .stdin(file)
+        .status()
+    {
+        Ok(status) if status.success() => std::process::ExitCode::SUCCESS,
+        _ => failed,
+    }
 }
 
 /// The rules found, and the settings that decide folder trust.
@@ -576,6 +722,81 @@ mod tests {
         for command in ["cargo test && ls", "cd x", "cargo test > log"] {
             assert!(s.rewritten(command).is_err(), "{command}");
         }
+    }
+
+    fn after(command: &str, llm_content: &str) -> String {
+        json!({"session_id": SESSION, "cwd": "/elsewhere", "hook_event_name": "AfterTool",
+               "tool_name": "run_shell_command",
+               "tool_input": {"command": command, "description": "Run it"},
+               "tool_response": {"llmContent": llm_content, "returnDisplay": "…"}})
+        .to_string()
+    }
+
+    fn seq_content(lines: u32, tail: &str) -> String {
+        let output: String = (1..=lines).map(|n| format!("{n}\n")).collect();
+        format!("<untrusted_context>\nOutput: {}{tail}\nProcess Group PGID: 4242\n</untrusted_context>", output.trim_end())
+    }
+
+    #[test]
+    fn reads_only_plain_successful_runs() {
+        let ok = seq_content(3, "");
+        assert_eq!(successful_output(&ok), Some("1\n2\n3"));
+        for failed in [
+            seq_content(3, "\nExit Code: 3"),
+            seq_content(3, "\nError: spawn failed"),
+            seq_content(3, "\nSignal: 9"),
+            seq_content(3, "\nBackground PIDs: 77"),
+            "<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 1\n</untrusted_context>".into(),
+            "Command was cancelled by user before it could complete.".into(),
+        ] {
+            assert_eq!(successful_output(&failed), None, "{failed}");
+        }
+    }
+
+    #[test]
+    fn after_a_large_successful_run_asks_for_the_summary_as_a_tail_call() {
+        let s = Setup::new();
+        let big = seq_content(20_000, "");
+        let answered =
+            answer(&after("make && true", &big), Some(&s.settings), &s.env).unwrap();
+        let tail = &answered["hookSpecificOutput"]["tailToolCallRequest"];
+        assert_eq!(tail["name"], "run_shell_command");
+        let command = tail["args"]["command"].as_str().unwrap();
+        assert!(
+            command.starts_with(&format!("CTXOFF_SESSION={SESSION} CTXOFF_AGENT=gemini {REPLAY}=")),
+            "{command}"
+        );
+        assert!(command.ends_with(&format!(" {CTXOFF} hook gemini")), "{command}");
+        let staged = command.split_whitespace().nth(2).unwrap().split_once('=').unwrap().1;
+        let saved = fs::read_to_string(staged).unwrap();
+        fs::remove_file(staged).unwrap();
+        assert!(saved.starts_with("1\n2\n") && saved.ends_with("\n20000"));
+        // Nothing for small, failed or already rewritten runs, or where a rule would stop the
+        // summary's own command.
+        for (command, content) in [
+            ("make", seq_content(3, "")),
+            ("make", seq_content(20_000, "\nExit Code: 2")),
+            (&*format!("CTXOFF_SESSION=x {CTXOFF} -- make"), seq_content(20_000, "")),
+        ] {
+            assert!(answer(&after(command, &content), Some(&s.settings), &s.env).is_err());
+        }
+        s.write(
+            "home/.gemini/policies/ask.toml",
+            "[[rule]]\ntoolName = \"run_shell_command\"\ndecision = \"ask_user\"\npriority = 1\n",
+        );
+        assert!(answer(&after("make", &big), Some(&s.settings), &s.env).is_err());
+    }
+
+    #[test]
+    fn replay_takes_only_files_it_staged() {
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        assert_eq!(replay(outside.path()), std::process::ExitCode::from(1));
+        assert!(outside.path().exists(), "not removed");
+        let wrong_dir = tempfile::tempdir().unwrap();
+        let file = wrong_dir.path().join("ctxoff-replay-make-1-2.txt");
+        fs::write(&file, "x").unwrap();
+        assert_eq!(replay(&file), std::process::ExitCode::from(1));
+        assert!(file.exists());
     }
 
     #[test]
