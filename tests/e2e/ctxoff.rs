@@ -10,8 +10,10 @@ pub fn exe() -> &'static str {
 }
 
 /// A Makefile whose default target prints 20,000 lines (108,894 bytes) and whose `test` target
-/// prints them and fails: a build and a failing test run, the commands a hook exists for.
-pub const MAKEFILE: &str = "all:\n\t@seq 1 20000\n\ntest:\n\t@seq 1 20000; exit 3\n";
+/// prints them and fails: a build and a failing test run, the commands a hook exists for. `wide`
+/// prints 600 longer lines (31 KB, over ctxoff's threshold but under what opencode cuts).
+pub const MAKEFILE: &str = "all:\n\t@seq 1 20000\n\ntest:\n\t@seq 1 20000; exit 3\n\n\
+                            wide:\n\t@seq -f 'line %g: the quick brown fox jumps over the lazy dog' 1 600\n";
 
 /// The bytes `make` prints: `seq 1 20000`.
 pub const MAKE_BYTES: usize = 108_894;

@@ -15,6 +15,7 @@ mod gemini;
 mod gemini_ctxoff;
 mod mock;
 mod opencode;
+mod opencode_ctxoff;
 mod probe;
 
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.

@@ -14,11 +14,11 @@
 //! the answer is `{"args": {…}}` (every argument, the command rewritten) where the verdict allows
 //! it, else `{}`. After the call (`tool.execute.after`, with the `output` the client gave the
 //! plugin), a large output of a command that was not rewritten is saved and summarised, and the
-//! answer is `{"output": "<summary>"}`: what the model then gets instead of the client's cut.
-//! The client saves the whole output when it cuts it (`metadata.outputPath`), and passes it
-//! whole otherwise, so the summary covers all of it.
+//! answer is `{"output": "<summary>"}`, which the model then gets instead. Only an output the
+//! client did not cut: the file it saves a cut output to (`metadata.outputPath`) does not always
+//! hold all of it (measured: its start can be missing), and a summary must be of the whole.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
@@ -105,17 +105,10 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
     }
 }
 
-/// The whole output of a finished call: the file the client saved it to when it cut it, else
-/// what it passed.
+/// The whole output of a finished call: what the client passed, unless it cut it.
 fn whole_output(output: &Value) -> Result<Vec<u8>, String> {
-    let metadata = &output["metadata"];
-    if metadata["truncated"] == true {
-        let path = metadata["outputPath"]
-            .as_str()
-            .map(Path::new)
-            .filter(|p| p.is_absolute())
-            .ok_or("the cut output was not saved")?;
-        return std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+    if output["metadata"]["truncated"] != false {
+        return Err("the client cut the output, and may not have saved all of it".into());
     }
     output["output"]
         .as_str()
@@ -197,17 +190,13 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_whole_output_where_the_client_saved_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let saved = dir.path().join("tool_1");
-        std::fs::write(&saved, "all of it\n").unwrap();
-        let cut = json!({"output": "…the end\n", "metadata": {"truncated": true,
-            "outputPath": saved, "exit": 0}});
-        assert_eq!(whole_output(&cut).unwrap(), b"all of it\n");
+    fn takes_only_outputs_the_client_did_not_cut() {
         let whole = json!({"output": "1\n2\n", "metadata": {"truncated": false, "exit": 3}});
         assert_eq!(whole_output(&whole).unwrap(), b"1\n2\n");
-        let unsaved = json!({"output": "x", "metadata": {"truncated": true}});
-        assert!(whole_output(&unsaved).is_err());
+        let cut = json!({"output": "…the end\n", "metadata": {"truncated": true,
+            "outputPath": "/home/ana/.local/share/opencode/tool-output/tool_1", "exit": 0}});
+        assert!(whole_output(&cut).is_err());
+        assert!(whole_output(&json!({"output": "x", "metadata": {}})).is_err());
     }
 
     #[test]

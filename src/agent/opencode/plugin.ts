@@ -3,8 +3,8 @@
 // It asks ctxoff about every bash call and applies the answer; ctxoff makes the decisions
 // (`ctxoff hook opencode`). Before a call, with the running agent's permission rules, ctxoff may
 // rewrite the command to run through it, where those rules decide the original and the rewrite
-// alike. After a call whose command was not rewritten, a large output is saved by ctxoff and the
-// agent gets its summary. Whatever goes wrong, the call is left as it is.
+// alike. After a call whose command was not rewritten, a large output the client did not cut is
+// saved by ctxoff and the agent gets its summary. Whatever goes wrong, the call is left as it is.
 import { spawnSync } from "node:child_process";
 
 const CTXOFF = __CTXOFF__;
