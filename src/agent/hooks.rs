@@ -24,7 +24,9 @@ pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
     let settings = ctx.settings().ok();
     let home = ctx.home.as_deref();
     let answer = match agent {
-        Agent::Codex => codex::hook::answer(&event, settings, &codex::hook::Env::from_process(home)),
+        Agent::Codex => {
+            codex::hook::answer(&event, settings, &codex::hook::Env::from_process(home))
+        }
         Agent::Gemini => {
             gemini::hook::answer(&event, settings, &gemini::hook::Env::from_process(home))
         }

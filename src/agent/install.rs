@@ -82,8 +82,9 @@ impl Edit {
         };
         match &self.after {
             Some(bytes) => write_atomic(&self.path, bytes)?,
-            None => fs::remove_file(&self.path)
-                .with_context(|| format!("cannot remove {shown}"))?,
+            None => {
+                fs::remove_file(&self.path).with_context(|| format!("cannot remove {shown}"))?
+            }
         }
         let verb = match (&self.before, &self.after) {
             (None, _) => "created",
@@ -191,7 +192,10 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 /// The command line an agent runs for ctxoff's hook.
 pub(crate) fn hook_command(options: &Options, agent: &str) -> anyhow::Result<String> {
-    let exe = options.ctxoff.to_str().context("ctxoff's path is not UTF-8")?;
+    let exe = options
+        .ctxoff
+        .to_str()
+        .context("ctxoff's path is not UTF-8")?;
     Ok(format!("{} hook {agent}", crate::format::shell_quote(exe)))
 }
 
@@ -221,7 +225,10 @@ mod tests {
         edit("{}").apply(false, &mut out).unwrap();
         edit("{\"a\":1}").apply(false, &mut out).unwrap();
         for name in ["settings.json", "settings.json.bak", "settings.json.bak.1"] {
-            let mode = fs::metadata(dir.path().join(name)).unwrap().permissions().mode();
+            let mode = fs::metadata(dir.path().join(name))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600, "{name}");
         }
         assert_eq!(
@@ -264,7 +271,12 @@ mod tests {
             after: Some(b"{\"x\":1}".to_vec()),
         };
         edit.apply(false, &mut Vec::new()).unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&target).unwrap(), "{\"x\":1}");
         fs::set_permissions(&target, fs::Permissions::from_mode(0o444)).unwrap();
         // Root may write anything: only check the refusal where permissions apply.
@@ -277,8 +289,14 @@ mod tests {
     #[test]
     fn recognises_hook_commands() {
         assert!(is_hook_command("ctxoff hook codex", "codex"));
-        assert!(is_hook_command("/home/a/.cargo/bin/ctxoff hook gemini", "gemini"));
-        assert!(is_hook_command("'/opt/my tools/ctxoff' hook codex", "codex"));
+        assert!(is_hook_command(
+            "/home/a/.cargo/bin/ctxoff hook gemini",
+            "gemini"
+        ));
+        assert!(is_hook_command(
+            "'/opt/my tools/ctxoff' hook codex",
+            "codex"
+        ));
         assert!(!is_hook_command("ctxoff hook claude", "codex"));
         assert!(!is_hook_command("ctxoff hook codex --x", "codex"));
         assert!(!is_hook_command("audit-log", "codex"));

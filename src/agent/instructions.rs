@@ -116,7 +116,10 @@ mod tests {
     fn printed(agent: Option<&str>) -> (String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         print(agent, &mut out, &mut err).unwrap();
-        (String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
     }
 
     #[test]
@@ -124,7 +127,10 @@ mod tests {
         for name in names() {
             let (out, err) = printed(Some(name));
             assert!(out.ends_with(SNIPPET), "{name}");
-            assert!(err.starts_with("ctxoff: for ") && err.lines().count() == 1, "{err}");
+            assert!(
+                err.starts_with("ctxoff: for ") && err.lines().count() == 1,
+                "{err}"
+            );
         }
         let (out, err) = printed(None);
         assert_eq!(out, SNIPPET);
@@ -138,6 +144,9 @@ mod tests {
     fn an_unknown_agent_lists_the_known_ones() {
         let err = print(Some("vim"), &mut Vec::new(), &mut Vec::new()).unwrap_err();
         let message = err.to_string();
-        assert!(message.contains("'vim'") && message.contains("cursor"), "{message}");
+        assert!(
+            message.contains("'vim'") && message.contains("cursor"),
+            "{message}"
+        );
     }
 }

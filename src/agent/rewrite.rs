@@ -101,7 +101,9 @@ mod tests {
         let rewrite = |c: &str| rewrite(c, Agent::Codex, "s1", &[], exe, Some(&path));
         assert_eq!(
             rewrite("cargo test --all").as_deref(),
-            Some("CTXOFF_SESSION=s1 CTXOFF_AGENT=codex '/opt/ctx off/bin/ctxoff' -- cargo test --all")
+            Some(
+                "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex '/opt/ctx off/bin/ctxoff' -- cargo test --all"
+            )
         );
         assert_eq!(
             rewrite("RUST_LOG=debug cargo test -- --nocapture").as_deref(),
@@ -112,7 +114,9 @@ mod tests {
         // An assignment's value that looks like the wrapper does not confuse it.
         assert_eq!(
             rewrite("A='ctxoff -- x' make ctxoff").as_deref(),
-            Some("CTXOFF_SESSION=s1 CTXOFF_AGENT=codex A='ctxoff -- x' '/opt/ctx off/bin/ctxoff' -- make ctxoff")
+            Some(
+                "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex A='ctxoff -- x' '/opt/ctx off/bin/ctxoff' -- make ctxoff"
+            )
         );
         assert_eq!(
             rewrite("ctxoff lines @last 1:40").as_deref(),
@@ -131,7 +135,10 @@ mod tests {
             session_name("01a22f3a-cddd-7180-b298-7111aaf880a8").as_deref(),
             Some("01a22f3a-cddd-7180-b298-7111aaf880a8")
         );
-        assert_eq!(session_name("ses_dd0b/../x").as_deref(), Some("ses_dd0b_.._x"));
+        assert_eq!(
+            session_name("ses_dd0b/../x").as_deref(),
+            Some("ses_dd0b_.._x")
+        );
         assert_eq!(session_name(""), None);
         assert_eq!(session_name(".."), None);
     }

@@ -94,8 +94,9 @@ impl ValueEnum for Agent {
         Some(match self {
             Agent::Claude => PossibleValue::new("claude")
                 .help("Claude Code (a PreToolUse hook on the Bash tool)"),
-            Agent::Codex => PossibleValue::new("codex")
-                .help("Codex CLI (a PreToolUse hook on its shell tool)"),
+            Agent::Codex => {
+                PossibleValue::new("codex").help("Codex CLI (a PreToolUse hook on its shell tool)")
+            }
             Agent::Gemini => PossibleValue::new("gemini")
                 .help("Gemini CLI (a BeforeTool hook on run_shell_command)"),
             Agent::Opencode => PossibleValue::new("opencode")

@@ -260,7 +260,11 @@ fn install_agent(
 ) -> anyhow::Result<ExitCode> {
     use crate::agent::install::{Options, Scope};
     let options = Options {
-        scope: if args.project { Scope::Project } else { Scope::Global },
+        scope: if args.project {
+            Scope::Project
+        } else {
+            Scope::Global
+        },
         dry_run: args.dry_run,
         uninstall: args.uninstall,
         check: args.check,

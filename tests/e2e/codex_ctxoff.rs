@@ -85,7 +85,10 @@ fn summary_reaches_the_model_where_the_sandbox_lets_ctxoff_write() {
         let scratch = codex.scratch.as_deref().unwrap();
         ctxoff::assert_summary(body, command, exit, scratch, &session);
         if exit != 0 {
-            assert!(body.contains("make: *** [Makefile:5: test] Error 3"), "{body}");
+            assert!(
+                body.contains("make: *** [Makefile:5: test] Error 3"),
+                "{body}"
+            );
         }
         // The thread's session holds it: `@last` and `list` find it there.
         let list = Command::new(ctxoff::exe())
@@ -111,11 +114,17 @@ fn rules_and_the_read_only_sandbox_leave_the_command_to_the_client() {
         return;
     }
     let rules = |decision: &str| {
-        format!("prefix_rule(pattern=[\"make\"], decision=\"{decision}\", justification=\"mine\")\n")
+        format!(
+            "prefix_rule(pattern=[\"make\"], decision=\"{decision}\", justification=\"mine\")\n"
+        )
     };
     let cases: Vec<(&str, Option<String>, &str)> = vec![
         ("read-only sandbox", None, "read-only"),
-        ("forbidden rule", Some(rules("forbidden")), "workspace-write"),
+        (
+            "forbidden rule",
+            Some(rules("forbidden")),
+            "workspace-write",
+        ),
         ("prompt rule", Some(rules("prompt")), "workspace-write"),
         ("allow rule", Some(rules("allow")), "workspace-write"),
     ];
@@ -198,7 +207,12 @@ fn app_server_turn(codex: &Codex, approval: &str, sandbox: &str) -> Turn {
                         "params": {"threadId": thread,
                                    "input": [{"type": "text", "text": "Run the command."}]}}));
         } else if message.get("method").is_some() && message.get("id").is_some() {
-            approvals.push(message["params"]["command"].as_str().unwrap_or("").to_owned());
+            approvals.push(
+                message["params"]["command"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned(),
+            );
             send(json!({"jsonrpc": "2.0", "id": message["id"], "result": {"decision": "decline"}}));
         } else if message["method"] == "turn/completed" {
             break;
@@ -229,7 +243,8 @@ fn approval_policies_through_the_app_server() {
     if !crate::enabled("codex") {
         return;
     }
-    let escalated = json!({"sandbox_permissions": "require_escalated", "justification": "needs it"});
+    let escalated =
+        json!({"sandbox_permissions": "require_escalated", "justification": "needs it"});
     for (name, approval, extra) in [
         ("untrusted", "untrusted", json!({})),
         ("on-request, escalation asked", "on-request", escalated),
@@ -241,7 +256,11 @@ fn approval_policies_through_the_app_server() {
                 app_server_turn(&codex, approval, "workspace-write")
             })
             .collect();
-        assert_eq!(turns[0].approvals, ["/bin/bash -lc make"], "{name}: the control asks");
+        assert_eq!(
+            turns[0].approvals,
+            ["/bin/bash -lc make"],
+            "{name}: the control asks"
+        );
         assert_eq!(
             turns[1].approvals, turns[0].approvals,
             "{name}: with ctxoff the user is asked the same"
@@ -279,7 +298,11 @@ fn init_leaves_the_hook_trusted_in_the_clients_own_inventory() {
         .env("CODEX_HOME", codex.codex_home())
         .output()
         .unwrap();
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
     // Removed, the hook is gone from the client's inventory and no trust entry is left.
     ctxoff::init(
         &["codex", "--uninstall"],

@@ -37,7 +37,9 @@ fn comparable(responses: &[Value]) -> String {
     let pgid = Regex::new(r"Process Group PGID: \d+").unwrap();
     let saved = Regex::new(r"For full output see: [^\\]+").unwrap();
     let text = pgid.replace_all(&text, "Process Group PGID: N");
-    saved.replace_all(&text, "For full output see: FILE").into_owned()
+    saved
+        .replace_all(&text, "For full output see: FILE")
+        .into_owned()
 }
 
 /// The session the summaries were stored in (the only one under the scratch root).
@@ -65,18 +67,29 @@ fn summaries_reach_the_model_in_a_headless_yolo_run() {
     let rewritten = output(&responses[0]);
     ctxoff::assert_summary(rewritten, "make", 0, &scratch, &session);
     assert!(
-        rewritten.ends_with("[System] Tool input parameters were modified by a hook before execution."),
+        rewritten
+            .ends_with("[System] Tool input parameters were modified by a hook before execution."),
         "{rewritten:.300}"
     );
     let failed = output(&responses[1]);
     ctxoff::assert_summary(failed, "make test", 2, &scratch, &session);
-    assert!(failed.contains("\nExit Code: 2\n"), "the client's own exit line");
+    assert!(
+        failed.contains("\nExit Code: 2\n"),
+        "the client's own exit line"
+    );
     // Not rewritten (a list of commands), replaced after the fact: a plain successful result.
     let replaced = output(&responses[2]);
     let summary = ctxoff::summary(replaced)
-        .or_else(|| replaced.find("[ctxoff] standard input").map(|at| &replaced[at..]))
+        .or_else(|| {
+            replaced
+                .find("[ctxoff] standard input")
+                .map(|at| &replaced[at..])
+        })
         .unwrap_or_else(|| panic!("no summary: {replaced:.500}"));
-    assert!(summary.starts_with("[ctxoff] standard input (make) · 20,000 lines"), "{summary:.200}");
+    assert!(
+        summary.starts_with("[ctxoff] standard input (make) · 20,000 lines"),
+        "{summary:.200}"
+    );
     assert!(!replaced.contains("[System]") && !replaced.contains("Exit Code"));
     assert!(responses[2].get("error").is_none());
     for (n, response) in responses.iter().enumerate() {
@@ -103,10 +116,22 @@ fn rules_decide_as_without_ctxoff() {
     let policies = |g: &mut Gemini| g.user_policy("mine.toml", policy);
     let narrowed = |g: &mut Gemini| g.set("tools", json!({"allowed": ["run_shell_command(make)"]}));
     type Configure = fn(&mut Gemini);
-    let setups: [(&str, &[&str], &str, &dyn Fn(&mut Gemini)); 3] = [
-        ("policy rules", &["make test", "make check", "make all"], "yolo", &policies),
+    /// A setting's name, the commands the model runs, the approval mode, and the setting.
+    type Setup<'a> = (&'a str, &'a [&'a str], &'a str, &'a dyn Fn(&mut Gemini));
+    let setups: [Setup; 3] = [
+        (
+            "policy rules",
+            &["make test", "make check", "make all"],
+            "yolo",
+            &policies,
+        ),
         ("tools.allowed", &["make", "seq 1 3"], "yolo", &narrowed),
-        ("default mode", &["make"], "default", &((|_| {}) as Configure)),
+        (
+            "default mode",
+            &["make"],
+            "default",
+            &((|_| {}) as Configure),
+        ),
     ];
     for (name, commands, mode, configure) in setups {
         let runs: Vec<Vec<Value>> = [false, true]
@@ -116,10 +141,20 @@ fn rules_decide_as_without_ctxoff() {
         if name == "policy rules" {
             // Denied and asked as without ctxoff; the allowed run succeeded, and its output was
             // replaced after the fact.
-            assert_eq!(comparable(&runs[0][..2]), comparable(&runs[1][..2]), "{name}");
-            assert_eq!(runs[1][0], json!({"error": "Tool execution denied by policy."}));
+            assert_eq!(
+                comparable(&runs[0][..2]),
+                comparable(&runs[1][..2]),
+                "{name}"
+            );
+            assert_eq!(
+                runs[1][0],
+                json!({"error": "Tool execution denied by policy."})
+            );
             let allowed = output(&runs[1][2]);
-            assert!(allowed.contains("[ctxoff] standard input (make)"), "{allowed:.300}");
+            assert!(
+                allowed.contains("[ctxoff] standard input (make)"),
+                "{allowed:.300}"
+            );
         } else {
             assert_eq!(comparable(&runs[0]), comparable(&runs[1]), "{name}");
         }

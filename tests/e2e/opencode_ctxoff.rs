@@ -71,7 +71,10 @@ fn summaries_reach_the_model() {
     assert_eq!(run.results.len(), 4, "{}", run.stderr);
     let scratch = opencode.scratch.clone().unwrap();
     let session = session(&opencode);
-    assert!(session.starts_with("ses_"), "the client's session id: {session}");
+    assert!(
+        session.starts_with("ses_"),
+        "the client's session id: {session}"
+    );
     ctxoff::assert_summary(&run.results[0], "make", 0, &scratch, &session);
     ctxoff::assert_summary(&run.results[1], "make test", 2, &scratch, &session);
     // Not rewritten (a list), and cut by the client: left as the client cut it.
@@ -87,7 +90,10 @@ fn summaries_reach_the_model() {
         "{replaced:.300}"
     );
     for (n, result) in run.results.iter().enumerate() {
-        eprintln!("opencode, call {n}: {} bytes reached the model", result.len());
+        eprintln!(
+            "opencode, call {n}: {} bytes reached the model",
+            result.len()
+        );
     }
 }
 
@@ -104,7 +110,12 @@ fn rules_decide_as_without_ctxoff() {
     let ask = json!({"bash": {"*": "ask"}});
     type Case<'a> = (&'a str, &'a [&'a str], &'a Value, Option<&'a Value>);
     let cases: [Case; 2] = [
-        ("rules", &["make test", "make all"], &rules, Some(&agent_rule)),
+        (
+            "rules",
+            &["make test", "make all"],
+            &rules,
+            Some(&agent_rule),
+        ),
         ("ask", &["make"], &ask, None),
     ];
     for (name, commands, permission, agent) in cases {
@@ -118,9 +129,8 @@ fn rules_decide_as_without_ctxoff() {
                 opencode.run()
             })
             .collect();
-        let results = |i: usize| -> Vec<String> {
-            runs[i].results.iter().map(|r| comparable(r)).collect()
-        };
+        let results =
+            |i: usize| -> Vec<String> { runs[i].results.iter().map(|r| comparable(r)).collect() };
         assert_eq!(results(0), results(1), "{name}");
         if name == "ask" {
             assert!(runs[1].results.is_empty());
@@ -136,7 +146,11 @@ fn rules_decide_as_without_ctxoff() {
                 "allowed by its own rule: the client's cut"
             );
         }
-        let shown: Vec<&str> = runs[1].results.iter().map(|r| &r[..r.len().min(80)]).collect();
+        let shown: Vec<&str> = runs[1]
+            .results
+            .iter()
+            .map(|r| &r[..r.len().min(80)])
+            .collect();
         eprintln!("opencode, {name}: {shown:?}");
     }
 }

@@ -87,7 +87,10 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     let session = rewrite::session_name(text("session_id")?).ok_or("no usable session id")?;
     let cwd = PathBuf::from(text("cwd")?);
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env.ctxoff.as_deref().ok_or("ctxoff's own path is unknown")?;
+    let ctxoff = env
+        .ctxoff
+        .as_deref()
+        .ok_or("ctxoff's own path is unknown")?;
 
     let transcript = std::fs::read_to_string(text("transcript_path")?)
         .map_err(|e| format!("cannot read the session transcript: {e}"))?;
@@ -125,7 +128,10 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     match verdict(&policy, command, &rewritten, &cwd) {
         Verdict::MayRewrite => {}
         Verdict::Rule(decision) => {
-            return Err(format!("an execpolicy rule decides it: {}", decision.name()));
+            return Err(format!(
+                "an execpolicy rule decides it: {}",
+                decision.name()
+            ));
         }
         Verdict::Dangerous => return Err("the client's own safety check applies".into()),
         Verdict::Unsure => return Err("the client's reading of the command is not known".into()),
@@ -239,8 +245,7 @@ mod tests {
             }
             for program in ["cargo", "seq", "rm"] {
                 fs::write(bin.join(program), "").unwrap();
-                fs::set_permissions(bin.join(program), fs::Permissions::from_mode(0o755))
-                    .unwrap();
+                fs::set_permissions(bin.join(program), fs::Permissions::from_mode(0o755)).unwrap();
             }
             let env = Env {
                 codex_home: Some(dir.path().join("home/.codex")),
@@ -268,7 +273,13 @@ mod tests {
 
         /// Writes the transcript of a turn with `approval` and `sandbox` and a call with
         /// `arguments`; returns the event for `command`.
-        fn event(&self, command: &str, approval: Value, sandbox: Value, arguments: Value) -> String {
+        fn event(
+            &self,
+            command: &str,
+            approval: Value,
+            sandbox: Value,
+            arguments: Value,
+        ) -> String {
             let transcript = self.dir.path().join("rollout.jsonl");
             let lines = [
                 json!({"type": "session_meta", "payload": {"id": SESSION}}),
@@ -369,12 +380,20 @@ mod tests {
         let s = Setup::new();
         let sandbox = workspace("workspace-write");
         let plain = json!({"cmd": "cargo test"});
-        let on_request = s.event("cargo test", json!("on-request"), sandbox.clone(), plain.clone());
+        let on_request = s.event(
+            "cargo test",
+            json!("on-request"),
+            sandbox.clone(),
+            plain.clone(),
+        );
         assert!(s.answer(&on_request).is_ok());
         for (approval, arguments) in [
             (json!("untrusted"), plain.clone()),
             (json!("on-failure"), plain.clone()),
-            (json!({"granular": {"rules": true, "sandbox_approval": true}}), plain.clone()),
+            (
+                json!({"granular": {"rules": true, "sandbox_approval": true}}),
+                plain.clone(),
+            ),
             (
                 json!("on-request"),
                 json!({"cmd": "cargo test", "sandbox_permissions": "require_escalated"}),
@@ -415,8 +434,11 @@ mod tests {
         )
         .unwrap();
         assert!(s.rewritten("seq 1 3", "danger-full-access").is_err());
-        fs::write(s.env.system.join("requirements.toml"), "allowed_approval_policies = [\"never\"]\n")
-            .unwrap();
+        fs::write(
+            s.env.system.join("requirements.toml"),
+            "allowed_approval_policies = [\"never\"]\n",
+        )
+        .unwrap();
         assert!(s.rewritten("seq 1 3", "danger-full-access").is_ok());
         // The client's own check of a forced `rm`.
         assert!(s.rewritten("rm -rf build", "danger-full-access").is_err());
@@ -456,7 +478,10 @@ mod tests {
         }
         // Not worth wrapping, or not a simple command.
         for command in ["cd sub", "cargo test && cargo build", "vim x"] {
-            assert!(s.rewritten(command, "danger-full-access").is_err(), "{command}");
+            assert!(
+                s.rewritten(command, "danger-full-access").is_err(),
+                "{command}"
+            );
         }
     }
 }

@@ -44,9 +44,12 @@ pub(crate) fn run(
     let config_before = install::read(&config_file)?;
     let config_text = String::from_utf8(config_before.clone().unwrap_or_default())
         .with_context(|| format!("{} is not UTF-8; nothing written", config_file.display()))?;
-    config_text
-        .parse::<toml::Table>()
-        .with_context(|| format!("{} is not valid TOML; nothing written", config_file.display()))?;
+    config_text.parse::<toml::Table>().with_context(|| {
+        format!(
+            "{} is not valid TOML; nothing written",
+            config_file.display()
+        )
+    })?;
 
     if options.check {
         return check(&hooks, &hooks_file, &config_text, options, cwd, out);
@@ -55,7 +58,10 @@ pub(crate) fn run(
         let removed = uninstall(&mut hooks)?;
         let mut text = config_text.clone();
         if let Some((group, handler, group_removed)) = removed {
-            text = remove_table(&text, &state_key(&hooks_file, Event::PreToolUse, group, handler));
+            text = remove_table(
+                &text,
+                &state_key(&hooks_file, Event::PreToolUse, group, handler),
+            );
             if group_removed {
                 text = shift_later_groups(&text, &hooks_file, group, out)?;
             }
@@ -85,8 +91,16 @@ pub(crate) fn run(
         },
     ];
     if !edits.iter().any(Edit::changes) {
-        let state = if options.uninstall { "not installed" } else { "already installed" };
-        writeln!(out, "ctxoff hook {state} in {}; nothing changed", hooks_file.display())?;
+        let state = if options.uninstall {
+            "not installed"
+        } else {
+            "already installed"
+        };
+        writeln!(
+            out,
+            "ctxoff hook {state} in {}; nothing changed",
+            hooks_file.display()
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     for edit in edits.iter().filter(|e| e.changes()) {
@@ -148,12 +162,15 @@ fn groups(hooks: &Value) -> &[Value] {
 /// Where ctxoff's handler is: (group, handler) in `hooks.PreToolUse`.
 fn ours(hooks: &Value) -> Option<(usize, usize)> {
     groups(hooks).iter().enumerate().find_map(|(g, group)| {
-        group["hooks"].as_array()?.iter().position(|h| {
-            h["command"]
-                .as_str()
-                .is_some_and(|c| is_hook_command(c, "codex"))
-        })
-        .map(|h| (g, h))
+        group["hooks"]
+            .as_array()?
+            .iter()
+            .position(|h| {
+                h["command"]
+                    .as_str()
+                    .is_some_and(|c| is_hook_command(c, "codex"))
+            })
+            .map(|h| (g, h))
     })
 }
 
@@ -249,7 +266,11 @@ fn set_trust(text: &str, key: &str, hash: &str) -> anyhow::Result<String> {
         .get("hooks")
         .and_then(|h| h.get("state"))
         .and_then(|s| s.get(key));
-    if state.and_then(|s| s.get("trusted_hash")).and_then(|h| h.as_str()) == Some(hash) {
+    if state
+        .and_then(|s| s.get("trusted_hash"))
+        .and_then(|h| h.as_str())
+        == Some(hash)
+    {
         return Ok(text.to_owned());
     }
     let line = format!("trusted_hash = {}", quoted(hash));
@@ -305,7 +326,11 @@ fn remove_table(text: &str, key: &str) -> String {
     if start > 0 && lines[start - 1].trim().is_empty() {
         start -= 1;
     }
-    let kept: Vec<&str> = lines[..start].iter().chain(&lines[end..]).copied().collect();
+    let kept: Vec<&str> = lines[..start]
+        .iter()
+        .chain(&lines[end..])
+        .copied()
+        .collect();
     match kept.is_empty() {
         true => String::new(),
         false => kept.join("\n") + "\n",
@@ -387,7 +412,11 @@ fn check(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     let Some((group, handler)) = ours(hooks) else {
-        writeln!(out, "not installed: {} has no ctxoff hook", hooks_file.display())?;
+        writeln!(
+            out,
+            "not installed: {} has no ctxoff hook",
+            hooks_file.display()
+        )?;
         return Ok(ExitCode::from(1));
     };
     let mut ok = true;
@@ -401,9 +430,8 @@ fn check(
         writeln!(out, "  it runs another ctxoff than this one ({expected})")?;
     }
     let key = state_key(hooks_file, Event::PreToolUse, group, handler);
-    let trusted = hash_of(hooks, group, handler).is_some_and(|hash| {
-        set_trust(config, &key, &hash).is_ok_and(|edited| edited == config)
-    });
+    let trusted = hash_of(hooks, group, handler)
+        .is_some_and(|hash| set_trust(config, &key, &hash).is_ok_and(|edited| edited == config));
     if trusted {
         writeln!(out, "  trusted")?;
     } else {
@@ -415,7 +443,10 @@ fn check(
     }
     if options.scope == Scope::Project && !project_trusted(config, cwd) {
         ok = false;
-        writeln!(out, "  the project is not trusted: Codex ignores its .codex folder")?;
+        writeln!(
+            out,
+            "  the project is not trusted: Codex ignores its .codex folder"
+        )?;
     }
     Ok(ExitCode::from(if ok { 0 } else { 1 }))
 }
@@ -461,8 +492,13 @@ mod tests {
             // CODEX_HOME is not set in tests: the home's .codex is used.
             let home = self.dir.path().join("home");
             let mut out = Vec::new();
-            let code = run(&options, Some(&home), &self.dir.path().join("project"), &mut out)
-                .unwrap_or_else(|e| panic!("{e:#}"));
+            let code = run(
+                &options,
+                Some(&home),
+                &self.dir.path().join("project"),
+                &mut out,
+            )
+            .unwrap_or_else(|e| panic!("{e:#}"));
             (code, String::from_utf8(out).unwrap())
         }
 
@@ -475,7 +511,8 @@ mod tests {
         }
     }
 
-    const CONFIG: &str = "# my settings\nmodel = \"gpt-5\"\n\n[projects.\"/src/x\"]\ntrust_level = \"trusted\"\n";
+    const CONFIG: &str =
+        "# my settings\nmodel = \"gpt-5\"\n\n[projects.\"/src/x\"]\ntrust_level = \"trusted\"\n";
 
     #[test]
     fn installs_the_hook_and_its_trust_idempotently() {
@@ -488,10 +525,16 @@ mod tests {
         assert_eq!(code, ExitCode::SUCCESS, "{out}");
         let hooks = s.hooks();
         let handler = &hooks["hooks"]["PreToolUse"][0]["hooks"][0];
-        assert!(is_hook_command(handler["command"].as_str().unwrap(), "codex"));
+        assert!(is_hook_command(
+            handler["command"].as_str().unwrap(),
+            "codex"
+        ));
         assert_eq!(handler["timeout"], TIMEOUT);
         let config = s.config();
-        assert!(config.starts_with(CONFIG), "the user's lines stay: {config}");
+        assert!(
+            config.starts_with(CONFIG),
+            "the user's lines stay: {config}"
+        );
         let key = key_for(&s.codex().join("hooks.json"), 0);
         let hash = hash_of(&hooks, 0, 0).unwrap();
         assert!(
@@ -502,10 +545,17 @@ mod tests {
         let files = fs::read_dir(s.codex()).unwrap().count();
         let (_, again) = s.run(&[]);
         assert!(again.contains("already installed"), "{again}");
-        assert_eq!(fs::read_dir(s.codex()).unwrap().count(), files, "no new backup");
+        assert_eq!(
+            fs::read_dir(s.codex()).unwrap().count(),
+            files,
+            "no new backup"
+        );
 
         let (_, removed) = s.run(&["--uninstall"]);
-        assert!(removed.contains("removed") || removed.contains("changed"), "{removed}");
+        assert!(
+            removed.contains("removed") || removed.contains("changed"),
+            "{removed}"
+        );
         assert_eq!(s.config(), CONFIG);
         assert!(!s.codex().join("hooks.json").exists() || s.hooks() == json!({}));
         assert_eq!(s.run(&["--check"]).0, ExitCode::from(1));
@@ -522,11 +572,17 @@ mod tests {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit", "timeout": 5}]}],
             "Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}});
         fs::write(&file, theirs.to_string()).unwrap();
-        let audit = format!("{}\ntrusted_hash = \"sha256:aa\"\n", header(&key_for(&file, 0)));
+        let audit = format!(
+            "{}\ntrusted_hash = \"sha256:aa\"\n",
+            header(&key_for(&file, 0))
+        );
         fs::write(s.codex().join("config.toml"), &audit).unwrap();
         s.run(&[]);
         let hooks = s.hooks();
-        assert_eq!(hooks["hooks"]["PreToolUse"][0], theirs["hooks"]["PreToolUse"][0]);
+        assert_eq!(
+            hooks["hooks"]["PreToolUse"][0],
+            theirs["hooks"]["PreToolUse"][0]
+        );
         assert_eq!(hooks["hooks"]["Stop"], theirs["hooks"]["Stop"]);
         assert!(s.config().contains(&header(&key_for(&file, 1))));
         assert!(s.config().starts_with(&audit));
@@ -537,7 +593,10 @@ mod tests {
             .unwrap()
             .push(json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "later"}]}));
         fs::write(&file, hooks.to_string()).unwrap();
-        let later = format!("\n{}\ntrusted_hash = \"sha256:bb\"\n", header(&key_for(&file, 2)));
+        let later = format!(
+            "\n{}\ntrusted_hash = \"sha256:bb\"\n",
+            header(&key_for(&file, 2))
+        );
         fs::write(s.codex().join("config.toml"), s.config() + &later).unwrap();
         s.run(&["--uninstall"]);
         assert_eq!(
@@ -546,7 +605,10 @@ mod tests {
         );
         let config = s.config();
         assert!(config.contains(&header(&key_for(&file, 1))), "{config}");
-        assert!(config.contains("sha256:bb") && config.contains("sha256:aa"), "{config}");
+        assert!(
+            config.contains("sha256:bb") && config.contains("sha256:aa"),
+            "{config}"
+        );
         assert!(!config.contains(&header(&key_for(&file, 2))), "{config}");
     }
 
@@ -559,7 +621,11 @@ mod tests {
         let (_, out) = s.run(&["--dry-run"]);
         assert!(out.contains("would create"), "{out}");
         assert_eq!(fs::read_dir(s.codex()).unwrap().count(), 0);
-        for (file, text) in [("hooks.json", "{"), ("hooks.json", "[]"), ("config.toml", "x =")] {
+        for (file, text) in [
+            ("hooks.json", "{"),
+            ("hooks.json", "[]"),
+            ("config.toml", "x ="),
+        ] {
             let s = Setup::new();
             fs::write(s.codex().join(file), text).unwrap();
             let options = Options {

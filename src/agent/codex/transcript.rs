@@ -113,10 +113,16 @@ mod tests {
         };
         let t = transcript(&[
             call("call_0", json!({"cmd": "ls"})),
-            call("call_1", json!({"cmd": "ls", "sandbox_permissions": "require_escalated",
-                                  "justification": "x"})),
+            call(
+                "call_1",
+                json!({"cmd": "ls", "sandbox_permissions": "require_escalated",
+                                  "justification": "x"}),
+            ),
             call("call_2", json!({"cmd": "top", "tty": true})),
-            call("call_3", json!({"cmd": "ls", "sandbox_permissions": "use_default"})),
+            call(
+                "call_3",
+                json!({"cmd": "ls", "sandbox_permissions": "use_default"}),
+            ),
             json!({"type": "response_item", "payload": {"type": "function_call",
                    "call_id": "call_4", "arguments": "not json"}}),
         ]);

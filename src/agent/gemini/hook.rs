@@ -94,9 +94,7 @@ pub(crate) fn client_args(ancestors: &[Vec<String>]) -> Option<&[String]> {
         }
         if program.starts_with("node") || program == "bun" {
             let script = argv[1..].iter().position(|a| !a.starts_with('-'))? + 1;
-            return argv[script]
-                .contains("gemini")
-                .then(|| &argv[script + 1..]);
+            return argv[script].contains("gemini").then(|| &argv[script + 1..]);
         }
         if !matches!(program, "sh" | "bash" | "dash" | "zsh") {
             return None;
@@ -139,7 +137,10 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         .and_then(rewrite::session_name)
         .ok_or("no usable session id")?;
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env.ctxoff.as_deref().ok_or("ctxoff's own path is unknown")?;
+    let ctxoff = env
+        .ctxoff
+        .as_deref()
+        .ok_or("ctxoff's own path is unknown")?;
     match event["hook_event_name"].as_str() {
         Some("BeforeTool") => {
             let client = Client::read(env, &event)?;
@@ -156,7 +157,9 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
             // The client merges what it is given into the call's arguments: all of them go back.
             let mut updated: Map<String, Value> = args.clone();
             updated.insert("command".into(), Value::String(rewritten));
-            Ok(json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}))
+            Ok(
+                json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}),
+            )
         }
         Some("AfterTool") => {
             if rewrite::is_rewritten(command) {
@@ -174,13 +177,14 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
                 return Err("the output is small".into());
             }
             let client = Client::read(env, &event)?;
-            let staged = staging_file(&crate::agent::offload::output_name(command));
+            let staged = staging_file(&crate::agent::summarise::output_name(command));
             let tail = format!(
                 "CTXOFF_SESSION={session} CTXOFF_AGENT=gemini {REPLAY}={} {} hook gemini",
                 shell_quote(staged.to_str().ok_or("the temporary folder is not UTF-8")?),
                 shell_quote(ctxoff.to_str().ok_or("ctxoff's path is not UTF-8")?),
             );
-            let tail_args = json!({"command": tail, "description": "ctxoff: summary of the output"});
+            let tail_args =
+                json!({"command": tail, "description": "ctxoff: summary of the output"});
             client.allows(tail_args.as_object().expect("an object"), &tail)?;
             stage(&staged, output.as_bytes())?;
             Ok(json!({"hookSpecificOutput": {"hookEventName": "AfterTool",
@@ -301,15 +305,17 @@ pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
         .and_then(|n| n.strip_suffix(".txt"))
         .and_then(|n| n.rsplitn(3, '-').nth(2))
         .filter(|n| !n.is_empty());
-    let owned = std::fs::symlink_metadata(staged).is_ok_and(|m| {
-        m.file_type().is_file() && m.uid() == crate::store::current_uid()
-    });
+    let owned = std::fs::symlink_metadata(staged)
+        .is_ok_and(|m| m.file_type().is_file() && m.uid() == crate::store::current_uid());
     let (Some(name), true, true) = (
         name,
         owned,
         staged.parent() == Some(std::env::temp_dir().as_path()),
     ) else {
-        eprintln!("ctxoff: {} is not an output ctxoff staged", staged.display());
+        eprintln!(
+            "ctxoff: {} is not an output ctxoff staged",
+            staged.display()
+        );
         return failed;
     };
     let Ok(file) = std::fs::File::open(staged) else {
@@ -400,9 +406,7 @@ fn read_rules(env: &Env, project: &Path) -> Result<Found, String> {
             return Err(format!("{} turns the sandbox on", file.display()));
         }
         if let Some(tools) = settings.get("tools") {
-            rules.extend(
-                settings_rules(tools).map_err(|e| format!("{}: {e}", file.display()))?,
-            );
+            rules.extend(settings_rules(tools).map_err(|e| format!("{}: {e}", file.display()))?);
         }
     }
     let mut policy_dirs = vec![
@@ -667,7 +671,10 @@ mod tests {
     #[test]
     fn git_needs_a_trusted_folder() {
         let s = Setup::new();
-        assert!(s.rewritten("git log").is_err(), "folder trust is on by default");
+        assert!(
+            s.rewritten("git log").is_err(),
+            "folder trust is on by default"
+        );
         let project = s.dir.path().join("project");
         s.write(
             "home/.gemini/trustedFolders.json",
@@ -687,7 +694,10 @@ mod tests {
                     project.join("x").display().to_string(): "TRUST_PARENT"})
             .to_string(),
         );
-        assert!(s.rewritten("git log").is_ok(), "TRUST_PARENT trusts the parent");
+        assert!(
+            s.rewritten("git log").is_ok(),
+            "TRUST_PARENT trusts the parent"
+        );
         s.write("home/.gemini/trustedFolders.json", "{}");
         s.write(
             "home/.gemini/settings.json",
@@ -734,7 +744,10 @@ mod tests {
 
     fn seq_content(lines: u32, tail: &str) -> String {
         let output: String = (1..=lines).map(|n| format!("{n}\n")).collect();
-        format!("<untrusted_context>\nOutput: {}{tail}\nProcess Group PGID: 4242\n</untrusted_context>", output.trim_end())
+        format!(
+            "<untrusted_context>\nOutput: {}{tail}\nProcess Group PGID: 4242\n</untrusted_context>",
+            output.trim_end()
+        )
     }
 
     #[test]
@@ -746,7 +759,8 @@ mod tests {
             seq_content(3, "\nError: spawn failed"),
             seq_content(3, "\nSignal: 9"),
             seq_content(3, "\nBackground PIDs: 77"),
-            "<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 1\n</untrusted_context>".into(),
+            "<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 1\n</untrusted_context>"
+                .into(),
             "Command was cancelled by user before it could complete.".into(),
         ] {
             assert_eq!(successful_output(&failed), None, "{failed}");
@@ -757,17 +771,27 @@ mod tests {
     fn after_a_large_successful_run_asks_for_the_summary_as_a_tail_call() {
         let s = Setup::new();
         let big = seq_content(20_000, "");
-        let answered =
-            answer(&after("make && true", &big), Some(&s.settings), &s.env).unwrap();
+        let answered = answer(&after("make && true", &big), Some(&s.settings), &s.env).unwrap();
         let tail = &answered["hookSpecificOutput"]["tailToolCallRequest"];
         assert_eq!(tail["name"], "run_shell_command");
         let command = tail["args"]["command"].as_str().unwrap();
         assert!(
-            command.starts_with(&format!("CTXOFF_SESSION={SESSION} CTXOFF_AGENT=gemini {REPLAY}=")),
+            command.starts_with(&format!(
+                "CTXOFF_SESSION={SESSION} CTXOFF_AGENT=gemini {REPLAY}="
+            )),
             "{command}"
         );
-        assert!(command.ends_with(&format!(" {CTXOFF} hook gemini")), "{command}");
-        let staged = command.split_whitespace().nth(2).unwrap().split_once('=').unwrap().1;
+        assert!(
+            command.ends_with(&format!(" {CTXOFF} hook gemini")),
+            "{command}"
+        );
+        let staged = command
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .split_once('=')
+            .unwrap()
+            .1;
         let saved = fs::read_to_string(staged).unwrap();
         fs::remove_file(staged).unwrap();
         assert!(saved.starts_with("1\n2\n") && saved.ends_with("\n20000"));
@@ -776,7 +800,10 @@ mod tests {
         for (command, content) in [
             ("make", seq_content(3, "")),
             ("make", seq_content(20_000, "\nExit Code: 2")),
-            (&*format!("CTXOFF_SESSION=x {CTXOFF} -- make"), seq_content(20_000, "")),
+            (
+                &*format!("CTXOFF_SESSION=x {CTXOFF} -- make"),
+                seq_content(20_000, ""),
+            ),
         ] {
             assert!(answer(&after(command, &content), Some(&s.settings), &s.env).is_err());
         }

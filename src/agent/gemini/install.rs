@@ -85,8 +85,16 @@ pub(crate) fn run(
         before,
     };
     if !edit.changes() || serde_json::from_str::<Value>(&text).ok() == Some(settings.clone()) {
-        let state = if options.uninstall { "not installed" } else { "already installed" };
-        writeln!(out, "ctxoff hooks {state} in {}; nothing changed", path.display())?;
+        let state = if options.uninstall {
+            "not installed"
+        } else {
+            "already installed"
+        };
+        writeln!(
+            out,
+            "ctxoff hooks {state} in {}; nothing changed",
+            path.display()
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     install::check_writable(&path)?;
@@ -160,7 +168,11 @@ fn remove(settings: &mut Value, event: &str) {
             return true;
         };
         let before = list.len();
-        list.retain(|h| !h["command"].as_str().is_some_and(|c| is_hook_command(c, "gemini")));
+        list.retain(|h| {
+            !h["command"]
+                .as_str()
+                .is_some_and(|c| is_hook_command(c, "gemini"))
+        });
         !(list.is_empty() && before > 0)
     });
     if groups.is_empty() {
@@ -205,19 +217,36 @@ mod tests {
         let (code, out) = run_in(dir.path(), &[]).unwrap();
         assert_eq!(code, ExitCode::SUCCESS, "{out}");
         let settings: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
-        assert_eq!(settings["security"]["auth"]["selectedType"], "gemini-api-key");
-        assert_eq!(settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"], "lint");
+        assert_eq!(
+            settings["security"]["auth"]["selectedType"],
+            "gemini-api-key"
+        );
+        assert_eq!(
+            settings["hooks"]["BeforeTool"][0]["hooks"][0]["command"],
+            "lint"
+        );
         for event in EVENTS {
             let ours = &settings["hooks"][event].as_array().unwrap().last().unwrap()["hooks"][0];
             assert!(is_hook_command(ours["command"].as_str().unwrap(), "gemini"));
             assert_eq!(ours["timeout"], TIMEOUT_MS);
         }
-        assert_eq!(run_in(dir.path(), &["--check"]).unwrap().0, ExitCode::SUCCESS);
-        assert!(run_in(dir.path(), &[]).unwrap().1.contains("already installed"));
+        assert_eq!(
+            run_in(dir.path(), &["--check"]).unwrap().0,
+            ExitCode::SUCCESS
+        );
+        assert!(
+            run_in(dir.path(), &[])
+                .unwrap()
+                .1
+                .contains("already installed")
+        );
         run_in(dir.path(), &["--uninstall"]).unwrap();
         let settings: Value = serde_json::from_slice(&fs::read(&file).unwrap()).unwrap();
         assert_eq!(settings, serde_json::from_str::<Value>(EXISTING).unwrap());
-        assert_eq!(run_in(dir.path(), &["--check"]).unwrap().0, ExitCode::from(1));
+        assert_eq!(
+            run_in(dir.path(), &["--check"]).unwrap().0,
+            ExitCode::from(1)
+        );
     }
 
     #[test]
@@ -241,10 +270,9 @@ mod tests {
         assert!(!dir.path().join(".gemini").exists());
         run_in(dir.path(), &[]).unwrap();
         run_in(dir.path(), &["--uninstall"]).unwrap();
-        let settings: Value = serde_json::from_slice(
-            &fs::read(dir.path().join(".gemini/settings.json")).unwrap(),
-        )
-        .unwrap();
+        let settings: Value =
+            serde_json::from_slice(&fs::read(dir.path().join(".gemini/settings.json")).unwrap())
+                .unwrap();
         assert_eq!(settings, json!({}));
     }
 }

@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{Verdict, rules_from_ruleset, verdict};
-use crate::agent::offload;
 use crate::agent::rewrite::{self, Agent};
+use crate::agent::summarise;
 use crate::config::Settings;
 
 /// What the hook uses from its process.
@@ -59,7 +59,10 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
         .and_then(rewrite::session_name)
         .ok_or("no usable session id")?;
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env.ctxoff.as_deref().ok_or("ctxoff's own path is unknown")?;
+    let ctxoff = env
+        .ctxoff
+        .as_deref()
+        .ok_or("ctxoff's own path is unknown")?;
     match call["hook"].as_str() {
         Some("tool.execute.before") => {
             let rules = rules_from_ruleset(&call["permission"])?;
@@ -91,10 +94,10 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
                 return Err("ctxoff ran it already".into());
             }
             let output = whole_output(&call["output"])?;
-            let summary = offload::summarise(
+            let summary = summarise::summarise(
                 ctxoff,
                 &output,
-                &offload::output_name(command),
+                &summarise::output_name(command),
                 &session,
                 Agent::Opencode,
             )
@@ -174,7 +177,13 @@ mod tests {
                 "command": format!("CTXOFF_SESSION=ses_1 CTXOFF_AGENT=opencode {CTXOFF} -- cargo test"),
                 "description": "Run it"}}))
         );
-        assert!(answer("cargo test", ruleset(&[("*", "allow"), ("git push *", "deny")])).is_ok());
+        assert!(
+            answer(
+                "cargo test",
+                ruleset(&[("*", "allow"), ("git push *", "deny")])
+            )
+            .is_ok()
+        );
         for bash in [
             &[("cargo *", "allow")][..],
             &[("cargo test*", "deny")],

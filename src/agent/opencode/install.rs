@@ -44,7 +44,12 @@ pub(crate) fn run(
 ) -> anyhow::Result<ExitCode> {
     let path = plugin_path(options.scope, home, cwd)?;
     let before = install::read(&path)?;
-    let wanted = plugin(options.ctxoff.to_str().context("ctxoff's path is not UTF-8")?);
+    let wanted = plugin(
+        options
+            .ctxoff
+            .to_str()
+            .context("ctxoff's path is not UTF-8")?,
+    );
     if options.check {
         let state = match &before {
             None => "not installed",
@@ -61,8 +66,16 @@ pub(crate) fn run(
         before,
     };
     if !edit.changes() {
-        let state = if options.uninstall { "not installed" } else { "already installed" };
-        writeln!(out, "ctxoff plugin {state} in {}; nothing changed", path.display())?;
+        let state = if options.uninstall {
+            "not installed"
+        } else {
+            "already installed"
+        };
+        writeln!(
+            out,
+            "ctxoff plugin {state} in {}; nothing changed",
+            path.display()
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     install::check_writable(&path)?;
@@ -88,9 +101,14 @@ mod tests {
     #[test]
     fn the_plugin_calls_this_ctxoff() {
         let text = plugin("/opt/my \"tools\"/ctxoff");
-        assert!(text.contains(r#"const CTXOFF = "/opt/my \"tools\"/ctxoff";"#), "{text}");
+        assert!(
+            text.contains(r#"const CTXOFF = "/opt/my \"tools\"/ctxoff";"#),
+            "{text}"
+        );
         assert!(!text.contains("__CTXOFF__"));
-        assert!(text.contains("\"tool.execute.before\"") && text.contains("\"tool.execute.after\""));
+        assert!(
+            text.contains("\"tool.execute.before\"") && text.contains("\"tool.execute.after\"")
+        );
     }
 
     #[test]
@@ -114,12 +132,20 @@ mod tests {
         assert!(!file.exists());
         assert_eq!(run(false, true, false).0, ExitCode::from(1));
         run(false, false, false);
-        assert!(fs::read_to_string(&file).unwrap().contains("hook\", \"opencode\""));
+        assert!(
+            fs::read_to_string(&file)
+                .unwrap()
+                .contains("hook\", \"opencode\"")
+        );
         assert_eq!(run(false, true, false).0, ExitCode::SUCCESS);
         assert!(run(false, false, false).1.contains("already installed"));
         assert!(run(true, false, false).1.starts_with("removed"));
         assert!(!file.exists());
-        assert_eq!(fs::read_dir(file.parent().unwrap()).unwrap().count(), 0, "no backup");
+        assert_eq!(
+            fs::read_dir(file.parent().unwrap()).unwrap().count(),
+            0,
+            "no backup"
+        );
         // Someone else's file of that name is kept as a backup.
         fs::write(&file, "export const Mine = async () => ({});\n").unwrap();
         run(false, false, false);

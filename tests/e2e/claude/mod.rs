@@ -35,14 +35,11 @@ const API_KEY: &str = "dummy";
 
 /// A file of `tests/fixtures/claude-code/`.
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/claude-code")
-        .join(name)
+    crate::fixture::path(&format!("claude-code/{name}"))
 }
 
 pub fn read_fixture(name: &str) -> Value {
-    let text = std::fs::read_to_string(fixture(name)).expect("read the fixture");
-    serde_json::from_str(&text).expect("the fixture is JSON")
+    crate::fixture::read(&format!("claude-code/{name}"))
 }
 
 /// The `id` of the model's `n`th tool call.
