@@ -5,6 +5,7 @@
 // Not yet called by the hook: the decision is wired in next.
 #[allow(dead_code, unreachable_pub)]
 pub mod bash;
+pub(crate) mod install;
 #[allow(dead_code, unreachable_pub)]
 pub mod permissions;
 #[allow(dead_code, unreachable_pub)]
