@@ -3,5 +3,6 @@
 pub(crate) mod claude;
 pub mod codex;
 pub mod gemini;
+pub(crate) mod offload;
 pub mod opencode;
 pub(crate) mod wrap;

@@ -12,6 +12,7 @@ use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 use super::hook::Agent;
 use super::{Context, Run};
 use crate::agent::claude::install;
+use crate::agent::wrap::ctxoff_path;
 
 /// `ctxoff init`'s arguments.
 #[derive(Debug)]
@@ -22,18 +23,23 @@ pub struct InitArgs {
     pub project: bool,
     pub dry_run: bool,
     pub uninstall: bool,
+    pub check: bool,
     pub print: bool,
 }
 
 const LONG_ABOUT: &str = "\
 Set up an agent to use ctxoff: install its hook, or print instructions for it.
 
-`ctxoff init claude` adds a PreToolUse hook to Claude Code's settings so its Bash commands run \
-through ctxoff (see `ctxoff hook`). By default the user's settings, `~/.claude/settings.json`, \
-are changed: the hook then works in every project without committing anything to one; \
-`--project` changes `.claude/settings.json` in the current directory instead, to share it with a \
-team. Other settings and hooks are kept; the old file is saved as `settings.json.bak` (`.bak.1`, \
-`.bak.2`… when that exists) before any change. Running it again changes nothing.
+`ctxoff init claude` adds ctxoff's hooks to Claude Code's settings, PreToolUse and PostToolUse on \
+the Bash tool, calling this ctxoff by its absolute path (see `ctxoff hook`). By default the \
+user's settings are changed (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`): \
+the hooks then work in every project without committing anything to one; `--project` changes \
+`.claude/settings.json` in the current directory instead, to share them with a team. Other \
+settings and hooks are kept; the old file is saved as `settings.json.bak` (`.bak.1`, `.bak.2`… \
+when that exists, with the file's own mode) before any change; a symlinked file stays a symlink \
+and a read-only one is an error. Running it again changes nothing; an older entry of ctxoff's is \
+pointed at this ctxoff. `--check` says where the hooks are installed and what they run (exit 1 \
+when they are not installed for both events).
 
 `ctxoff init --print` prints a Markdown snippet for AGENTS.md or CLAUDE.md that teaches an agent \
 the `ctxoff` prefix and the read-back commands, e.g. `ctxoff init --print >> CLAUDE.md`.";
@@ -57,7 +63,8 @@ impl InitArgs {
                 flag(
                     "global",
                     "global",
-                    "Change the user's settings, ~/.claude/settings.json (the default)",
+                    "Change the user's settings, ~/.claude/settings.json or \
+                     $CLAUDE_CONFIG_DIR/settings.json (the default)",
                 )
                 .conflicts_with_all(["project", "print"]),
                 flag(
@@ -75,9 +82,21 @@ impl InitArgs {
                 flag(
                     "uninstall",
                     "uninstall",
-                    "Remove ctxoff's hook, and nothing else",
+                    "Remove ctxoff's hooks, and nothing else",
                 )
                 .conflicts_with("print"),
+                flag(
+                    "check",
+                    "check",
+                    "Say where ctxoff's hooks are installed and what they run; change nothing",
+                )
+                .conflicts_with_all([
+                    "print",
+                    "dry_run",
+                    "uninstall",
+                    "global",
+                    "project",
+                ]),
                 flag(
                     "print",
                     "print",
@@ -99,6 +118,7 @@ impl InitArgs {
             project: matches.get_flag("project"),
             dry_run: matches.get_flag("dry_run"),
             uninstall: matches.get_flag("uninstall"),
+            check: matches.get_flag("check"),
             print: matches.get_flag("print"),
         }
     }
@@ -131,6 +151,11 @@ fn init(
         project: args.project,
         dry_run: args.dry_run,
         uninstall: args.uninstall,
+        check: args.check,
+        ctxoff: ctxoff_path(),
+        config_dir: std::env::var_os("CLAUDE_CONFIG_DIR")
+            .filter(|d| !d.is_empty())
+            .map(Into::into),
     };
     install::run(&options, home, cwd, out, err)
 }

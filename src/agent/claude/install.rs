@@ -1,18 +1,22 @@
-//! Installing and removing the Claude Code hook (`ctxoff hook claude`) in a settings file: merge,
-//! backup, idempotence, uninstall. What the hook does is `hook`'s business; `ctxoff init` parses
-//! its arguments and comes here.
+//! Installing, checking and removing the Claude Code hooks (`ctxoff hook claude`, on
+//! `PreToolUse` and `PostToolUse`) in a settings file: merge, backup, idempotence, uninstall.
+//! What the hook does is the hook's business; `ctxoff init` parses its arguments and comes here.
 //!
-//! The entry, as the Claude Code hooks reference (<https://code.claude.com/docs/en/hooks>,
-//! "Configuration") shapes it:
+//! The entries, as the Claude Code hooks reference (<https://code.claude.com/docs/en/hooks>,
+//! "Configuration") shapes them, with ctxoff by its absolute path:
 //!
 //! ```json
-//! {"hooks": {"PreToolUse": [
-//!   {"matcher": "Bash", "hooks": [{"type": "command", "command": "ctxoff hook claude"}]}
-//! ]}}
+//! {"hooks": {
+//!   "PreToolUse":  [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/ctxoff hook claude"}]}],
+//!   "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/ctxoff hook claude"}]}]
+//! }}
 //! ```
 //!
 //! Settings are re-serialised with serde_json, so unknown keys and values are kept exactly; key
-//! order follows serde_json's map (sorted unless its `preserve_order` feature is on).
+//! order follows serde_json's map (sorted unless its `preserve_order` feature is on). The file is
+//! replaced through a temporary file and a rename; a symlinked file stays a symlink (its target
+//! is replaced), a read-only one is an error, and the backup keeps the file's mode (settings may
+//! hold API keys in `env`).
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -22,33 +26,77 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
 
-/// The command line Claude Code runs for the hook.
-pub(crate) const HOOK_COMMAND: &str = "ctxoff hook claude";
+use crate::format::shell_quote;
+
+/// The hook events ctxoff handles.
+const EVENTS: [&str; 2] = ["PreToolUse", "PostToolUse"];
 
 /// What `ctxoff init claude` was asked to do.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Options {
     /// `.claude/settings.json` in the current directory instead of the user's settings.
     pub project: bool,
     pub dry_run: bool,
     pub uninstall: bool,
+    /// Report what is installed; change nothing.
+    pub check: bool,
+    /// The ctxoff the hooks call (`wrap::ctxoff_path`); `None` when it cannot be found.
+    pub ctxoff: Option<PathBuf>,
+    /// `$CLAUDE_CONFIG_DIR`, where the client keeps the user's settings instead of `~/.claude`.
+    pub config_dir: Option<PathBuf>,
 }
 
-/// The settings file `options` point at: under `home` by default, under `cwd` for `--project`.
+/// The command the hooks run: this ctxoff by its absolute path.
+pub(crate) fn hook_command(ctxoff: &Path) -> String {
+    format!("{} hook claude", shell_quote(&ctxoff.to_string_lossy()))
+}
+
+/// The user's settings file, as the client finds it: `$CLAUDE_CONFIG_DIR/settings.json`, else
+/// `~/.claude/settings.json`.
+fn user_settings(options: &Options, home: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match &options.config_dir {
+        Some(dir) => Ok(dir.join("settings.json")),
+        None => Ok(home
+            .context("cannot find the home directory; use --project")?
+            .join(".claude/settings.json")),
+    }
+}
+
+/// The settings file `options` point at: the user's by default, the current directory's project
+/// settings with `--project`.
 pub(crate) fn settings_path(
     options: &Options,
     home: Option<&Path>,
     cwd: &Path,
 ) -> anyhow::Result<PathBuf> {
-    let base = match options.project {
-        true => cwd,
-        false => home.context("cannot find the home directory; use --project")?,
-    };
-    Ok(base.join(".claude").join("settings.json"))
+    match options.project {
+        true => Ok(cwd.join(".claude/settings.json")),
+        false => user_settings(options, home),
+    }
 }
 
-/// Installs or removes the hook. Reports go to `out`; a settings file that cannot be used is one
-/// line on `err` and exit 2, with nothing written.
+/// One change to the settings.
+enum Change {
+    Added(&'static str),
+    /// An older entry of ctxoff's, with the command it ran.
+    Updated(&'static str, String),
+    Removed(&'static str),
+}
+
+impl Change {
+    fn describe(&self, command: &str) -> String {
+        match self {
+            Change::Added(event) => format!("+ hooks.{event}[]: {}", hook_entry(command)),
+            Change::Updated(event, old) => {
+                format!("~ hooks.{event}[]: `{old}` becomes `{command}`")
+            }
+            Change::Removed(event) => format!("- hooks.{event}[]: ctxoff's entry"),
+        }
+    }
+}
+
+/// Installs, removes or checks the hooks. Reports go to `out`; a settings file that cannot be
+/// used is one line on `err` and exit 2, with nothing written.
 pub(crate) fn run(
     options: &Options,
     home: Option<&Path>,
@@ -56,75 +104,174 @@ pub(crate) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
+    if options.check {
+        return check(options, home, cwd, out);
+    }
     let path = settings_path(options, home, cwd)?;
+    let fail = |err: &mut dyn Write, e: anyhow::Error| -> anyhow::Result<ExitCode> {
+        writeln!(err, "ctxoff: {}: {e:#}; nothing written", path.display())?;
+        Ok(ExitCode::from(2))
+    };
+    let Some(ctxoff) = &options.ctxoff else {
+        return fail(err, anyhow::anyhow!("cannot find ctxoff's own executable"));
+    };
+    let command = hook_command(ctxoff);
     let (original, mut settings) = match read_settings(&path) {
         Ok(found) => found,
-        Err(e) => {
-            writeln!(err, "ctxoff: {}: {e:#}; nothing written", path.display())?;
-            return Ok(ExitCode::from(2));
-        }
+        Err(e) => return fail(err, e),
     };
     let edit = match options.uninstall {
-        false => install(&mut settings),
+        false => install(&mut settings, &command),
         true => uninstall(&mut settings),
     };
-    let changed = match edit {
-        Ok(changed) => changed,
-        Err(e) => {
-            writeln!(err, "ctxoff: {}: {e:#}; nothing written", path.display())?;
-            return Ok(ExitCode::from(2));
-        }
+    let changes = match edit {
+        Ok(changes) => changes,
+        Err(e) => return fail(err, e),
     };
     let shown = path.display();
-    let entry = hook_entry();
-    match (changed, options.uninstall, options.dry_run) {
-        (false, false, _) => writeln!(
-            out,
-            "ctxoff hook already installed in {shown}; nothing changed"
-        )?,
-        (false, true, _) => writeln!(out, "ctxoff hook not installed in {shown}; nothing changed")?,
-        (true, uninstall, true) => {
-            let (verb, sign) = if uninstall {
-                ("remove from", '-')
-            } else {
-                ("add to", '+')
-            };
+    if changes.is_empty() {
+        match options.uninstall {
+            false => writeln!(
+                out,
+                "ctxoff's hooks are installed in {shown} already; nothing changed"
+            )?,
+            true => writeln!(out, "ctxoff's hooks are not in {shown}; nothing changed")?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if original.is_some()
+        && let Err(e) = writable(&path)
+    {
+        return fail(err, e);
+    }
+    let listed: Vec<String> = changes
+        .iter()
+        .map(|c| format!("  {}", c.describe(&command)))
+        .collect();
+    if options.dry_run {
+        writeln!(out, "would change {shown}:\n{}", listed.join("\n"))?;
+        if original.is_some() {
             writeln!(
                 out,
-                "would {verb} {shown}:\n  {sign} hooks.PreToolUse[] {entry}"
+                "and back up the current file to {}",
+                next_backup(&path).display()
             )?;
-            if original.is_some() {
-                writeln!(
-                    out,
-                    "and back up the current file to {}",
-                    next_backup(&path).display()
-                )?;
-            }
         }
-        (true, uninstall, false) => {
-            let backup = original
-                .as_deref()
-                .map(|bytes| backup(&path, bytes))
-                .transpose()?;
-            write_settings(&path, &settings)?;
-            let verb = if uninstall {
-                "removed the ctxoff hook from"
-            } else {
-                "installed the ctxoff hook in"
-            };
-            match backup {
-                Some(b) => writeln!(out, "{verb} {shown} (backup: {})", b.display())?,
-                None => writeln!(out, "{verb} {shown} (new file)")?,
-            }
-            if !uninstall {
-                writeln!(
-                    out,
-                    "teach the read-back commands with: ctxoff init --print >> CLAUDE.md"
-                )?;
-            }
-        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let backup = match original.as_deref().map(|bytes| backup(&path, bytes)) {
+        Some(Err(e)) => return fail(err, e),
+        Some(Ok(b)) => Some(b),
+        None => None,
+    };
+    if let Err(e) = write_settings(&path, &settings) {
+        return fail(err, e);
+    }
+    let verb = match options.uninstall {
+        true => "removed ctxoff's hooks from",
+        false => "installed ctxoff's hooks in",
+    };
+    match backup {
+        Some(b) => writeln!(out, "{verb} {shown} (backup: {})", b.display())?,
+        None => writeln!(out, "{verb} {shown} (new file)")?,
+    }
+    writeln!(out, "{}", listed.join("\n"))?;
+    if !options.uninstall {
+        writeln!(
+            out,
+            "check what the hook does with a command: ctxoff hook claude --explain 'cargo test'"
+        )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where ctxoff's hooks are installed, scope by scope: exit 0 when both run this ctxoff or
+/// another that exists, 1 otherwise.
+fn check(
+    options: &Options,
+    home: Option<&Path>,
+    cwd: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut scopes = Vec::new();
+    if let Ok(user) = user_settings(options, home) {
+        scopes.push(("user settings", user));
+    }
+    scopes.push(("project settings", cwd.join(".claude/settings.json")));
+    scopes.push((
+        "local project settings",
+        cwd.join(".claude/settings.local.json"),
+    ));
+    let mut working = std::collections::BTreeMap::<&str, usize>::new();
+    for (scope, path) in &scopes {
+        let found = match read_settings(path) {
+            Ok((None, _)) => "no file".to_string(),
+            Ok((Some(_), settings)) => describe_installed(&settings, options, &mut working),
+            Err(e) => format!("unreadable: {e:#}"),
+        };
+        writeln!(out, "{scope} ({}): {found}", path.display())?;
+    }
+    let installed = EVENTS
+        .iter()
+        .all(|e| working.get(e).is_some_and(|&n| n > 0));
+    if EVENTS
+        .iter()
+        .any(|e| working.get(e).is_some_and(|&n| n > 1))
+    {
+        writeln!(
+            out,
+            "note: installed in more than one scope: the client runs each of them"
+        )?;
+    }
+    match installed {
+        true => Ok(ExitCode::SUCCESS),
+        false => {
+            writeln!(
+                out,
+                "not installed for both events: run `ctxoff init claude` (--project for this project)"
+            )?;
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// What one settings file holds of ctxoff's hooks, counting the working ones in `working`.
+fn describe_installed(
+    settings: &Value,
+    options: &Options,
+    working: &mut std::collections::BTreeMap<&'static str, usize>,
+) -> String {
+    let mut parts = Vec::new();
+    for event in EVENTS {
+        let ours: Vec<String> = settings["hooks"][event]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(handlers)
+            .filter(|h| is_ours(h))
+            .filter_map(|h| h["command"].as_str().map(str::to_owned))
+            .collect();
+        for command in &ours {
+            let program = program_of(command).unwrap_or_default();
+            let state = if !program.contains('/') {
+                "found on PATH"
+            } else if options.ctxoff.as_deref() == Some(Path::new(&program)) {
+                "this ctxoff"
+            } else if Path::new(&program).is_file() {
+                "another ctxoff"
+            } else {
+                "missing: the hook fails"
+            };
+            if state != "missing: the hook fails" {
+                *working.entry(event).or_default() += 1;
+            }
+            parts.push(format!("{event} runs `{command}` ({state})"));
+        }
+    }
+    match parts.is_empty() {
+        true => "not installed".into(),
+        false => parts.join("; "),
+    }
 }
 
 /// The file's bytes (`None` when it does not exist) and its JSON; an empty file is `{}`.
@@ -141,22 +288,45 @@ fn read_settings(path: &Path) -> anyhow::Result<(Option<Vec<u8>>, Value)> {
     Ok((Some(bytes), settings))
 }
 
-fn hook_entry() -> Value {
-    json!({"matcher": "Bash", "hooks": [{"type": "command", "command": HOOK_COMMAND}]})
+/// An existing settings file must be writable: a read-only one is a choice of its owner, not to
+/// be replaced behind their back (the rename would succeed in a writable directory).
+fn writable(path: &Path) -> anyhow::Result<()> {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let meta = fs::metadata(&target).context("cannot read")?;
+    let c_path = std::ffi::CString::new(target.as_os_str().as_encoded_bytes())
+        .context("the path holds a NUL byte")?;
+    // SAFETY: `c_path` is a valid NUL-terminated string that outlives the call.
+    let accessible = unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } == 0;
+    if meta.permissions().readonly() || !accessible {
+        bail!("the file is read-only");
+    }
+    Ok(())
+}
+
+fn hook_entry(command: &str) -> Value {
+    json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+}
+
+/// The program of a hook command `PROGRAM hook claude`, its quotes removed.
+fn program_of(command: &str) -> Option<String> {
+    let program = command.trim().strip_suffix(" hook claude")?.trim();
+    crate::command::lex::simple_command(program)
+        .ok()
+        .filter(|c| c.words.len() == 1 && c.assignments.is_empty())
+        .map(|c| c.words[0].clone())
 }
 
 /// Whether a hook handler is ctxoff's: `ctxoff hook claude`, also with a path to the binary.
 fn is_ours(handler: &Value) -> bool {
-    let Some(command) = handler.get("command").and_then(Value::as_str) else {
-        return false;
-    };
-    let words: Vec<&str> = command.split_whitespace().collect();
-    matches!(words.as_slice(), [program, "hook", "claude"]
-        if Path::new(program).file_name().is_some_and(|n| n == "ctxoff"))
+    handler
+        .get("command")
+        .and_then(Value::as_str)
+        .and_then(program_of)
+        .is_some_and(|p| Path::new(&p).file_name().is_some_and(|n| n == "ctxoff"))
 }
 
-/// `hooks.PreToolUse`, created when absent; an error when something else has that place.
-fn pre_tool_use(settings: &mut Value) -> anyhow::Result<&mut Vec<Value>> {
+/// `hooks.<event>`, created when absent; an error when something else has that place.
+fn groups<'a>(settings: &'a mut Value, event: &str) -> anyhow::Result<&'a mut Vec<Value>> {
     let Some(root) = settings.as_object_mut() else {
         bail!("settings are not a JSON object")
     };
@@ -168,12 +338,12 @@ fn pre_tool_use(settings: &mut Value) -> anyhow::Result<&mut Vec<Value>> {
         bail!("`hooks` is not a JSON object")
     };
     match hooks
-        .entry("PreToolUse")
+        .entry(event)
         .or_insert_with(|| json!([]))
         .as_array_mut()
     {
         Some(groups) => Ok(groups),
-        None => bail!("`hooks.PreToolUse` is not a JSON array"),
+        None => bail!("`hooks.{event}` is not a JSON array"),
     }
 }
 
@@ -184,51 +354,75 @@ fn handlers(group: &Value) -> &[Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// Adds ctxoff's entry unless one is there already; `true` when the settings changed.
-fn install(settings: &mut Value) -> anyhow::Result<bool> {
-    let groups = pre_tool_use(settings)?;
-    if groups.iter().flat_map(handlers).any(is_ours) {
-        return Ok(false);
+/// Adds ctxoff's entry for each event where there is none, and points older entries of ctxoff's
+/// at `command`; the changes made.
+fn install(settings: &mut Value, command: &str) -> anyhow::Result<Vec<Change>> {
+    let mut changes = Vec::new();
+    for event in EVENTS {
+        let groups = groups(settings, event)?;
+        let mut found = false;
+        for handler in groups
+            .iter_mut()
+            .filter_map(|g| g.get_mut("hooks").and_then(Value::as_array_mut))
+            .flatten()
+            .filter(|h| is_ours(h))
+        {
+            found = true;
+            let old = handler["command"].as_str().unwrap_or_default().to_owned();
+            if old != command {
+                handler["command"] = json!(command);
+                changes.push(Change::Updated(event, old));
+            }
+        }
+        if !found {
+            groups.push(hook_entry(command));
+            changes.push(Change::Added(event));
+        }
     }
-    groups.push(hook_entry());
-    Ok(true)
+    Ok(changes)
 }
 
-/// Removes ctxoff's handlers, the groups they leave empty, and `hooks.PreToolUse` / `hooks` if
-/// that empties them; `true` when the settings changed.
-fn uninstall(settings: &mut Value) -> anyhow::Result<bool> {
+/// Removes ctxoff's handlers, the groups they leave empty, and `hooks.<event>` / `hooks` when
+/// that empties them; the changes made.
+fn uninstall(settings: &mut Value) -> anyhow::Result<Vec<Change>> {
     let Some(root) = settings.as_object_mut() else {
         bail!("settings are not a JSON object")
     };
     let Some(hooks) = root.get_mut("hooks") else {
-        return Ok(false);
+        return Ok(Vec::new());
     };
     let Some(hooks_map) = hooks.as_object_mut() else {
         bail!("`hooks` is not a JSON object")
     };
-    let Some(groups) = hooks_map.get_mut("PreToolUse") else {
-        return Ok(false);
-    };
-    let Some(groups_vec) = groups.as_array_mut() else {
-        bail!("`hooks.PreToolUse` is not a JSON array")
-    };
-    let mut changed = false;
-    groups_vec.retain_mut(|group| {
-        let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-            return true;
+    let mut changes = Vec::new();
+    for event in EVENTS {
+        let Some(groups) = hooks_map.get_mut(event) else {
+            continue;
         };
-        let before = list.len();
-        list.retain(|h| !is_ours(h));
-        changed |= list.len() != before;
-        !(list.is_empty() && before > 0)
-    });
-    if changed && groups_vec.is_empty() {
-        hooks_map.remove("PreToolUse");
-        if hooks_map.is_empty() {
-            root.remove("hooks");
+        let Some(groups_vec) = groups.as_array_mut() else {
+            bail!("`hooks.{event}` is not a JSON array")
+        };
+        let mut changed = false;
+        groups_vec.retain_mut(|group| {
+            let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
+                return true;
+            };
+            let before = list.len();
+            list.retain(|h| !is_ours(h));
+            changed |= list.len() != before;
+            !(list.is_empty() && before > 0)
+        });
+        if changed {
+            changes.push(Change::Removed(event));
+            if groups_vec.is_empty() {
+                hooks_map.remove(event);
+            }
         }
     }
-    Ok(changed)
+    if !changes.is_empty() && hooks_map.is_empty() {
+        root.remove("hooks");
+    }
+    Ok(changes)
 }
 
 /// The first free name of `settings.json.bak`, `settings.json.bak.1`, `.bak.2`…
@@ -249,17 +443,22 @@ fn backup_name(path: &Path, n: u32) -> PathBuf {
 }
 
 /// Saves `bytes` under the first free backup name, created exclusively so no earlier backup is
-/// ever overwritten.
+/// ever overwritten, and with the settings file's own mode from the start (a 0600 file holding
+/// API keys must not get a 0644 backup, not even for a moment).
 fn backup(path: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let permissions = fs::metadata(path).context("cannot read")?.permissions();
     for n in 0.. {
         let candidate = backup_name(path, n);
         match OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(permissions.mode() & 0o600)
             .open(&candidate)
         {
             Ok(mut file) => {
-                file.write_all(bytes)
+                file.set_permissions(permissions.clone())
+                    .and_then(|()| file.write_all(bytes))
                     .and_then(|()| file.sync_all())
                     .with_context(|| format!("cannot write the backup {}", candidate.display()))?;
                 return Ok(candidate);
@@ -300,257 +499,4 @@ fn write_settings(path: &Path, settings: &Value) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Setup {
-        dir: tempfile::TempDir,
-    }
-
-    impl Setup {
-        fn new() -> Setup {
-            Setup {
-                dir: tempfile::tempdir().unwrap(),
-            }
-        }
-
-        fn home(&self) -> PathBuf {
-            self.dir.path().join("home")
-        }
-
-        fn settings(&self) -> PathBuf {
-            self.home().join(".claude/settings.json")
-        }
-
-        fn write(&self, text: &str) {
-            fs::create_dir_all(self.settings().parent().unwrap()).unwrap();
-            fs::write(self.settings(), text).unwrap();
-        }
-
-        fn read(&self) -> Value {
-            serde_json::from_slice(&fs::read(self.settings()).unwrap()).unwrap()
-        }
-
-        /// Runs `ctxoff init claude FLAGS`: (exit code, stdout, stderr).
-        fn init(&self, flags: &[&str]) -> (ExitCode, String, String) {
-            let options = Options {
-                project: flags.contains(&"--project"),
-                dry_run: flags.contains(&"--dry-run"),
-                uninstall: flags.contains(&"--uninstall"),
-            };
-            let cwd = self.dir.path().join("project");
-            let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(&options, Some(&self.home()), &cwd, &mut out, &mut err).unwrap();
-            (
-                code,
-                String::from_utf8(out).unwrap(),
-                String::from_utf8(err).unwrap(),
-            )
-        }
-
-        fn files(&self) -> Vec<String> {
-            let mut names: Vec<String> = fs::read_dir(self.settings().parent().unwrap())
-                .unwrap()
-                .map(|e| e.unwrap().file_name().into_string().unwrap())
-                .collect();
-            names.sort();
-            names
-        }
-    }
-
-    const EXISTING: &str = r#"{
-  "model": "opus",
-  "permissions": {"allow": ["Bash(cargo test:*)"], "deny": ["Bash(rm -rf:*)"]},
-  "env": {"BASH_DEFAULT_TIMEOUT_MS": "300000"},
-  "hooks": {
-    "PreToolUse": [
-      {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./lint.sh", "timeout": 30}]},
-      {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit-log"}]}
-    ],
-    "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
-  }
-}
-"#;
-
-    #[test]
-    fn fresh_install_creates_the_file() {
-        let s = Setup::new();
-        let (code, out, err) = s.init(&[]);
-        assert_eq!((code, err.as_str()), (ExitCode::SUCCESS, ""));
-        assert!(
-            out.contains("installed the ctxoff hook in") && out.contains("(new file)"),
-            "{out}"
-        );
-        assert_eq!(s.read(), json!({"hooks": {"PreToolUse": [hook_entry()]}}));
-        assert_eq!(
-            s.files(),
-            ["settings.json"],
-            "no backup of a file that did not exist"
-        );
-    }
-
-    #[test]
-    fn merges_with_existing_settings_and_hooks() {
-        let s = Setup::new();
-        s.write(EXISTING);
-        let (code, out, _) = s.init(&["--global"]);
-        assert_eq!(code, ExitCode::SUCCESS);
-        assert!(out.contains("backup:"), "{out}");
-        let mut expected: Value = serde_json::from_str(EXISTING).unwrap();
-        expected["hooks"]["PreToolUse"]
-            .as_array_mut()
-            .unwrap()
-            .push(hook_entry());
-        assert_eq!(s.read(), expected);
-        assert_eq!(
-            fs::read_to_string(s.settings().with_file_name("settings.json.bak")).unwrap(),
-            EXISTING
-        );
-    }
-
-    #[test]
-    fn second_install_changes_nothing() {
-        let s = Setup::new();
-        s.write(EXISTING);
-        s.init(&[]);
-        let after_first = fs::read(s.settings()).unwrap();
-        let files = s.files();
-        let (code, out, _) = s.init(&[]);
-        assert_eq!(code, ExitCode::SUCCESS);
-        assert!(out.contains("already installed"), "{out}");
-        assert_eq!(fs::read(s.settings()).unwrap(), after_first);
-        assert_eq!(s.files(), files, "no new backup");
-    }
-
-    #[test]
-    fn recognises_an_entry_with_a_path_to_the_binary() {
-        let s = Setup::new();
-        let text = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"/home/a/.cargo/bin/ctxoff hook claude"}]}]}}"#;
-        s.write(text);
-        assert!(s.init(&[]).1.contains("already installed"));
-        assert_eq!(fs::read_to_string(s.settings()).unwrap(), text);
-        s.init(&["--uninstall"]);
-        assert_eq!(s.read(), json!({}));
-    }
-
-    #[test]
-    fn uninstall_removes_only_ctxoffs_entry() {
-        let s = Setup::new();
-        s.write(EXISTING);
-        s.init(&[]);
-        let (code, out, _) = s.init(&["--uninstall"]);
-        assert_eq!(code, ExitCode::SUCCESS);
-        assert!(out.contains("removed the ctxoff hook from"), "{out}");
-        assert_eq!(s.read(), serde_json::from_str::<Value>(EXISTING).unwrap());
-        assert_eq!(
-            s.files(),
-            ["settings.json", "settings.json.bak", "settings.json.bak.1"]
-        );
-        // A handler of ours sharing a group with someone else's: only ours goes.
-        s.write(r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"audit"},{"type":"command","command":"ctxoff hook claude"}]}]}}"#);
-        s.init(&["--uninstall"]);
-        assert_eq!(
-            s.read(),
-            json!({"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"audit"}]}]}})
-        );
-        let (_, out, _) = s.init(&["--uninstall"]);
-        assert!(out.contains("not installed"), "{out}");
-    }
-
-    #[test]
-    fn uninstall_after_fresh_install_leaves_an_empty_object() {
-        let s = Setup::new();
-        s.init(&[]);
-        s.init(&["--uninstall"]);
-        assert_eq!(s.read(), json!({}));
-    }
-
-    #[test]
-    fn dry_run_writes_nothing() {
-        let s = Setup::new();
-        let (code, out, _) = s.init(&["--dry-run"]);
-        assert_eq!(code, ExitCode::SUCCESS);
-        assert!(
-            out.starts_with("would add to ") && out.contains("ctxoff hook claude"),
-            "{out}"
-        );
-        assert!(!s.settings().parent().unwrap().exists());
-
-        s.write(EXISTING);
-        let (_, out, _) = s.init(&["--dry-run"]);
-        assert!(out.contains("back up the current file to"), "{out}");
-        assert_eq!(fs::read_to_string(s.settings()).unwrap(), EXISTING);
-        assert_eq!(s.files(), ["settings.json"]);
-
-        s.init(&[]);
-        let installed = fs::read(s.settings()).unwrap();
-        let (_, out, _) = s.init(&["--uninstall", "--dry-run"]);
-        assert!(out.starts_with("would remove from "), "{out}");
-        assert_eq!(fs::read(s.settings()).unwrap(), installed);
-        assert_eq!(s.files(), ["settings.json", "settings.json.bak"]);
-    }
-
-    #[test]
-    fn invalid_settings_are_one_error_line_and_exit_2() {
-        for text in [
-            "{\"hooks\": {",
-            "// comment\n{}",
-            "[1, 2]",
-            r#"{"hooks": []}"#,
-            r#"{"hooks": {"PreToolUse": {}}}"#,
-        ] {
-            let s = Setup::new();
-            s.write(text);
-            for flags in [&[][..], &["--uninstall"]] {
-                let (code, out, err) = s.init(flags);
-                assert_eq!(code, ExitCode::from(2), "{text:?} {flags:?}");
-                assert_eq!(out, "");
-                assert_eq!(err.lines().count(), 1, "{err}");
-                assert!(
-                    err.starts_with("ctxoff: ")
-                        && err.contains(&s.settings().display().to_string()),
-                    "{err}"
-                );
-                assert!(err.trim_end().ends_with("nothing written"), "{err}");
-                assert_eq!(fs::read_to_string(s.settings()).unwrap(), text);
-                assert_eq!(s.files(), ["settings.json"]);
-            }
-        }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_symlinked_settings_file_stays_a_symlink() {
-        let s = Setup::new();
-        let target = s.dir.path().join("dotfiles-settings.json");
-        fs::write(&target, EXISTING).unwrap();
-        fs::create_dir_all(s.settings().parent().unwrap()).unwrap();
-        std::os::unix::fs::symlink(&target, s.settings()).unwrap();
-        assert_eq!(s.init(&[]).0, ExitCode::SUCCESS);
-        assert!(
-            fs::symlink_metadata(s.settings())
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        let installed: Value = serde_json::from_slice(&fs::read(&target).unwrap()).unwrap();
-        assert_eq!(installed["hooks"]["PreToolUse"][2], hook_entry());
-    }
-
-    #[test]
-    fn empty_file_counts_as_empty_settings() {
-        let s = Setup::new();
-        s.write("\n");
-        assert_eq!(s.init(&[]).0, ExitCode::SUCCESS);
-        assert_eq!(s.read(), json!({"hooks": {"PreToolUse": [hook_entry()]}}));
-    }
-
-    #[test]
-    fn project_scope_uses_the_current_directory() {
-        let s = Setup::new();
-        s.init(&["--project"]);
-        let project = s.dir.path().join("project/.claude/settings.json");
-        assert!(project.exists());
-        assert!(!s.settings().exists());
-    }
-}
+mod tests;
