@@ -1,16 +1,20 @@
 //! `ctxoff hook codex|gemini|opencode`: reads the client's event (or the opencode plugin's call)
 //! on stdin and prints the agent module's answer, one JSON line, or nothing when there is nothing
-//! to change. Whatever the input, configuration or environment, it exits 0 and writes nothing
-//! else: a hook that fails or prints something unexpected can block the agent's tool call.
+//! to change. Whatever the input, configuration or environment, it writes nothing else: a hook
+//! that fails or prints something unexpected can block the agent's tool call. (A Gemini CLI
+//! replay, the follow-up command its `AfterTool` answer asks for, is the one run that prints a
+//! summary and may fail.)
 
 use std::process::ExitCode;
 
 use super::rewrite::Agent;
 use super::{codex, gemini, opencode};
 use crate::cmd::Context;
+use crate::config::Settings;
 
-/// Answers one event for `agent`.
-pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
+/// Answers one event for `agent`. `settings` is `None` when ctxoff's configuration cannot be
+/// read: then nothing is rewritten.
+pub(crate) fn run(agent: Agent, settings: Option<&Settings>, ctx: &mut Context) -> ExitCode {
     if agent == Agent::Gemini
         && let Some(staged) = std::env::var_os(gemini::hook::REPLAY)
     {
@@ -20,10 +24,9 @@ pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
     if ctx.stdin.read_to_string(&mut event).is_err() {
         return ExitCode::SUCCESS;
     }
-    // A configuration error means no rewrite, never a failed hook.
-    let settings = ctx.settings().ok();
     let home = ctx.home.as_deref();
-    let answer = match agent {
+    // A bug must not cost the agent its tool call either: a panic is taken for "no answer".
+    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match agent {
         Agent::Codex => {
             codex::hook::answer(&event, settings, &codex::hook::Env::from_process(home))
         }
@@ -33,8 +36,8 @@ pub(crate) fn run(agent: Agent, ctx: &mut Context) -> ExitCode {
         Agent::Opencode => {
             opencode::hook::answer(&event, settings, &opencode::hook::Env::from_process())
         }
-    };
-    if let Ok(answer) = answer {
+    }));
+    if let Ok(Ok(answer)) = answer {
         // A failed write leaves the client with no answer, which is "no change".
         let _ = writeln!(ctx.out, "{answer}").and_then(|()| ctx.out.flush());
     }

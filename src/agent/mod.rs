@@ -6,7 +6,7 @@ pub mod gemini;
 pub(crate) mod hooks;
 pub(crate) mod install;
 pub(crate) mod instructions;
+pub(crate) mod offload;
 pub mod opencode;
 pub(crate) mod rewrite;
-pub(crate) mod summarise;
 pub(crate) mod wrap;

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use super::wrap::{program_on_path, wrap_command};
-use crate::format::shell_quote;
+use super::wrap::{Rewrite, program_on_path, wrap};
+use crate::config::Settings;
 
 /// The agents whose hooks rewrite commands, as `CTXOFF_AGENT` names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,57 +26,33 @@ impl Agent {
     }
 }
 
-/// An agent's session or thread id as a ctxoff session name: `[A-Za-z0-9._-]` only, so it needs
-/// no shell quoting; `None` when nothing usable is left.
-pub(crate) fn session_name(id: &str) -> Option<String> {
-    let name = crate::store::sanitize(id, "");
-    crate::store::checked_session_name(&name).ok()
-}
-
-/// `command` rewritten to run through the ctxoff at `ctxoff` in `session`, or `None` when the
-/// shared wrap decision leaves it alone. Programs named without a `/` must be on `path` (the
-/// hook's `PATH`, which the agent's shell inherits).
+/// `command` rewritten by the shared wrap decision ([`wrap`]) to run through the ctxoff at
+/// `ctxoff` in `session`, or `None` when it leaves the command alone. Programs named without a
+/// `/` must be on `path` (the hook's `PATH`, which the agent's shell inherits).
 pub(crate) fn rewrite(
     command: &str,
     agent: Agent,
     session: &str,
-    keep: &[String],
+    settings: &Settings,
     ctxoff: &Path,
     path: Option<&std::ffi::OsStr>,
 ) -> Option<String> {
-    let is_program = |program: &str| program_on_path(program, path);
-    let wrapped = wrap_command(command, session, keep, &is_program)?;
-    let rest = wrapped.strip_prefix(&format!("CTXOFF_SESSION={session} "))?;
-    let agent = agent.name();
-    if rest == command {
-        // The command already runs ctxoff (`ctxoff lines @last 1:40`): only the session is added.
-        return Some(format!(
-            "CTXOFF_SESSION={session} CTXOFF_AGENT={agent} {command}"
-        ));
-    }
-    // `rest` is `ASSIGNMENTS ctxoff -- TAIL`, TAIL the end of `command`: the first `ctxoff -- `
-    // at a word start with the rest of the command after it.
-    const BARE: &str = "ctxoff -- ";
-    let at = rest.match_indices(BARE).map(|(at, _)| at).find(|&at| {
-        (at == 0 || rest[..at].ends_with(' ')) && command.ends_with(&rest[at + BARE.len()..])
-    })?;
-    let ctxoff = shell_quote(ctxoff.to_str()?);
-    Some(format!(
-        "CTXOFF_SESSION={session} CTXOFF_AGENT={agent} {}{ctxoff} -- {}",
-        &rest[..at],
-        &rest[at + BARE.len()..]
-    ))
+    let rewrite = Rewrite {
+        agent: agent.name(),
+        session,
+        ctxoff,
+        wrap: &settings.wrap,
+        keep: &settings.keep,
+        path,
+        is_program: &program_on_path,
+    };
+    wrap(command, &rewrite).ok().map(|wrapped| wrapped.command)
 }
 
 /// Whether `command` is one a ctxoff hook rewrote (it starts with the session assignment every
 /// rewrite puts first).
 pub(crate) fn is_rewritten(command: &str) -> bool {
     command.trim_start().starts_with("CTXOFF_SESSION=")
-}
-
-/// The ctxoff running this hook, by absolute path; `None` when it cannot be told.
-pub(crate) fn current_ctxoff() -> Option<std::path::PathBuf> {
-    std::env::current_exe().ok().filter(|p| p.is_absolute())
 }
 
 #[cfg(test)]
@@ -98,7 +74,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = path_with(dir.path(), &["cargo", "make", "ctxoff"]);
         let exe = Path::new("/opt/ctx off/bin/ctxoff");
-        let rewrite = |c: &str| rewrite(c, Agent::Codex, "s1", &[], exe, Some(&path));
+        let settings = Settings {
+            threshold: 2_500,
+            preview: 1_000,
+            encoding: Default::default(),
+            root: dir.path().join("root"),
+            session: None,
+            notable: Vec::new(),
+            keep: Vec::new(),
+            wrap: vec!["make *".into()],
+        };
+        let rewrite = |c: &str| rewrite(c, Agent::Codex, "s1", &settings, exe, Some(&path));
         assert_eq!(
             rewrite("cargo test --all").as_deref(),
             Some(
@@ -111,7 +97,8 @@ mod tests {
                 "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex RUST_LOG=debug '/opt/ctx off/bin/ctxoff' -- cargo test -- --nocapture"
             )
         );
-        // An assignment's value that looks like the wrapper does not confuse it.
+        // An assignment's value that looks like the wrapper does not confuse it; the `wrap`
+        // patterns of the configuration extend the default list (`make TARGET`).
         assert_eq!(
             rewrite("A='ctxoff -- x' make ctxoff").as_deref(),
             Some(
@@ -127,19 +114,5 @@ mod tests {
         }
         assert!(is_rewritten(&rewrite("make").unwrap()));
         assert!(!is_rewritten("make"));
-    }
-
-    #[test]
-    fn session_ids_become_session_names() {
-        assert_eq!(
-            session_name("01a22f3a-cddd-7180-b298-7111aaf880a8").as_deref(),
-            Some("01a22f3a-cddd-7180-b298-7111aaf880a8")
-        );
-        assert_eq!(
-            session_name("ses_dd0b/../x").as_deref(),
-            Some("ses_dd0b_.._x")
-        );
-        assert_eq!(session_name(""), None);
-        assert_eq!(session_name(".."), None);
     }
 }

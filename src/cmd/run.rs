@@ -101,6 +101,7 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
         name: name.clone(),
         argv: words,
         notable,
+        print_unsaved: true,
     };
     let mut recorder = Recorder::new(job);
     let ending = if pipe {

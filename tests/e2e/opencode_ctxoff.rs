@@ -86,7 +86,11 @@ fn summaries_reach_the_model() {
     // Not rewritten, not cut: replaced by the summary.
     let replaced = &run.results[3];
     assert!(
-        replaced.starts_with("[ctxoff] standard input (make) · 600 lines"),
+        replaced.starts_with("[ctxoff] `make wide && true` ended · 600 lines"),
+        "{replaced:.300}"
+    );
+    assert!(
+        replaced.contains("\n[ctxoff] note: saved from opencode's result, not run by ctxoff: "),
         "{replaced:.300}"
     );
     for (n, result) in run.results.iter().enumerate() {

@@ -52,7 +52,7 @@ impl Env {
             home: home.map(Path::to_path_buf),
             path: var("PATH"),
             tmpdir: var("TMPDIR").map(PathBuf::from),
-            ctxoff: rewrite::current_ctxoff(),
+            ctxoff: crate::agent::wrap::ctxoff_path(),
         }
     }
 }
@@ -84,7 +84,8 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         .as_str()
         .filter(|c| !c.trim().is_empty())
         .ok_or("the call has no command")?;
-    let session = rewrite::session_name(text("session_id")?).ok_or("no usable session id")?;
+    let session =
+        crate::agent::wrap::session_name(text("session_id")?).ok_or("no usable session id")?;
     let cwd = PathBuf::from(text("cwd")?);
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
     let ctxoff = env
@@ -118,7 +119,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         command,
         Agent::Codex,
         &session,
-        &settings.keep,
+        settings,
         ctxoff,
         env.path.as_deref(),
     )
@@ -263,6 +264,8 @@ mod tests {
                 session: None,
                 notable: Vec::new(),
                 keep: Vec::new(),
+                // `seq` is no default entry: the rules below are about it.
+                wrap: vec!["seq *".into()],
             };
             Setup { dir, env, settings }
         }

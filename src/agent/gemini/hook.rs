@@ -51,7 +51,7 @@ impl Env {
             ancestors: ancestors(4),
             sandboxed: var("SANDBOX").is_some(),
             path: var("PATH"),
-            ctxoff: rewrite::current_ctxoff(),
+            ctxoff: crate::agent::wrap::ctxoff_path(),
         }
     }
 
@@ -134,7 +134,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         .ok_or("the call has no command")?;
     let session = event["session_id"]
         .as_str()
-        .and_then(rewrite::session_name)
+        .and_then(crate::agent::wrap::session_name)
         .ok_or("no usable session id")?;
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
     let ctxoff = env
@@ -148,7 +148,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
                 command,
                 Agent::Gemini,
                 &session,
-                &settings.keep,
+                settings,
                 ctxoff,
                 env.path.as_deref(),
             )
@@ -177,7 +177,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
                 return Err("the output is small".into());
             }
             let client = Client::read(env, &event)?;
-            let staged = staging_file(&crate::agent::summarise::output_name(command));
+            let staged = staging_file(&crate::agent::offload::output_name(command));
             let tail = format!(
                 "CTXOFF_SESSION={session} CTXOFF_AGENT=gemini {REPLAY}={} {} hook gemini",
                 shell_quote(staged.to_str().ok_or("the temporary folder is not UTF-8")?),
@@ -322,7 +322,7 @@ pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
         return failed;
     };
     let _ = std::fs::remove_file(staged);
-    let Some(ctxoff) = rewrite::current_ctxoff() else {
+    let Some(ctxoff) = crate::agent::wrap::ctxoff_path() else {
         return failed;
     };
     match std::process::Command::new(ctxoff)
@@ -558,6 +558,8 @@ mod tests {
                 session: None,
                 notable: Vec::new(),
                 keep: Vec::new(),
+                // `seq` is no default entry: the rules below are about it.
+                wrap: vec!["seq *".into()],
             };
             Setup { dir, env, settings }
         }

@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{Verdict, rules_from_ruleset, verdict};
+use crate::agent::offload::{self, Finished};
 use crate::agent::rewrite::{self, Agent};
-use crate::agent::summarise;
 use crate::config::Settings;
 
 /// What the hook uses from its process.
@@ -38,7 +38,7 @@ impl Env {
     pub(crate) fn from_process() -> Env {
         Env {
             path: std::env::var_os("PATH").filter(|v| !v.is_empty()),
-            ctxoff: rewrite::current_ctxoff(),
+            ctxoff: crate::agent::wrap::ctxoff_path(),
         }
     }
 }
@@ -56,7 +56,7 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
         .ok_or("the call has no command")?;
     let session = call["sessionID"]
         .as_str()
-        .and_then(rewrite::session_name)
+        .and_then(crate::agent::wrap::session_name)
         .ok_or("no usable session id")?;
     let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
     let ctxoff = env
@@ -70,7 +70,7 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
                 command,
                 Agent::Opencode,
                 &session,
-                &settings.keep,
+                settings,
                 ctxoff,
                 env.path.as_deref(),
             )
@@ -94,18 +94,32 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
                 return Err("ctxoff ran it already".into());
             }
             let output = whole_output(&call["output"])?;
-            let summary = summarise::summarise(
-                ctxoff,
-                &output,
-                &summarise::output_name(command),
-                &session,
-                Agent::Opencode,
-            )
-            .ok_or("the output is small enough to pass")?;
+            let mut settings = settings.clone();
+            settings.session = Some(session);
+            let note = after_the_fact(&call["output"]["metadata"]);
+            let finished = Finished {
+                command,
+                note: &note,
+            };
+            let summary = offload::offload(&finished, &mut output.as_slice(), &settings)
+                .map_err(|why| why.to_string())?;
             Ok(json!({"output": summary}))
         }
         _ => Err("an unknown hook".into()),
     }
+}
+
+/// What a summary made after the fact cannot know, said in its note: the exit status only as
+/// the client reported it, the two streams as the client merged them.
+fn after_the_fact(metadata: &Value) -> String {
+    let status = match metadata["exit"].as_i64() {
+        Some(code) => format!("exit status {code} as opencode reported it"),
+        None => "no exit status".to_owned(),
+    };
+    format!(
+        "saved from opencode's result, not run by ctxoff: {status}, stdout and stderr merged as \
+         the client gave them"
+    )
 }
 
 /// The whole output of a finished call: what the client passed, unless it cut it.
@@ -145,6 +159,7 @@ mod tests {
             session: None,
             notable: Vec::new(),
             keep: Vec::new(),
+            wrap: Vec::new(),
         };
         (dir, env, settings)
     }
