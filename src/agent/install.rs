@@ -136,7 +136,7 @@ fn backup_name(path: &Path, n: u32) -> PathBuf {
 
 /// Saves `bytes` under the first free backup name with the file's own mode (a 0600 file of
 /// secrets gets a 0600 backup), created exclusively so no earlier backup is overwritten.
-fn backup(path: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+pub(crate) fn backup(path: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
     let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
     for n in 0.. {
         let candidate = backup_name(path, n);
@@ -165,7 +165,7 @@ fn backup(path: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
 
 /// Writes `bytes` through a temporary file and a rename, keeping the mode of the file it
 /// replaces, so a crash never leaves half a file. A symlink's target is replaced.
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let path = &fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = path.parent().context("the path has no folder")?;
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

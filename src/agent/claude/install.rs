@@ -18,7 +18,7 @@
 //! is replaced), a read-only one is an error, and the backup keeps the file's mode (settings may
 //! hold API keys in `env`).
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,6 +26,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use serde_json::{Value, json};
 
+use crate::agent::install;
 use crate::format::shell_quote;
 
 /// The hook events ctxoff handles.
@@ -154,12 +155,15 @@ pub(crate) fn run(
             writeln!(
                 out,
                 "and back up the current file to {}",
-                next_backup(&path).display()
+                install::next_backup(&path).display()
             )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let backup = match original.as_deref().map(|bytes| backup(&path, bytes)) {
+    let backup = match original
+        .as_deref()
+        .map(|bytes| install::backup(&path, bytes))
+    {
         Some(Err(e)) => return fail(err, e),
         Some(Ok(b)) => Some(b),
         None => None,
@@ -425,77 +429,13 @@ fn uninstall(settings: &mut Value) -> anyhow::Result<Vec<Change>> {
     Ok(changes)
 }
 
-/// The first free name of `settings.json.bak`, `settings.json.bak.1`, `.bak.2`…
-fn next_backup(path: &Path) -> PathBuf {
-    (0..)
-        .map(|n| backup_name(path, n))
-        .find(|p| fs::symlink_metadata(p).is_err())
-        .expect("an unbounded range has a free name")
-}
-
-fn backup_name(path: &Path, n: u32) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".bak");
-    if n > 0 {
-        name.push(format!(".{n}"));
-    }
-    path.with_file_name(name)
-}
-
-/// Saves `bytes` under the first free backup name, created exclusively so no earlier backup is
-/// ever overwritten, and with the settings file's own mode from the start (a 0600 file holding
-/// API keys must not get a 0644 backup, not even for a moment).
-fn backup(path: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let permissions = fs::metadata(path).context("cannot read")?.permissions();
-    for n in 0.. {
-        let candidate = backup_name(path, n);
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(permissions.mode() & 0o600)
-            .open(&candidate)
-        {
-            Ok(mut file) => {
-                file.set_permissions(permissions.clone())
-                    .and_then(|()| file.write_all(bytes))
-                    .and_then(|()| file.sync_all())
-                    .with_context(|| format!("cannot write the backup {}", candidate.display()))?;
-                return Ok(candidate);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot create the backup {}", candidate.display()));
-            }
-        }
-    }
-    unreachable!("an unbounded range ends only by returning")
-}
-
 /// Writes `settings` (2-space indented, as Claude Code writes it) through a temporary file and a
 /// rename, so a crash never leaves a half-written settings file. A symlinked settings file (kept
 /// in a dotfiles repository) stays a symlink: its target is replaced.
 fn write_settings(path: &Path, settings: &Value) -> anyhow::Result<()> {
-    let path = &fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let dir = path.parent().context("settings path has no directory")?;
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut text = serde_json::to_string_pretty(settings)?;
     text.push('\n');
-    let tmp = dir.join(format!(".settings.json.ctxoff-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        if let Ok(meta) = fs::metadata(path) {
-            file.set_permissions(meta.permissions())?;
-        }
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write {}", path.display()))
+    install::write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]
