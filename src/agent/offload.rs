@@ -84,6 +84,9 @@ pub(crate) fn offload(
         argv,
         notable,
         print_unsaved: false,
+        // The client's stdout and stderr, as it merged them: not known to be in the order the
+        // command wrote them.
+        order: crate::store::ORDER_PER_STREAM,
     });
     let mut block = vec![0; 256 * 1024];
     let read = loop {

@@ -6,13 +6,12 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile};
+use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::{Context, Run};
+use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
-use crate::tokens::Encoding;
 
 /// `ctxoff lines`'s arguments.
 #[derive(Debug, Clone)]
@@ -84,9 +83,8 @@ impl LinesArgs {
 
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
-        let settings = ctx.settings()?;
-        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
-        print_lines(self, &store, encoding, cap, ctx.out, ctx.err)
+        let settings = ctx.settings()?.clone();
+        print_lines(self, &settings, ctx.out, ctx.err)
     }
 }
 
@@ -94,9 +92,7 @@ impl Run for LinesArgs {
 /// `err`.
 fn print_lines(
     args: &LinesArgs,
-    store: &Store,
-    encoding: Encoding,
-    cap_tokens: u64,
+    settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -113,12 +109,13 @@ fn print_lines(
         .iter()
         .map(|r| LineRange::parse(r))
         .collect::<Result<Vec<_>>>()?;
+    let store = &settings.store()?;
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
     let mut printer = Printer {
         plain,
-        budget: Budget::new((!all).then_some(cap_tokens), encoding),
+        budget: Budget::new((!all).then_some(settings.threshold), settings.encoding),
         out,
         buf: String::new(),
         last_printed: 0,
@@ -142,9 +139,15 @@ fn print_lines(
         {
             return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
         }
-        let mut blocks = file.blocks_from(offset)?;
+        // A line too long to hold is printed in pieces with --plain, else cut (and said so).
+        let long = if printer.plain {
+            LongLines::Pieces
+        } else {
+            LongLines::Cut
+        };
+        let mut blocks = file.blocks_from(offset, long)?;
         let mut line = start;
-        'blocks: while let Some(block) = blocks.next_block()? {
+        'blocks: while let Some((block, mid_line)) = blocks.next_piece()? {
             let mut pos = 0;
             while pos < block.len() {
                 if end.is_some_and(|end| line > end) {
@@ -162,9 +165,28 @@ fn print_lines(
                     drop(blocks);
                     return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
                 }
-                line += 1;
+                // A piece of a long line is not the line's end.
+                if eol < block.len() || !mid_line {
+                    line += 1;
+                }
                 pos = eol + 1;
             }
+        }
+        if let (cut @ 1.., Some(first)) = blocks.cut_lines()
+            && printer.cut_line.is_none()
+        {
+            writeln!(
+                err,
+                "ctxoff: {} longer than {} MiB shown cut to that (first: line {}); --plain prints {} whole",
+                if cut == 1 {
+                    "1 line".to_string()
+                } else {
+                    format!("{} lines", thousands(cut))
+                },
+                LONG_LINE >> 20,
+                thousands(start + first),
+                if cut == 1 { "it" } else { "them" },
+            )?;
         }
         if let Some(end) = end
             && line <= end

@@ -83,6 +83,8 @@ pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
     let omitted = p.omitted_lines(e.lines);
     let omitted_tokens = e.tokens.unwrap_or(0).saturating_sub(p.shown_tokens);
     match &omitted {
+        // Nothing previewed (a threshold of 0): the header says what the whole output is.
+        Some(_) if p.head.is_empty() && p.tail.is_empty() => {}
         Some(range) => out.push(format!(
             "[ctxoff] … {} omitted ({} tokens) …",
             line_range(range.start(), range.end()),

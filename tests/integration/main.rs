@@ -7,6 +7,7 @@ mod corpus_truth;
 mod dispatch;
 mod gc;
 mod generated;
+mod hardening;
 mod hook;
 mod progress;
 mod reliability;
