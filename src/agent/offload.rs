@@ -1,8 +1,8 @@
 //! Offloading after the fact: an agent's hook that is handed the output of a command that already
-//! ran (Claude Code's `PostToolUse`) stores a large one in the session like any capture, through
-//! run mode's own pipeline (`run::Recorder`), and gets the summary to show the agent instead.
-//! What such an output cannot tell (its exit status, its two streams apart) is the caller's to
-//! say, in the note the summary carries.
+//! ran (Claude Code's `PostToolUse`, opencode's `tool.execute.after`) stores a large one in the
+//! session like any capture, through run mode's own pipeline (`run::Recorder`), and gets the
+//! summary to show the agent instead. What such an output cannot tell (its exit status, its two
+//! streams apart) is the caller's to say, in the note the summary carries.
 
 use std::io::Read;
 
