@@ -136,3 +136,30 @@ fn print_for_an_agent_writes_only_to_stdout_and_stderr() {
         "{stderr}"
     );
 }
+
+#[test]
+fn unusable_ctxoff_options_or_variables_mean_no_rewrite_not_a_failed_hook() {
+    let world = World::new();
+    let call = opencode_call("make");
+    for (args, env) in [
+        (&["--threshold=many", "hook", "opencode"][..], &[][..]),
+        (&["hook", "opencode", "--bogus"][..], &[][..]),
+        (
+            &["hook", "opencode"][..],
+            &[("CTXOFF_THRESHOLD", "lots")][..],
+        ),
+    ] {
+        let mut cmd = world.ctxoff(args);
+        cmd.envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("run ctxoff hook");
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(call.as_bytes());
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?} {env:?}");
+        assert!(out.stdout.is_empty(), "{args:?} {env:?}: no answer");
+    }
+}
