@@ -40,7 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Print token counts, like `wc` for tokens')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Delete old offloaded outputs')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what offloading saved: tokens kept out of context, read-back rate')
-            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'An agent''s hook handler: run ctxoff on the agent''s shell commands')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up an agent to use ctxoff: install its hook, or print instructions for it')
             break
         }
@@ -139,6 +139,8 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             break
         }
         'ctxoff;hook' {
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Say what the hook would do with CMD here, and why')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'The permission mode for --explain')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
@@ -149,16 +151,17 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             break
         }
         'ctxoff;init' {
+            [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Print the instruction snippet (for AGENT''s instruction file); write nothing')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
-            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Change the user''s settings, ~/.claude/settings.json (the default)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Change the user''s settings, ~/.claude/settings.json or $CLAUDE_CONFIG_DIR/settings.json (the default)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Change .claude/settings.json in the current directory')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change; write nothing')
-            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove ctxoff''s hook, and nothing else')
-            [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Print the AGENTS.md / CLAUDE.md instruction snippet')
+            [CompletionResult]::new('--uninstall', '--uninstall', [CompletionResultType]::ParameterName, 'Remove ctxoff''s hooks, and nothing else')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Say where ctxoff''s hooks are installed and what they run; change nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -243,12 +243,20 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__hook)
-            opts="-h --threshold --preview --encoding --dir --session --help claude"
+            opts="-h --explain --mode --threshold --preview --encoding --dir --session --help claude codex gemini opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "default acceptEdits dontAsk bypassPermissions plan auto" -- "${cur}"))
+                    return 0
+                    ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -280,12 +288,16 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__init)
-            opts="-h --global --project --dry-run --uninstall --print --threshold --preview --encoding --dir --session --help claude"
+            opts="-h --global --project --dry-run --uninstall --check --print --threshold --preview --encoding --dir --session --help claude codex gemini opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --print)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

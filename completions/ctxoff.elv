@@ -37,7 +37,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand count 'Print token counts, like `wc` for tokens'
             cand gc 'Delete old offloaded outputs'
             cand stats 'Show what offloading saved: tokens kept out of context, read-back rate'
-            cand hook 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)'
+            cand hook 'An agent''s hook handler: run ctxoff on the agent''s shell commands'
             cand init 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
         }
         &'ctxoff;grep'= {
@@ -129,6 +129,8 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ctxoff;hook'= {
+            cand --explain 'Say what the hook would do with CMD here, and why'
+            cand --mode 'The permission mode for --explain'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
@@ -138,16 +140,17 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'ctxoff;init'= {
+            cand --print 'Print the instruction snippet (for AGENT''s instruction file); write nothing'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
-            cand --global 'Change the user''s settings, ~/.claude/settings.json (the default)'
+            cand --global 'Change the user''s settings, ~/.claude/settings.json or $CLAUDE_CONFIG_DIR/settings.json (the default)'
             cand --project 'Change .claude/settings.json in the current directory'
             cand --dry-run 'Show what would change; write nothing'
-            cand --uninstall 'Remove ctxoff''s hook, and nothing else'
-            cand --print 'Print the AGENTS.md / CLAUDE.md instruction snippet'
+            cand --uninstall 'Remove ctxoff''s hooks, and nothing else'
+            cand --check 'Say where ctxoff''s hooks are installed and what they run; change nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -40,7 +40,7 @@ complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "list" -d 'List offloaded
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "count" -d 'Print token counts, like `wc` for tokens'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "gc" -d 'Delete old offloaded outputs'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "stats" -d 'Show what offloading saved: tokens kept out of context, read-back rate'
-complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "hook" -d 'Rewrite an agent\'s shell commands to run through ctxoff (an agent hook handler)'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "hook" -d 'An agent\'s hook handler: run ctxoff on the agent\'s shell commands'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "init" -d 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s A -l after-context -d 'Lines of context after each selected line [default: 2, or -C]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s B -l before-context -d 'Lines of context before each selected line [default: 2, or -C]' -r
@@ -101,20 +101,28 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l dir -d 'Scratch 
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l json -d 'Print one JSON object with every figure'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l explain -d 'Say what the hook would do with CMD here, and why' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l mode -d 'The permission mode for --explain' -r -f -a "default\t''
+acceptEdits\t''
+dontAsk\t''
+bypassPermissions\t''
+plan\t''
+auto\t''"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l print -d 'Print the instruction snippet (for AGENT\'s instruction file); write nothing' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l global -d 'Change the user\'s settings, ~/.claude/settings.json (the default)'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l global -d 'Change the user\'s settings, ~/.claude/settings.json or $CLAUDE_CONFIG_DIR/settings.json (the default)'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l project -d 'Change .claude/settings.json in the current directory'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l dry-run -d 'Show what would change; write nothing'
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l uninstall -d 'Remove ctxoff\'s hook, and nothing else'
-complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l print -d 'Print the AGENTS.md / CLAUDE.md instruction snippet'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l uninstall -d 'Remove ctxoff\'s hooks, and nothing else'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l check -d 'Say where ctxoff\'s hooks are installed and what they run; change nothing'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'

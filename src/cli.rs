@@ -231,7 +231,10 @@ pub fn parse(
             args.insert(i, OsString::from("--"));
         }
     }
-    let matches = command.try_get_matches_from(args)?;
+    let matches = match command.try_get_matches_from(&args) {
+        Ok(matches) => matches,
+        Err(e) => return hook_despite(&args, first, e),
+    };
     let mut cli = Cli::from_matches(&matches);
     // CTXOFF_SESSION names where captures go; only the flag narrows gc and stats to one session.
     let scope = |name| {
@@ -246,6 +249,43 @@ pub fn parse(
         _ => {}
     }
     Ok(cli)
+}
+
+/// An agent's hook handler must answer whatever ctxoff's options and environment hold (a bad
+/// `CTXOFF_THRESHOLD` must not block the agent's tool calls): when only they fail to parse, the
+/// hook runs without them and knows why. Any other error stays an error.
+fn hook_despite(
+    args: &[OsString],
+    first: Option<usize>,
+    error: clap::Error,
+) -> Result<Cli, clap::Error> {
+    use clap::error::ErrorKind;
+    let Some(i) = first.filter(|&i| args[i] == "hook") else {
+        return Err(error);
+    };
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return Err(error);
+    }
+    let Ok(matches) = hook::HookArgs::command().try_get_matches_from(&args[i..]) else {
+        return Err(error);
+    };
+    let mut args = hook::HookArgs::from_matches(&matches);
+    let reason = error.to_string();
+    args.unusable = Some(
+        reason
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .to_owned(),
+    );
+    Ok(Cli {
+        flags: Flags::default(),
+        command: Command::Hook(args),
+    })
 }
 
 /// Run and pipe mode, parsed without the subcommands: `None` when the words before the command

@@ -39,6 +39,8 @@ pub struct Settings {
     pub notable: Vec<String>,
     /// Command patterns never offloaded.
     pub keep: Vec<String>,
+    /// Command patterns an agent's hook runs through ctxoff, besides its default list.
+    pub wrap: Vec<String>,
 }
 
 /// The config file's keys. Unknown keys are errors, so a typo never passes silently.
@@ -50,10 +52,19 @@ pub(crate) struct FileConfig {
     pub dir: Option<PathBuf>,
     pub notable: Vec<String>,
     pub keep: Vec<String>,
+    pub wrap: Vec<String>,
 }
 
 /// [`FileConfig`]'s keys, as the error for an unknown key lists them.
-const KEYS: &[&str] = &["threshold", "preview", "encoding", "dir", "notable", "keep"];
+const KEYS: &[&str] = &[
+    "threshold",
+    "preview",
+    "encoding",
+    "dir",
+    "notable",
+    "keep",
+    "wrap",
+];
 
 impl Settings {
     /// The tokens of head and tail a summary shows: the preview setting, but at most half the
@@ -130,6 +141,7 @@ impl Settings {
             },
             notable: file.notable,
             keep: file.keep,
+            wrap: file.wrap,
         })
     }
 }
@@ -174,6 +186,7 @@ fn load_file(path: &Path) -> Result<FileConfig> {
             "dir" => Deserialize::deserialize(value).map(|v| config.dir = v),
             "notable" => Deserialize::deserialize(value).map(|v| config.notable = v),
             "keep" => Deserialize::deserialize(value).map(|v| config.keep = v),
+            "wrap" => Deserialize::deserialize(value).map(|v| config.wrap = v),
             unknown => {
                 let e = <toml::de::Error as serde::de::Error>::unknown_field(unknown, KEYS);
                 return Err(error(e.message(), Some(key.span())));

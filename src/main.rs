@@ -8,7 +8,8 @@ use ctxoff::config::Settings;
 use ctxoff::error;
 
 fn main() -> ExitCode {
-    let args = std::env::args_os().collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let hook_call = ctxoff::cmd::hook::is_hook_call(&args);
     let is_reference = |flags: &ctxoff::config::Flags, word: &str| {
         Settings::resolve(flags)
             .and_then(|settings| settings.store())
@@ -18,6 +19,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            // An agent takes a hook's failure for a blocked tool call.
+            if hook_call && e.use_stderr() {
+                return ExitCode::SUCCESS;
+            }
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
@@ -38,7 +43,10 @@ fn main() -> ExitCode {
         Err(e) if error::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ctxoff: {e:#}");
-            ExitCode::from(error::exit_code(&e))
+            match hook_call {
+                true => ExitCode::SUCCESS,
+                false => ExitCode::from(error::exit_code(&e)),
+            }
         }
     }
 }

@@ -1,417 +1,314 @@
-//! Claude Code: the `PreToolUse` hook's answer to a Bash tool call. What the client itself
-//! would do with the call, mirrored from the pinned client: its permission rules and modes
-//! (`permissions`), where it reads them (`settings`), its view of a Bash command line (`bash`).
+//! Claude Code: the hook's answers to the client's Bash tool calls.
+//!
+//! `PreToolUse`: a command the client would run without asking, decided on the original command
+//! with the user's own rules and mode as the pinned client decides it (`permissions`, reading
+//! `settings`, with the client's view of a command line, `bash`), and worth wrapping
+//! (`agent::wrap`), is rewritten to run through ctxoff and approved with
+//! `"permissionDecision": "allow"` and a reason naming the rule. The approval is what keeps the
+//! user's allow rules working: the client checks its rules again on the rewritten string, where
+//! they no longer match, and the approval skips exactly the allow rules, the mode and the prompt
+//! (deny and ask rules and the client's own safety checks still run). Anything else gets no
+//! answer, and the client decides as if ctxoff were not installed.
+//!
+//! `PostToolUse`: a large successful output of a command that was not rewritten (read-only
+//! commands the client runs on its own, pipelines, compound commands) is saved in the session and
+//! replaced by its summary (`updatedToolOutput`, which must be an object of the Bash tool's output
+//! shape: a string is ignored). A failing command ends in `PostToolUseFailure` instead, whose
+//! output cannot be replaced.
+//!
+//! `install` edits the client's settings for `ctxoff init claude`.
 
-// Not yet called by the hook: the decision is wired in next.
-#[allow(dead_code, unreachable_pub)]
-pub mod bash;
-#[allow(dead_code, unreachable_pub)]
-pub mod permissions;
-#[allow(dead_code, unreachable_pub)]
-pub mod settings;
+pub(crate) mod bash;
+pub(crate) mod install;
+pub(crate) mod permissions;
+pub(crate) mod settings;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::wrap::wrap_command;
+use super::offload::{Finished, may_offload, offload};
+use super::wrap::{Rewrite, Wrapped, session_name, wrap};
+use crate::config::Settings;
+use crate::format::thousands;
+use permissions::{Decision, Situation, decide};
+use settings::{ClientArgs, Loaded, Places};
 
-/// The hook response for a Claude Code `PreToolUse` event, or `None` to leave the call alone.
-/// `is_program` tells whether a command name is a program ctxoff can run (see `wrap_command`).
-pub(crate) fn claude_rewrite(
-    event: &str,
-    keep: &[String],
-    is_program: &dyn Fn(&str) -> bool,
-) -> Option<Value> {
-    let event: Value = serde_json::from_str(event).ok()?;
-    if event.get("hook_event_name")?.as_str()? != "PreToolUse"
-        || event.get("tool_name")?.as_str()? != "Bash"
-    {
-        return None;
+/// `CTXOFF_AGENT` in the rewrite.
+pub(crate) const AGENT: &str = "claude";
+
+/// What the summary of an output saved after the fact says it cannot know.
+const AFTER_THE_FACT: &str = "saved from Claude Code's result, not run by ctxoff: no exit status \
+     (the client counted it a success), stdout and stderr merged as the client gave them";
+
+/// The client keeps at most this many characters of a result in the event; a longer one is saved
+/// to `persistedOutputPath`.
+const EVENT_OUTPUT_LIMIT: usize = 30_000;
+
+/// What a hook call runs with.
+pub(crate) struct Hook<'a> {
+    /// ctxoff's settings, or why they are unusable: then nothing is rewritten or offloaded (the
+    /// rewritten command would fail on them the same way).
+    pub settings: Result<&'a Settings, String>,
+    /// ctxoff's absolute path (`wrap::ctxoff_path`).
+    pub ctxoff: Option<&'a Path>,
+    /// The PATH of the client's shell.
+    pub path: Option<&'a OsStr>,
+    /// Whether a name is a program in a PATH (`wrap::program_on_path`).
+    pub is_program: &'a dyn Fn(&str, Option<&OsStr>) -> bool,
+    /// The client's permission rules, read when a command is worth wrapping
+    /// ([`client_rules`]), or why they cannot be known.
+    pub rules: &'a dyn Fn() -> Result<Loaded, String>,
+}
+
+/// The answer to one hook event (a JSON line to print), or why there is none.
+pub(crate) fn answer(event: &str, hook: &Hook) -> Result<Value, String> {
+    let event: Value = serde_json::from_str(event).map_err(|e| format!("not JSON: {e}"))?;
+    if event["tool_name"] != "Bash" {
+        return Err("not a Bash tool call".into());
     }
-    let session = session_name(event.get("session_id")?.as_str()?)?;
-    let tool_input = event.get("tool_input")?.as_object()?;
+    match event["hook_event_name"].as_str() {
+        Some("PreToolUse") => pre_tool_use(&event, hook),
+        Some("PostToolUse") => post_tool_use(&event, hook),
+        _ => Err("an event ctxoff does not answer".into()),
+    }
+}
+
+fn pre_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
+    let session = session_of(event)?;
+    let input = event["tool_input"]
+        .as_object()
+        .ok_or("no tool_input object")?;
+    let command = input
+        .get("command")
+        .and_then(Value::as_str)
+        .ok_or("no command")?;
     // Background commands are read while they run; ctxoff holds output until it can decide.
-    if tool_input.get("run_in_background").and_then(Value::as_bool) == Some(true) {
-        return None;
+    if input.get("run_in_background") == Some(&Value::Bool(true)) {
+        return Err("a background command".into());
     }
-    let command = wrap_command(
-        tool_input.get("command")?.as_str()?,
-        &session,
-        keep,
-        is_program,
-    )?;
-    let mut updated: Map<String, Value> = tool_input.clone();
-    updated.insert("command".into(), Value::String(command));
-    Some(json!({
+    let settings = hook.settings.as_ref().map_err(unusable)?;
+    let ctxoff = hook.ctxoff.ok_or("cannot find ctxoff's own executable")?;
+    let wrapped =
+        wrap(command, &rewrite(&session, settings, ctxoff, hook)).map_err(|why| why.to_string())?;
+    let mode = event["permission_mode"]
+        .as_str()
+        .ok_or("no permission_mode")?;
+    let cwd = Path::new(event["cwd"].as_str().ok_or("no cwd")?);
+    let loaded = (hook.rules)()?;
+    let situation = Situation {
+        mode,
+        input,
+        cwd,
+        working_dirs: &loaded.working_dirs,
+    };
+    let grant = match decide(command, &situation, &loaded.rules) {
+        Decision::Runs(grant) => grant,
+        other => return Err(other.to_string()),
+    };
+    let mut updated: Map<String, Value> = input.clone();
+    updated.insert("command".into(), Value::String(wrapped.command));
+    Ok(json!({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "permissionDecisionReason": format!("ctxoff: output captured by ctxoff; runs as the original would: {grant}"),
             "updatedInput": updated,
         }
     }))
 }
 
-/// Claude Code session ids are UUIDs; anything else is reduced to `[A-Za-z0-9._-]` so it needs no
-/// shell quoting and is a valid ctxoff session name. `None` when nothing usable is left.
-fn session_name(id: &str) -> Option<String> {
-    let name = crate::store::sanitize(id, "");
-    crate::store::checked_session_name(&name).ok()
+fn post_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
+    let session = session_of(event)?;
+    let command = event["tool_input"]["command"]
+        .as_str()
+        .ok_or("no command")?;
+    let response = &event["tool_response"];
+    if event["permission_mode"] == "plan" {
+        return Err("plan mode".into());
+    }
+    if response["interrupted"] != false || response["isImage"] == true {
+        return Err("an interrupted command or an image".into());
+    }
+    let mut settings = Settings::clone(hook.settings.as_ref().map_err(unusable)?);
+    settings.session = Some(session);
+    may_offload(command, &settings.keep).map_err(|why| why.to_string())?;
+    let finished = Finished {
+        command,
+        note: AFTER_THE_FACT,
+    };
+    let summary = match response["persistedOutputPath"].as_str() {
+        Some(path) => {
+            let mut file = std::fs::File::open(path)
+                .map_err(|e| format!("cannot read the client's saved output {path}: {e}"))?;
+            offload(&finished, &mut file, &settings)
+        }
+        None => {
+            let stdout = response["stdout"].as_str().ok_or("no stdout")?;
+            if stdout.chars().count() >= EVENT_OUTPUT_LIMIT {
+                return Err("the client cut the output and saved no file".into());
+            }
+            // The client trims the final newline and merges stderr into stdout.
+            let stderr = response["stderr"].as_str().unwrap_or_default();
+            let mut text = String::new();
+            for part in [stdout, stderr].into_iter().filter(|p| !p.is_empty()) {
+                text.push_str(part);
+                if !part.ends_with('\n') {
+                    text.push('\n');
+                }
+            }
+            offload(&finished, &mut text.as_bytes(), &settings)
+        }
+    }
+    .map_err(|why| why.to_string())?;
+    Ok(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "updatedToolOutput": {"stdout": summary, "stderr": "", "interrupted": false},
+        }
+    }))
+}
+
+fn session_of(event: &Value) -> Result<String, String> {
+    event["session_id"]
+        .as_str()
+        .and_then(session_name)
+        .ok_or_else(|| "no usable session_id".into())
+}
+
+fn unusable(e: &String) -> String {
+    format!("ctxoff's settings are unusable ({e}), and a wrapped command would fail on them")
+}
+
+fn rewrite<'a>(
+    session: &'a str,
+    settings: &'a Settings,
+    ctxoff: &'a Path,
+    hook: &'a Hook,
+) -> Rewrite<'a> {
+    Rewrite {
+        agent: AGENT,
+        session,
+        ctxoff,
+        wrap: &settings.wrap,
+        keep: &settings.keep,
+        path: hook.path,
+        is_program: hook.is_program,
+    }
+}
+
+/// The client's rules as a hook run by the client finds them: the settings of every scope of the
+/// project the client started in (`CLAUDE_PROJECT_DIR`), and the client's own command line. When
+/// either cannot be found, a rule could be missed: nothing is rewritten.
+pub(crate) fn client_rules(home: Option<PathBuf>) -> Result<Loaded, String> {
+    let places = Places::from_env(|k| std::env::var_os(k), home)
+        .ok_or("no CLAUDE_PROJECT_DIR: not run by Claude Code")?;
+    let client = ClientArgs::of_client()
+        .ok_or("cannot read the client's command line (--allowedTools, --disallowedTools)")?;
+    settings::load(&places, Some(client)).map_err(|e| format!("cannot read {e}"))
+}
+
+/// What the hook would do with `command` in `mode`, in the project `project` (the client's start
+/// directory), and why: for `ctxoff hook claude --explain`. `client`: the command line of a
+/// client running here, when there is one.
+pub(crate) fn explain(
+    command: &str,
+    mode: &str,
+    project: &Path,
+    cwd: &Path,
+    home: Option<PathBuf>,
+    client: Option<(ClientArgs, PathBuf)>,
+    hook: &Hook,
+) -> String {
+    let mut out = vec![
+        format!("command:     {command}"),
+        format!("project:     {}", project.display()),
+        format!("mode:        {mode}"),
+        format!(
+            "client:      Claude Code, decided as version {} decides",
+            permissions::CLIENT_VERSION
+        ),
+    ];
+    let no_client = client.is_none();
+    let session = "<session-id>";
+    let wrapped: Result<Wrapped, String> = match (&hook.settings, hook.ctxoff) {
+        (Err(e), _) => Err(unusable(e)),
+        (_, None) => Err("cannot find ctxoff's own executable".into()),
+        (Ok(settings), Some(ctxoff)) => {
+            wrap(command, &rewrite(session, settings, ctxoff, hook)).map_err(|why| why.to_string())
+        }
+    };
+    out.push(match &wrapped {
+        Ok(w) => format!("wrap:        yes: {}", w.listed),
+        Err(why) => format!("wrap:        no: {why}"),
+    });
+    let places = Places::from_env(
+        |k| match k {
+            "CLAUDE_PROJECT_DIR" => Some(project.as_os_str().to_owned()),
+            _ => std::env::var_os(k),
+        },
+        home,
+    );
+    let loaded = match places {
+        Some(places) => settings::load(&places, client).map_err(|e| format!("cannot read {e}")),
+        None => Err("cannot find the home directory".into()),
+    };
+    let input: Map<String, Value> = [("command".to_owned(), Value::from(command))]
+        .into_iter()
+        .collect();
+    let decision = loaded.as_ref().map(|loaded| {
+        let situation = Situation {
+            mode,
+            input: &input,
+            cwd,
+            working_dirs: &loaded.working_dirs,
+        };
+        decide(command, &situation, &loaded.rules)
+    });
+    out.push(match &decision {
+        Ok(d) => format!("permissions: {d}"),
+        Err(why) => format!("permissions: unknown: {why}"),
+    });
+    if no_client {
+        out.push(
+            "             (no client runs here: --allowedTools and --disallowedTools given to \
+             claude are not counted)"
+                .into(),
+        );
+    }
+    let threshold = hook
+        .settings
+        .as_ref()
+        .map_or(crate::config::DEFAULT_THRESHOLD, |s| s.threshold);
+    out.push(match (&wrapped, &decision) {
+        (Ok(w), Ok(Decision::Runs(_))) => format!(
+            "the hook:    rewrites it to `{}` and approves it (permissionDecision \"allow\")",
+            w.command
+        ),
+        (_, Ok(Decision::Plan)) => {
+            "the hook:    leaves it and its output to Claude Code (plan mode)".into()
+        }
+        (_, Ok(Decision::Stopped(_))) => {
+            "the hook:    leaves it to Claude Code, which stops it or asks".into()
+        }
+        _ => match hook
+            .settings
+            .as_ref()
+            .map(|s| may_offload(command, &s.keep))
+        {
+            Ok(Err(why)) => format!("the hook:    leaves it and its output to Claude Code ({why})"),
+            _ => format!(
+                "the hook:    leaves it to Claude Code; if it runs and succeeds with more than \
+                 {} tokens of output, the PostToolUse hook replaces the output with a summary",
+                thousands(threshold)
+            ),
+        },
+    });
+    let mut text = out.join("\n");
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    const SESSION: &str = "7f3c2a9e-5b1d-4e8f-9a2c-1d3e5f7a9b0c";
-
-    /// A PreToolUse event as Claude Code sends it for a Bash call.
-    pub(crate) fn event(command: &str) -> Value {
-        json!({
-            "session_id": SESSION,
-            "transcript_path": "/home/ana/.claude/projects/-home-ana-proj/7f3c2a9e.jsonl",
-            "cwd": "/home/ana/proj",
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {
-                "command": command,
-                "description": "Run the test suite",
-                "timeout": 120000
-            },
-            "tool_use_id": "toolu_01ABCDEFGHJKLMNPQRSTUVWX"
-        })
-    }
-
-    /// Names the fake shell knows only as aliases or functions; everything else is a program.
-    const NOT_PROGRAMS: &[&str] = &["ll", "gst", "my_function"];
-
-    /// The response line for `input`, or "" when the hook would print nothing.
-    fn hook(input: &str, keep: &[&str]) -> String {
-        let keep: Vec<String> = keep.iter().map(|k| k.to_string()).collect();
-        let is_program = |p: &str| !NOT_PROGRAMS.contains(&p);
-        match claude_rewrite(input, &keep, &is_program) {
-            Some(response) => format!("{response}\n"),
-            None => String::new(),
-        }
-    }
-
-    /// The rewritten command, or `None` when the hook printed nothing.
-    fn rewritten(command: &str) -> Option<String> {
-        let out = hook(&event(command).to_string(), &[]);
-        if out.is_empty() {
-            return None;
-        }
-        let v: Value = serde_json::from_str(&out).unwrap();
-        Some(
-            v["hookSpecificOutput"]["updatedInput"]["command"]
-                .as_str()
-                .unwrap()
-                .to_owned(),
-        )
-    }
-
-    fn wrapped(command: &str) -> String {
-        format!("CTXOFF_SESSION={SESSION} ctxoff -- {command}")
-    }
-
-    #[test]
-    fn whole_response_shape() {
-        let out = hook(&event("cargo test --workspace").to_string(), &[]);
-        assert!(
-            out.ends_with('\n') && out.lines().count() == 1,
-            "one JSON line: {out:?}"
-        );
-        let v: Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(
-            v,
-            json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "updatedInput": {
-                    "command": wrapped("cargo test --workspace"),
-                    "description": "Run the test suite",
-                    "timeout": 120000
-                }
-            }})
-        );
-        // Never a permission decision: the user's own rules and prompts stay in charge.
-        assert!(!out.contains("permissionDecision"), "{out}");
-    }
-
-    #[test]
-    fn wraps_simple_commands_keeping_quotes_exactly() {
-        for command in [
-            "cargo test",
-            "ls -la",
-            "echo 'a && b'",
-            r#"grep -rn "x|y" src/"#,
-            r#"rg 'fn (main|run)\(' --type rust"#,
-            r#"echo "it's \"quoted\"" 'and $NOT expanded'"#,
-            r"find . -name \*.rs -exec wc -l {} \;",
-            "git log --format='%h %s' -n 20",
-            "python3 -c 'import sys; print(sys.version)'",
-            "sh -c 'make && make install'",
-            "git diff --stat",
-            "cat $HOME/notes.txt",
-            "cargo build 2>&1",
-            "cargo test \\\n  --all",
-            "echo 'line one\nline two'",
-            "printf '%s\\n' a b",
-            "sudo apt-get install -y ripgrep",
-            "timeout 60 npm test",
-            "/usr/bin/make -j4",
-            "git commit -m 'fix: handle ; in messages'",
-            "git commit -am \"wip\"",
-            "git -C sub commit --message=x",
-            "python3 script.py",
-            "node --version",
-            "tail -n 100 log.txt",
-            "docker ps -a",
-        ] {
-            assert_eq!(rewritten(command), Some(wrapped(command)), "{command:?}");
-        }
-    }
-
-    #[test]
-    fn moves_leading_assignments_in_front_of_ctxoff() {
-        assert_eq!(
-            rewritten("RUST_LOG=debug RUST_BACKTRACE=1 cargo test -- --nocapture").as_deref(),
-            Some(
-                format!(
-                    "CTXOFF_SESSION={SESSION} RUST_LOG=debug RUST_BACKTRACE=1 ctxoff -- cargo test -- --nocapture"
-                )
-                .as_str()
-            )
-        );
-        assert_eq!(
-            rewritten("NODE_OPTIONS='--max-old-space-size=4096' npx jest"),
-            Some(format!(
-                "CTXOFF_SESSION={SESSION} NODE_OPTIONS='--max-old-space-size=4096' ctxoff -- npx jest"
-            ))
-        );
-    }
-
-    #[test]
-    fn leaves_builtins_and_shell_changers_alone() {
-        for command in [
-            "cd src",
-            "cd",
-            "export PATH=$HOME/bin:$PATH",
-            "source .venv/bin/activate",
-            ". ./env.sh",
-            "alias ll='ls -l'",
-            "unalias ll",
-            "set -e",
-            "unset FOO",
-            "exec bash",
-            "eval \"$CMD\"",
-            "pushd /tmp",
-            "popd",
-            "ulimit -n 4096",
-            "umask 022",
-            "trap 'echo bye' EXIT",
-            "shopt -s globstar",
-            "declare -x A=1",
-            "type cargo",
-            "pwd",
-            "jobs",
-            "kill %1",
-            "true",
-            "printf -v x '%s' y",
-            "\"cd\" src",
-            "FOO=bar",
-            "A=1 B=2",
-        ] {
-            assert_eq!(rewritten(command), None, "{command:?}");
-        }
-    }
-
-    #[test]
-    fn leaves_compound_commands_alone() {
-        for command in [
-            "cd src && cargo test",
-            "cargo build; cargo test",
-            "make || true",
-            "cargo test 2>&1 | tail -50",
-            "sleep 10 &",
-            "cargo test > out.txt",
-            "cargo test >> out.txt 2>&1",
-            "wc -l < file",
-            "cargo test 2>/dev/null",
-            "cat <<'EOF'\nhello\nEOF",
-            "(cd sub && make)",
-            "{ make; make test; }",
-            "echo $(git rev-parse HEAD)",
-            "echo `date`",
-            "cargo fmt\ncargo clippy",
-            "for f in *.rs; do wc -l $f; done",
-            "if [ -f x ]; then cat x; fi",
-            "time cargo build",
-            "! grep -q x file",
-            "diff <(sort a) <(sort b)",
-            "echo 'unterminated",
-        ] {
-            assert_eq!(rewritten(command), None, "{command:?}");
-        }
-    }
-
-    #[test]
-    fn leaves_interactive_programs_alone() {
-        for command in [
-            "vim src/main.rs",
-            "less README.md",
-            "top",
-            "htop",
-            "man git",
-            "ssh host uptime",
-            "tmux attach",
-            "watch -n 1 ls",
-            "python3",
-            "python",
-            "node",
-            "psql",
-            "bash",
-            "python3 -i script.py",
-            "/usr/bin/vim x",
-            "sudo -u root vim /etc/hosts",
-            "env EDITOR=vim nano x",
-            "timeout 5 top",
-            "timeout --signal KILL 5 vim",
-            "timeout -s KILL 5 vim",
-            "nice --adjustment 5 vim",
-            "stdbuf -o L vim",
-            "ionice -c 3 htop",
-            "sh -c 'vim notes.txt'",
-            "git commit",
-            "git commit --amend",
-            "git commit -a",
-            "git commit -m x --patch",
-            "git -C sub commit -v",
-            "git rebase -i HEAD~3",
-            "git add -p",
-            "git checkout --patch",
-            "git tag -a v1.0",
-            "git mergetool",
-            "tail -f app.log",
-            "tail -F app.log",
-            "tail --follow=name app.log",
-            "journalctl -f",
-            "docker run -it ubuntu bash",
-            "kubectl exec -it pod -- sh",
-        ] {
-            assert_eq!(rewritten(command), None, "{command:?}");
-        }
-    }
-
-    #[test]
-    fn commands_already_using_ctxoff_only_get_the_session() {
-        for command in [
-            "ctxoff cargo test",
-            "ctxoff -- make",
-            "ctxoff lines @last 1:40",
-            "ctxoff grep cargo_4 'error\\[E' -C 3",
-            "CTXOFF_THRESHOLD=100 ctxoff make",
-            "~/.cargo/bin/ctxoff list",
-        ] {
-            let expected = format!("CTXOFF_SESSION={SESSION} {command}");
-            assert_eq!(rewritten(command), Some(expected), "{command:?}");
-        }
-        for command in [
-            "CTXOFF_SESSION=mine ctxoff lines @last 1:9",
-            "env A=1 ctxoff make",
-            "sudo ctxoff make",
-            "ctxoff cargo test && ctxoff list",
-        ] {
-            assert_eq!(rewritten(command), None, "{command:?}");
-        }
-    }
-
-    #[test]
-    fn leaves_aliases_and_functions_alone() {
-        for command in ["ll", "ll -a src", "gst", "my_function arg", "RUST_LOG=1 ll"] {
-            assert_eq!(rewritten(command), None, "{command:?}");
-        }
-        // A path is run as it is, whatever PATH holds.
-        assert_eq!(rewritten("./ll"), Some(wrapped("./ll")));
-        assert_eq!(rewritten("sudo ll"), Some(wrapped("sudo ll")));
-    }
-
-    #[test]
-    fn leaves_keep_patterns_alone() {
-        let keep = ["git diff*", "cat *.md"];
-        for (command, expect) in [
-            ("git diff", true),
-            ("git diff --stat HEAD~1", true),
-            ("git  diff", true),
-            ("cat README.md", true),
-            ("sudo git diff", true),
-            ("git status", false),
-            ("cat src/main.rs", false),
-        ] {
-            let out = hook(&event(command).to_string(), &keep);
-            assert_eq!(out.is_empty(), expect, "{command:?}: {out}");
-        }
-    }
-
-    #[test]
-    fn leaves_background_commands_alone() {
-        let mut e = event("npm run dev");
-        e["tool_input"]["run_in_background"] = json!(true);
-        assert_eq!(hook(&e.to_string(), &[]), "");
-        e["tool_input"]["run_in_background"] = json!(false);
-        assert!(hook(&e.to_string(), &[]).contains("ctxoff -- npm run dev"));
-    }
-
-    #[test]
-    fn session_id_is_sanitised() {
-        let mut e = event("make");
-        e["session_id"] = json!("ab c/../$(rm -rf ~)");
-        let out: Value = serde_json::from_str(&hook(&e.to_string(), &[])).unwrap();
-        assert_eq!(
-            out["hookSpecificOutput"]["updatedInput"]["command"],
-            "CTXOFF_SESSION=ab_c_..___rm_-rf___ ctxoff -- make"
-        );
-        for bad in [json!(""), json!(".."), json!(42), Value::Null] {
-            e["session_id"] = bad.clone();
-            assert_eq!(hook(&e.to_string(), &[]), "", "{bad}");
-        }
-    }
-
-    #[test]
-    fn malformed_input_means_no_change() {
-        let mut inputs: Vec<String> = [
-            "",
-            "not json",
-            "{",
-            "[]",
-            "null",
-            "{}",
-            "\u{feff}garbage \u{0}",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let mutations: [fn(&mut Value); 9] = [
-            |e| e["hook_event_name"] = json!("PostToolUse"),
-            |e| e["tool_name"] = json!("Edit"),
-            |e| e["tool_name"] = json!("bash"),
-            |e| {
-                e.as_object_mut().unwrap().remove("tool_input");
-            },
-            |e| e["tool_input"] = json!("cargo test"),
-            |e| e["tool_input"]["command"] = json!(["cargo", "test"]),
-            |e| {
-                e["tool_input"].as_object_mut().unwrap().remove("command");
-            },
-            |e| e["tool_input"]["command"] = json!("   "),
-            |e| {
-                e.as_object_mut().unwrap().remove("hook_event_name");
-            },
-        ];
-        for mutate in mutations {
-            let mut e = event("cargo test");
-            mutate(&mut e);
-            inputs.push(e.to_string());
-        }
-        for input in &inputs {
-            assert_eq!(hook(input, &[]), "", "{input}");
-        }
-    }
-}
+pub(crate) mod tests;

@@ -1,27 +1,11 @@
-//! `ctxoff hook claude`: the Claude Code `PreToolUse` hook handler (SPEC §8). It reads the hook
-//! event on stdin and, for a simple Bash command it can wrap safely, prints a rewrite to
-//! `CTXOFF_SESSION=<session> ctxoff -- <command>` (a command already running ctxoff only gets the
-//! `CTXOFF_SESSION=` prefix, so its references resolve in the same session). Everything else gets
-//! no output and exit 0, which Claude Code treats as "no opinion": the hook must never break or
-//! block a tool call.
-//! Deciding what is a simple command is `shell`'s job; installing the hook is `init`'s.
+//! `ctxoff hook`: an agent's hook handler (SPEC §8). It reads one hook event on stdin and prints
+//! the agent's answer, or nothing; what the answer is, is the agent module's business
+//! (`agent::claude`). It never breaks the agent: whatever the event, the environment or the
+//! configuration, it exits 0 and prints nothing but its JSON answer on stdout (Claude Code takes
+//! exit status 2 as "block this tool call"). Settings that cannot be resolved mean no answer, since
+//! a rewritten command would fail on them the same way.
 //!
-//! The output schema (Claude Code hooks reference, "PreToolUse decision control",
-//! <https://code.claude.com/docs/en/hooks>):
-//!
-//! ```json
-//! {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-//!                         "updatedInput": {"command": "…", "description": "…", "timeout": 120000}}}
-//! ```
-//!
-//! `updatedInput` replaces the whole tool input, so every other field is copied through.
-//! No `permissionDecision` is sent on purpose: `"allow"` would skip the user's permission prompt
-//! for anything the hook rewrites (rtk-ai/rtk#260, #1155 were exactly that bug), and `"ask"`
-//! would prompt for everything. Without a decision Claude Code runs its normal permission flow,
-//! which evaluates the user's rules against the rewritten command. Known consequences
-//! (anthropics/claude-code#65393, #89448): an allow rule such as `Bash(cargo test:*)` no longer
-//! matches, so the user is asked instead; a deny rule degrades to a prompt rather than a block.
-//! Neither runs anything the user would otherwise have been asked about.
+//! `--explain CMD` says what the hook would do with a command, here and now, and why.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -30,34 +14,52 @@ use clap::builder::PossibleValue;
 use clap::{Arg, ArgMatches, Command, ValueEnum, value_parser};
 
 use super::{Context, Run};
-use crate::agent::claude::claude_rewrite;
-use crate::agent::wrap::program_on_path;
+use crate::agent::claude::{self, Hook, settings::ClientArgs};
+use crate::agent::wrap::{ctxoff_path, program_on_path};
 
 /// `ctxoff hook`'s arguments.
 #[derive(Debug)]
 pub struct HookArgs {
     /// The agent whose hook protocol to speak.
     pub agent: Agent,
+    /// `--explain CMD`: describe instead of answering an event.
+    pub explain: Option<String>,
+    /// `--mode MODE` for `--explain`.
+    pub mode: String,
+    /// Why ctxoff's own options or environment could not be read, when they could not: the hook
+    /// then answers nothing.
+    pub unusable: Option<String>,
 }
 
 const LONG_ABOUT: &str = "\
-Rewrite an agent's shell commands to run through ctxoff (an agent hook handler).
+An agent's hook handler: run ctxoff on the agent's shell commands, or on their output.
 
-Install it with `ctxoff init claude`. Claude Code runs it before every Bash tool call with the \
-call as JSON on stdin; for a simple command it prints a rewrite to `CTXOFF_SESSION=<session id> \
-ctxoff -- <command>`, so large outputs land in the agent's session. It leaves alone (prints \
-nothing, exits 0) what a prefix could change: shell builtins such as `cd` or `export`, lists and \
-pipelines (`;`, `&&`, `|`), redirections, substitutions, interactive programs, names not found on \
-PATH (aliases, functions), background commands, and commands matching a `keep` pattern of the \
-configuration. A command that already runs ctxoff only gets the session. It never approves a \
-command: Claude Code's own permission rules still decide.";
+Install it with `ctxoff init claude`. Claude Code runs it before and after every Bash tool call, \
+with the call as JSON on stdin. Before: a command Claude Code would run without asking (an allow \
+rule of the user's matches it, or the mode is bypassPermissions) and whose output can be large \
+(the default wrap list, at subcommand level, and the `wrap` patterns of the configuration) is \
+rewritten to `CTXOFF_SESSION=<session id> CTXOFF_AGENT=claude /path/to/ctxoff -- <command>` and \
+approved, naming the rule. Everything else is left to Claude Code, as if ctxoff were not \
+installed: deny and ask rules, plan mode, read-only commands the client runs on its own, lists \
+and pipelines, builtins, interactive programs, background commands, `keep` patterns. After: a \
+successful output over the threshold of a command that was not rewritten is saved in the session \
+and replaced by its summary.
+
+The handler always exits 0 and prints only its JSON answer: it never blocks a tool call.
+
+`ctxoff hook codex`, `ctxoff hook gemini` and `ctxoff hook opencode` (installed by `ctxoff init \
+AGENT`) do the same for Codex CLI (PreToolUse), Gemini CLI (BeforeTool; AfterTool replaces a large \
+output through a follow-up summary call) and opencode (through its plugin), each with the \
+client's own rules and modes, and the same wrap list.
+
+`--explain CMD` prints what the Claude Code hook would do with CMD in this project \
+(CLAUDE_PROJECT_DIR, else the current directory) and mode (`--mode`, default `default`), and why: \
+which rule, which list.";
 
 impl HookArgs {
     pub(crate) fn command() -> Command {
         Command::new("hook")
-            .about(
-                "Rewrite an agent's shell commands to run through ctxoff (an agent hook handler)",
-            )
+            .about("An agent's hook handler: run ctxoff on the agent's shell commands")
             .long_about(LONG_ABOUT)
             .arg(
                 Arg::new("agent")
@@ -66,11 +68,39 @@ impl HookArgs {
                     .required(true)
                     .value_parser(value_parser!(Agent)),
             )
+            .arg(
+                Arg::new("explain")
+                    .long("explain")
+                    .value_name("CMD")
+                    .help("Say what the hook would do with CMD here, and why"),
+            )
+            .arg(
+                Arg::new("mode")
+                    .long("mode")
+                    .value_name("MODE")
+                    .requires("explain")
+                    .default_value("default")
+                    .value_parser([
+                        "default",
+                        "acceptEdits",
+                        "dontAsk",
+                        "bypassPermissions",
+                        "plan",
+                        "auto",
+                    ])
+                    .help("The permission mode for --explain"),
+            )
     }
 
     pub(crate) fn from_matches(matches: &ArgMatches) -> HookArgs {
         HookArgs {
             agent: *matches.get_one("agent").expect("required"),
+            explain: matches.get_one("explain").cloned(),
+            mode: matches
+                .get_one::<String>("mode")
+                .cloned()
+                .unwrap_or_default(),
+            unusable: None,
         }
     }
 }
@@ -79,76 +109,142 @@ impl HookArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
     Claude,
+    Codex,
+    Gemini,
+    Opencode,
 }
 
 /// How agents are named on the command line, with the help `--help` shows for each.
 impl ValueEnum for Agent {
     fn value_variants<'a>() -> &'a [Agent] {
-        &[Agent::Claude]
+        &[Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Opencode]
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self {
             Agent::Claude => PossibleValue::new("claude")
-                .help("Claude Code (a PreToolUse hook on the Bash tool)"),
+                .help("Claude Code (PreToolUse and PostToolUse hooks on the Bash tool)"),
+            Agent::Codex => {
+                PossibleValue::new("codex").help("Codex CLI (a PreToolUse hook on its shell tool)")
+            }
+            Agent::Gemini => PossibleValue::new("gemini")
+                .help("Gemini CLI (BeforeTool and AfterTool hooks on run_shell_command)"),
+            Agent::Opencode => PossibleValue::new("opencode")
+                .help("opencode (called by the plugin `ctxoff init opencode` installs)"),
         })
     }
 }
 
-/// Reads one hook event from `input` and writes the rewrite, if any, to `out`. Always exit 0:
-/// bad input, an unknown event or an unwrappable command all mean "no change".
 impl Run for HookArgs {
     fn run(&self, ctx: &mut Context) -> anyhow::Result<ExitCode> {
-        let keep = ctx.settings()?.keep.clone();
-        answer(self, &keep, ctx.stdin, ctx.out)
+        let settings = match &self.unusable {
+            Some(why) => Err(why.clone()),
+            None => ctx.settings().cloned().map_err(|e| format!("{e:#}")),
+        };
+        let other = match self.agent {
+            Agent::Claude => None,
+            Agent::Codex => Some(crate::agent::rewrite::Agent::Codex),
+            Agent::Gemini => Some(crate::agent::rewrite::Agent::Gemini),
+            Agent::Opencode => Some(crate::agent::rewrite::Agent::Opencode),
+        };
+        if let Some(agent) = other {
+            if self.explain.is_some() {
+                anyhow::bail!("--explain is for claude only");
+            }
+            // Settings that cannot be read mean no rewrite, never a failed hook.
+            return Ok(crate::agent::hooks::run(agent, settings.ok().as_ref(), ctx));
+        }
+        let ctxoff = ctxoff_path();
+        let path = std::env::var_os("PATH");
+        let home = ctx.home.clone();
+        let rules = || claude::client_rules(home.clone());
+        let hook = Hook {
+            settings: settings.as_ref().map_err(Clone::clone),
+            ctxoff: ctxoff.as_deref(),
+            path: path.as_deref(),
+            is_program: &program_on_path,
+            rules: &rules,
+        };
+        if let Some(command) = &self.explain {
+            let cwd = ctx.cwd.clone().unwrap_or_default();
+            let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+                .filter(|p| !p.is_empty())
+                .map_or_else(|| cwd.clone(), Into::into);
+            let text = claude::explain(
+                command,
+                &self.mode,
+                &project,
+                &cwd,
+                ctx.home.clone(),
+                ClientArgs::of_client(),
+                &hook,
+            );
+            ctx.out.write_all(text.as_bytes())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        answer(&hook, ctx.stdin, ctx.out);
+        Ok(ExitCode::SUCCESS)
     }
 }
 
-fn answer(
-    args: &HookArgs,
-    keep: &[String],
-    input: &mut dyn Read,
-    out: &mut dyn Write,
-) -> anyhow::Result<ExitCode> {
-    let Agent::Claude = args.agent;
+/// Reads one event from `input` and writes the answer, if any, to `out`.
+fn answer(hook: &Hook, input: &mut dyn Read, out: &mut dyn Write) {
     let mut event = String::new();
-    if input.read_to_string(&mut event).is_ok()
-        && let Some(response) = claude_rewrite(&event, keep, &|program| {
-            program_on_path(program, std::env::var_os("PATH").as_deref())
-        })
-    {
-        // A failed write leaves Claude Code with no output, which is "no change": still exit 0.
+    if input.read_to_string(&mut event).is_err() {
+        return;
+    }
+    // A bug must not cost the agent its tool call either: a panic is reported on stderr and
+    // taken for "no answer".
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        claude::answer(&event, hook)
+    }));
+    if let Ok(Ok(response)) = answered {
+        // A failed write leaves the client with no answer, which is "no change".
         let _ = writeln!(out, "{response}").and_then(|()| out.flush());
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the command line calls the hook handler (`ctxoff hook …`, maybe after ctxoff's own
+/// options): then a command line that does not parse still must not block the agent.
+pub fn is_hook_call(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+        .is_some_and(|a| a == "hook")
+        && !args.iter().any(|a| a == "--help" || a == "-h")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::claude::tests::event;
+    use crate::agent::claude::tests::{event, hook_with};
 
     #[test]
-    fn run_reads_stdin_and_writes_one_line() {
-        let args = HookArgs {
-            agent: Agent::Claude,
-        };
-        let input = event("ls -la").to_string();
+    fn reads_stdin_and_writes_one_line() {
+        let input = event("cargo test").to_string();
         let mut out = Vec::new();
-        let code = answer(&args, &[], &mut input.as_bytes(), &mut out).unwrap();
-        assert_eq!(code, ExitCode::SUCCESS);
+        hook_with(|hook| answer(hook, &mut input.as_bytes(), &mut out));
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains(" ctxoff -- ls -la\""), "{out}");
+        assert!(out.contains(" -- cargo test\""), "{out}");
         assert!(out.ends_with("}\n") && out.lines().count() == 1, "{out}");
     }
 
     #[test]
-    fn invalid_utf8_on_stdin_means_no_change() {
+    fn invalid_utf8_on_stdin_means_no_answer() {
         let mut out = Vec::new();
-        let args = HookArgs {
-            agent: Agent::Claude,
-        };
-        answer(&args, &[], &mut &b"\xff\xfe{}"[..], &mut out).unwrap();
+        hook_with(|hook| answer(hook, &mut &b"\xff\xfe{}"[..], &mut out));
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn hook_calls_are_recognised_before_parsing() {
+        let args =
+            |words: &[&str]| -> Vec<std::ffi::OsString> { words.iter().map(Into::into).collect() };
+        assert!(is_hook_call(&args(&["ctxoff", "hook", "claude"])));
+        assert!(is_hook_call(&args(&["ctxoff", "hook", "cluade"])));
+        assert!(is_hook_call(&args(&["ctxoff", "--threshold=x", "hook"])));
+        assert!(!is_hook_call(&args(&["ctxoff", "hook", "--help"])));
+        assert!(!is_hook_call(&args(&["ctxoff", "cargo", "hook"])));
+        assert!(!is_hook_call(&args(&["ctxoff"])));
     }
 }

@@ -113,6 +113,7 @@ fn run(
         name: name.clone(),
         argv: words,
         notable,
+        print_unsaved: true,
     };
     let mut recorder = Recorder::new(job);
     let ending = if pipe {

@@ -11,5 +11,5 @@ mod wrappers;
 
 pub(crate) use builtins::is_builtin;
 pub(crate) use naming::output_name;
-pub(crate) use patterns::is_kept;
+pub(crate) use patterns::{first_match, is_kept};
 pub(crate) use wrappers::{Invocation, base_name};

@@ -1,4 +1,4 @@
-//! Command patterns (`keep` in the config): globs over a command's words.
+//! Command patterns (`keep` and `wrap` in the config): globs over a command's words.
 
 use super::Invocation;
 
@@ -12,13 +12,20 @@ pub(crate) fn matches_keep(pattern: &str, words: &[String]) -> bool {
 /// Whether a command is to be left alone by a `keep` pattern: one matches its words, or the words
 /// of the program it runs through wrappers (`keep = ["git diff*"]` keeps `sudo git diff` too).
 pub(crate) fn is_kept(patterns: &[String], words: &[String]) -> bool {
+    first_match(patterns, words).is_some()
+}
+
+/// The first of `patterns` (`keep`, `wrap`) that matches a command's words or the words of the
+/// program it runs through wrappers.
+pub(crate) fn first_match<'p>(patterns: &'p [String], words: &[String]) -> Option<&'p str> {
     if patterns.is_empty() {
-        return false;
+        return None;
     }
     let program = Invocation::of(words).program;
     patterns
         .iter()
-        .any(|p| matches_keep(p, words) || matches_keep(p, &program))
+        .find(|p| matches_keep(p, words) || matches_keep(p, &program))
+        .map(String::as_str)
 }
 
 /// Iterative wildcard match with single-star backtracking: linear in practice, never recursive.

@@ -108,6 +108,10 @@ pub(crate) struct Job {
     pub name: String,
     pub argv: Vec<String>,
     pub notable: NotablePatterns,
+    /// Output that cannot be saved is printed to stdout instead (run and pipe mode: nothing may
+    /// be lost), or dropped (an agent's hook, whose stdout is its answer and whose agent still
+    /// holds the output).
+    pub print_unsaved: bool,
     /// What the order of the saved bytes means, for the manifest.
     pub order: &'static str,
 }
@@ -231,8 +235,12 @@ impl Recorder {
     fn open_writer(&mut self, first: Vec<u8>, tokens: Tokens) -> Result<Box<Writer>, String> {
         // Shared, not copied, with the workers: it can be megabytes.
         let first = Arc::new(first);
-        self.try_open_writer(&first, tokens)
-            .inspect_err(|_| print_all(&[&first]))
+        let print = self.job.print_unsaved;
+        self.try_open_writer(&first, tokens).inspect_err(|_| {
+            if print {
+                print_all(&[&first])
+            }
+        })
     }
 
     fn try_open_writer(
@@ -366,13 +374,15 @@ impl Sink for Recorder {
             }
             State::Writing(writer) => {
                 if let Err(e) = writer.write(data) {
-                    let error = writer.abandon(e, data);
+                    let error = writer.abandon(e, data, self.job.print_unsaved);
                     self.state = State::Printing { error };
                 }
                 return;
             }
             State::Printing { .. } => {
-                print_all(&[data]);
+                if self.job.print_unsaved {
+                    print_all(&[data]);
+                }
                 return;
             }
         }
@@ -418,6 +428,7 @@ mod tests {
             session: Some("unit".into()),
             notable: Vec::new(),
             keep: Vec::new(),
+            wrap: Vec::new(),
         };
         Recorder::new(Job {
             settings,
@@ -425,6 +436,7 @@ mod tests {
             name: "t".into(),
             argv: Vec::new(),
             notable: NotablePatterns::default(),
+            print_unsaved: true,
             order: crate::store::ORDER_EXACT,
         })
     }

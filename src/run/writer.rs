@@ -195,9 +195,12 @@ impl Writer {
     }
 
     /// Saving failed after `written` bytes reached the file: print what the file holds and the
-    /// chunk that failed, remove the partial file, and say why.
-    pub(super) fn abandon(&mut self, error: io::Error, failed: &[u8]) -> String {
+    /// chunk that failed (when `print`), remove the partial file, and say why.
+    pub(super) fn abandon(&mut self, error: io::Error, failed: &[u8], print: bool) -> String {
         use std::io::{Read, Seek};
+        if !print {
+            return self.discard(error);
+        }
         let _ = self.output.file.rewind();
         let mut file = &self.output.file;
         let mut buf = vec![0; 1 << 20];
@@ -267,7 +270,7 @@ impl Writer {
         let mut this = *self;
         if let Err(e) = this.in_place() {
             // The unlinked file still holds every byte: print them instead.
-            let error = this.abandon(e, &[]);
+            let error = this.abandon(e, &[], job.print_unsaved);
             return Outcome::Unsaved { error };
         }
         // Whatever fails in the analysis, the output stays saved and the summary keeps at least

@@ -28,7 +28,7 @@ const SEQ_BYTES: usize = 108_894;
 
 /// The Responses API "model": asked with no tool result yet, it calls `exec_command` with `args`;
 /// given one, it ends the turn.
-fn model(args: Value) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
+pub(crate) fn model(args: Value) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
     move |request: &Request| {
         if request.method != "POST" || request.path != "/v1/responses" {
             return Reply::Empty(404);
@@ -66,23 +66,25 @@ fn model(args: Value) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
 }
 
 /// One temporary Codex installation: home, `CODEX_HOME`, project folder and mock model.
-struct Codex {
+pub(crate) struct Codex {
     dir: tempfile::TempDir,
-    exe: PathBuf,
-    server: Server,
+    pub(crate) exe: PathBuf,
+    pub(crate) server: Server,
+    /// ctxoff's scratch root for the run's commands, once ctxoff is installed.
+    pub(crate) scratch: Option<PathBuf>,
 }
 
 /// What one `codex exec` did.
-struct Run {
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
     /// The tool result the model was sent, if any.
-    tool_output: Option<String>,
+    pub(crate) tool_output: Option<String>,
 }
 
 impl Codex {
     /// A fresh set-up whose model runs `cmd` (with any extra `exec_command` arguments).
-    fn new(cmd: &str, extra: Value) -> Codex {
+    pub(crate) fn new(cmd: &str, extra: Value) -> Codex {
         let exe = client::install(PACKAGE, VERSION, "codex");
         let mut args = extra;
         args["cmd"] = Value::from(cmd);
@@ -91,21 +93,26 @@ impl Codex {
         for sub in ["home", "codex", "project"] {
             std::fs::create_dir_all(dir.path().join(sub)).expect("create a folder");
         }
-        let codex = Codex { dir, exe, server };
+        let codex = Codex {
+            dir,
+            exe,
+            server,
+            scratch: None,
+        };
         codex.write_config("");
         codex
     }
 
-    fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
-    fn codex_home(&self) -> PathBuf {
+    pub(crate) fn codex_home(&self) -> PathBuf {
         self.root().join("codex")
     }
 
     /// `config.toml`: the mock provider, then `more`.
-    fn write_config(&self, more: &str) {
+    pub(crate) fn write_config(&self, more: &str) {
         let config = format!(
             "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n\
              [model_providers.mock]\nname = \"mock\"\nbase_url = \"{}/v1\"\n\
@@ -143,7 +150,7 @@ impl Codex {
         self.write_config(if trusted { &state } else { "" });
     }
 
-    fn run(&self, args: &[&str]) -> Run {
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
         let out = Command::new("timeout")
             .arg("300")
             .arg(&self.exe)
@@ -156,6 +163,7 @@ impl Codex {
             .env("HOME", self.root().join("home"))
             .env("CODEX_HOME", self.codex_home())
             .env("OPENAI_API_KEY", "dummy")
+            .envs(self.scratch.iter().map(|s| ("CTXOFF_DIR", s)))
             .stdin(Stdio::null())
             .output()
             .expect("run codex");
@@ -192,7 +200,7 @@ impl Codex {
 }
 
 /// Splits Codex's truncated output into (head, dropped, tail) at `…N chars truncated…`.
-fn truncated(body: &str) -> (&str, usize, &str) {
+pub(crate) fn truncated(body: &str) -> (&str, usize, &str) {
     let start = body.find('…').expect("a truncation marker");
     let rest = &body[start + '…'.len_utf8()..];
     let (count, after) = rest.split_once(" chars truncated…").expect("marker text");
@@ -201,7 +209,7 @@ fn truncated(body: &str) -> (&str, usize, &str) {
 
 /// The part of a tool result after the client's header (`Chunk ID`, `Wall time`, `Process exited
 /// with code N`, `Original token count`, `Output:`).
-fn header_and_body(output: &str) -> (&str, &str) {
+pub(crate) fn header_and_body(output: &str) -> (&str, &str) {
     output
         .split_once("Output:\n")
         .expect("Codex's output header")

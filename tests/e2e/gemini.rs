@@ -71,16 +71,21 @@ fn model(calls: Vec<Value>) -> impl Fn(&Request) -> Reply + Send + Sync + 'stati
 }
 
 /// One temporary Gemini CLI set-up: home, settings, project folder and mock model.
-struct Gemini {
+pub(crate) struct Gemini {
     dir: tempfile::TempDir,
     exe: PathBuf,
-    server: Server,
+    pub(crate) server: Server,
     settings: Value,
+    /// ctxoff's scratch root for the run's commands, once ctxoff is installed.
+    pub(crate) scratch: Option<PathBuf>,
+    /// Let the client relaunch itself (with memory flags), as it does for its users; the
+    /// protocol tests turn it off.
+    pub(crate) relaunch: bool,
 }
 
 impl Gemini {
     /// A set-up whose model runs each of `commands` (arguments `{"command", "description"}`).
-    fn new(commands: &[&str]) -> Gemini {
+    pub(crate) fn new(commands: &[&str]) -> Gemini {
         let calls = commands
             .iter()
             .map(|c| json!({"command": c, "description": "Run the command"}))
@@ -105,12 +110,14 @@ impl Gemini {
             exe,
             server,
             settings,
+            scratch: None,
+            relaunch: false,
         };
         gemini.write_settings();
         gemini
     }
 
-    fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
@@ -123,7 +130,7 @@ impl Gemini {
     }
 
     /// Sets `settings[key] = value` (a top-level key) and writes the file.
-    fn set(&mut self, key: &str, value: Value) {
+    pub(crate) fn set(&mut self, key: &str, value: Value) {
         self.settings[key] = value;
         self.write_settings();
     }
@@ -145,7 +152,7 @@ impl Gemini {
     }
 
     /// Writes a user policy file `~/.gemini/policies/NAME`.
-    fn user_policy(&self, name: &str, text: &str) {
+    pub(crate) fn user_policy(&self, name: &str, text: &str) {
         let dir = self.root().join("home/.gemini/policies");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(name), text).unwrap();
@@ -153,7 +160,7 @@ impl Gemini {
 
     /// Runs `gemini -p` in `mode`; returns what reached the model for each call, in order: the
     /// `functionResponse.response` objects.
-    fn run(&self, mode: &str) -> Vec<Value> {
+    pub(crate) fn run(&self, mode: &str) -> Vec<Value> {
         let out = Command::new("timeout")
             .arg("300")
             .arg(&self.exe)
@@ -173,7 +180,8 @@ impl Gemini {
             .env("HOME", self.root().join("home"))
             .env("GOOGLE_GEMINI_BASE_URL", self.server.url())
             .env("GEMINI_API_KEY", "dummy")
-            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .envs((!self.relaunch).then_some(("GEMINI_CLI_NO_RELAUNCH", "true")))
+            .envs(self.scratch.iter().map(|s| ("CTXOFF_DIR", s)))
             .stdin(Stdio::null())
             .output()
             .expect("run gemini");
@@ -202,7 +210,7 @@ impl Gemini {
 }
 
 /// The text of a tool result that ran.
-fn output(response: &Value) -> &str {
+pub(crate) fn output(response: &Value) -> &str {
     response["output"]
         .as_str()
         .unwrap_or_else(|| panic!("the command did not run: {response}"))

@@ -8,10 +8,14 @@
 mod claude;
 mod client;
 mod codex;
+mod codex_ctxoff;
+mod ctxoff;
 mod fixture;
 mod gemini;
+mod gemini_ctxoff;
 mod mock;
 mod opencode;
+mod opencode_ctxoff;
 mod probe;
 
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.

@@ -28,12 +28,12 @@ const PACKAGE: &str = "opencode-ai";
 const VERSION: &str = "1.18.33";
 
 /// What the bash tool answers when a rule denies the call.
-const DENIED: &str =
+pub(crate) const DENIED: &str =
     "The user has specified a rule which prevents you from using this specific tool call.";
 
 /// The "model": each step it calls `bash` with the next of `commands`, one call per step, until
 /// all have a result; title requests (no tools offered) get a title.
-fn model(commands: Vec<String>) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
+pub(crate) fn model(commands: Vec<String>) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
     move |request: &Request| {
         if request.method != "POST" || request.path != "/v1/chat/completions" {
             return Reply::Empty(404);
@@ -77,23 +77,25 @@ fn model(commands: Vec<String>) -> impl Fn(&Request) -> Reply + Send + Sync + 's
 }
 
 /// One temporary opencode set-up: home, XDG folders, project, mock model.
-struct Opencode {
+pub(crate) struct Opencode {
     dir: tempfile::TempDir,
     exe: PathBuf,
     server: Server,
+    /// ctxoff's scratch root for the run's commands, once ctxoff is installed.
+    pub(crate) scratch: Option<PathBuf>,
 }
 
 /// What one `opencode run` did.
-struct Run {
+pub(crate) struct Run {
     /// The tool results the model was sent, in order.
-    results: Vec<String>,
-    stderr: String,
+    pub(crate) results: Vec<String>,
+    pub(crate) stderr: String,
 }
 
 impl Opencode {
     /// A set-up whose model runs `commands` one after another, under `permission` (`None`: no
     /// `permission` key).
-    fn new(commands: &[&str], permission: Option<&Value>) -> Opencode {
+    pub(crate) fn new(commands: &[&str], permission: Option<&Value>) -> Opencode {
         let exe = client::install(PACKAGE, VERSION, "opencode");
         let server = Server::start(model(commands.iter().map(|c| c.to_string()).collect()));
         let dir = tempfile::tempdir().expect("temporary folder");
@@ -115,10 +117,15 @@ impl Opencode {
             serde_json::to_string_pretty(&config).unwrap(),
         )
         .unwrap();
-        Opencode { dir, exe, server }
+        Opencode {
+            dir,
+            exe,
+            server,
+            scratch: None,
+        }
     }
 
-    fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
@@ -150,7 +157,7 @@ export const Probe = async () => ({{
         probe
     }
 
-    fn run(&self) -> Run {
+    pub(crate) fn run(&self) -> Run {
         let home = self.root().join("home");
         let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-clients/npm-cache");
         let out = Command::new("timeout")
@@ -168,6 +175,7 @@ export const Probe = async () => ({{
             .env("OPENCODE_DISABLE_MODELS_FETCH", "true")
             .env("OPENCODE_DISABLE_AUTOUPDATE", "true")
             .env("npm_config_cache", cache)
+            .envs(self.scratch.iter().map(|s| ("CTXOFF_DIR", s)))
             .stdin(Stdio::null())
             .output()
             .expect("run opencode");

@@ -458,6 +458,7 @@ fn store_of(w: &World) -> Store {
         session: Some(w.session.clone()),
         notable: Vec::new(),
         keep: Vec::new(),
+        wrap: Vec::new(),
     };
     settings.open_store().unwrap()
 }

@@ -1,12 +1,14 @@
 //! ctxoff's integration tests: one binary, one module per area, each run of ctxoff in its own
 //! temporary scratch root, session and config.
 
+mod agent_hooks;
 mod config;
 mod corpus_truth;
 mod dispatch;
 mod gc;
 mod generated;
 mod hardening;
+mod hook;
 mod progress;
 mod reliability;
 mod retrieval;

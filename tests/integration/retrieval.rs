@@ -102,6 +102,7 @@ impl Scratch {
             session: Some(self.store.session.clone()),
             notable: Vec::new(),
             keep: Vec::new(),
+            wrap: Vec::new(),
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let mut stdin = std::io::empty();

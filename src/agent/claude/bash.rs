@@ -172,29 +172,29 @@ const KEYWORDS: &[&str] = &[
 
 /// One command of a command line: what a rule is matched against.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Part {
+pub(crate) struct Part {
     /// The command as written, trimmed, without its redirections and trailing comment.
-    pub text: String,
+    pub(crate) text: String,
     /// Its words with quotes and escapes removed (expansions left as written).
-    pub words: Vec<String>,
+    pub(crate) words: Vec<String>,
     /// Its redirections as written (`2>&1`, `> out.txt`).
-    pub redirects: Vec<String>,
+    pub(crate) redirects: Vec<String>,
     /// Whether a word holds an expansion or a glob (`$HOME`, `*.rs`, `~`).
-    pub expands: bool,
+    pub(crate) expands: bool,
 }
 
 /// A command line cut into the commands the client checks one by one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
-    pub parts: Vec<Part>,
+pub(crate) struct Line {
+    pub(crate) parts: Vec<Part>,
     /// One command, and nothing that runs another (no `;`, `&&`, `|`, `&`, subshell,
     /// substitution, here-document or reserved word): the only shape ctxoff may approve.
-    pub simple: bool,
+    pub(crate) simple: bool,
 }
 
 /// Cuts `command` at its control operators. Never fails: what cannot be read (an unterminated
 /// quote) is one part that is not simple.
-pub fn parse(command: &str) -> Line {
+pub(crate) fn parse(command: &str) -> Line {
     let mut lexer = Lexer {
         src: command,
         parts: Vec::new(),
@@ -493,7 +493,7 @@ impl Lexer<'_> {
 /// lines dropped, leading assignments of [`SAFE_ENV`] with plain values removed, the program
 /// word's quotes removed, and the wrappers `timeout`, `time`, `nice`, `stdbuf`, `nohup`,
 /// `command`, `builtin` and `noglob` (with the options the client accepts) removed, repeatedly.
-pub fn strip_for_allow(command: &str) -> String {
+pub(crate) fn strip_for_allow(command: &str) -> String {
     let mut r = command.to_owned();
     let mut before = String::new();
     while r != before {
@@ -832,7 +832,7 @@ fn builtin_prefix(s: &str) -> Option<usize> {
 /// Every form of a part a deny or ask rule is matched against: as written, and with any
 /// leading assignments and any wrappers of [`DENY_WRAPPERS`] removed, word by word and as the
 /// allow form does. More forms than the client tries, never fewer.
-pub fn deny_forms(part: &Part) -> Vec<String> {
+pub(crate) fn deny_forms(part: &Part) -> Vec<String> {
     let mut forms = vec![part.text.clone()];
     let push = |form: String, forms: &mut Vec<String>| {
         if !form.is_empty() && !forms.contains(&form) {

@@ -25,11 +25,11 @@ use super::bash::{self, Line, Part};
 
 /// The Claude Code version whose behaviour this module mirrors; its decisions are recorded in
 /// `tests/fixtures/claude-code/decisions.json`.
-pub const CLIENT_VERSION: &str = "2.1.197";
+pub(crate) const CLIENT_VERSION: &str = "2.1.197";
 
 /// What a rule does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Behavior {
+pub(crate) enum Behavior {
     Allow,
     Deny,
     Ask,
@@ -37,7 +37,7 @@ pub enum Behavior {
 
 /// Where a rule comes from: the client's settings scopes and its command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// `/etc/claude-code/managed-settings.json` and `managed-settings.d/*.json`.
     Managed,
     /// `$CLAUDE_CONFIG_DIR/settings.json` (`~/.claude/settings.json`).
@@ -70,11 +70,11 @@ impl fmt::Display for Source {
 
 /// One permission rule, as written (`Bash(cargo test:*)`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rule {
-    pub behavior: Behavior,
-    pub source: Source,
+pub(crate) struct Rule {
+    pub(crate) behavior: Behavior,
+    pub(crate) source: Source,
     /// As written in the settings or on the command line.
-    pub text: String,
+    pub(crate) text: String,
     tool: String,
     /// The part in parentheses, unescaped; `None` for the whole tool (`Bash`, `Bash(*)`).
     content: Option<String>,
@@ -83,7 +83,7 @@ pub struct Rule {
 impl Rule {
     /// Reads a rule the way the client does (`function Ig(e)`): `Tool(content)` with `\(`,
     /// `\)` and `\\` escaped; an empty content or `*` means the whole tool.
-    pub fn new(behavior: Behavior, source: Source, text: &str) -> Rule {
+    pub(crate) fn new(behavior: Behavior, source: Source, text: &str) -> Rule {
         let (tool, content) = match (unescaped(text, '(', true), unescaped(text, ')', false)) {
             (Some(open), Some(close)) if open > 0 && close > open && close == text.len() - 1 => {
                 let inner = &text[open + 1..close];
@@ -153,16 +153,16 @@ fn is_escaped(text: &str, i: usize) -> bool {
 
 /// Every rule the client holds, from every scope it reads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Rules {
+pub(crate) struct Rules {
     rules: Vec<Rule>,
 }
 
 impl Rules {
-    pub fn push(&mut self, rule: Rule) {
+    pub(crate) fn push(&mut self, rule: Rule) {
         self.rules.push(rule);
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Rule> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Rule> {
         self.rules.iter()
     }
 
@@ -179,21 +179,21 @@ impl Rules {
 
 /// What the call looks like to the client, besides its command.
 #[derive(Debug, Clone, Copy)]
-pub struct Situation<'a> {
+pub(crate) struct Situation<'a> {
     /// The event's `permission_mode`.
-    pub mode: &'a str,
+    pub(crate) mode: &'a str,
     /// The event's `tool_input`: rules may name its other fields (`Bash(description:*)`).
-    pub input: &'a Map<String, Value>,
+    pub(crate) input: &'a Map<String, Value>,
     /// Where the command runs (the event's `cwd`).
-    pub cwd: &'a Path,
+    pub(crate) cwd: &'a Path,
     /// The directories the client lets commands read without asking: the project,
     /// `permissions.additionalDirectories`, `--add-dir`.
-    pub working_dirs: &'a [PathBuf],
+    pub(crate) working_dirs: &'a [PathBuf],
 }
 
 /// Why the client would run a command without asking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Grant<'r> {
+pub(crate) enum Grant<'r> {
     /// `bypassPermissions` mode.
     Bypass,
     /// This allow rule matches the command.
@@ -202,7 +202,7 @@ pub enum Grant<'r> {
 
 /// The answer for one command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decision<'r> {
+pub(crate) enum Decision<'r> {
     /// A deny or ask rule matches the command: the client stops it (or asks), in every mode.
     /// Never rewrite.
     Stopped(&'r Rule),
@@ -217,9 +217,32 @@ pub enum Decision<'r> {
     Leave(Leave),
 }
 
+impl fmt::Display for Grant<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Grant::Bypass => f.write_str("bypassPermissions mode"),
+            Grant::Rule(rule) => rule.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for Decision<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Stopped(rule) if rule.behavior == Behavior::Ask => {
+                write!(f, "the {rule} makes the client ask")
+            }
+            Decision::Stopped(rule) => write!(f, "the {rule} stops it"),
+            Decision::Plan => f.write_str("plan mode: the user is planning, not running"),
+            Decision::Runs(grant) => write!(f, "the client runs it without asking: {grant}"),
+            Decision::Leave(why) => write!(f, "left to the client: {why}"),
+        }
+    }
+}
+
 /// Why a command is left to the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Leave {
+pub(crate) enum Leave {
     /// No allow rule matches it (the client may still run it as read-only, or ask).
     NoRule,
     /// More than one command, or something that runs another (`&&`, `|`, `$(…)`…).
@@ -299,7 +322,7 @@ const PATH_CHECKED: &[&str] = &[
 const CHANGES_FILES: &[&str] = &["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"];
 
 /// Decides for `command` in `situation`, with every rule the client holds.
-pub fn decide<'r>(command: &str, situation: &Situation, rules: &'r Rules) -> Decision<'r> {
+pub(crate) fn decide<'r>(command: &str, situation: &Situation, rules: &'r Rules) -> Decision<'r> {
     let line = bash::parse(command);
     if let Some(rule) = stopping_rule(command, &line, situation.input, rules) {
         return Decision::Stopped(rule);

@@ -27,22 +27,22 @@ use super::permissions::{Behavior, Rule, Rules, Source};
 
 /// Where the client's files are, for one hook call.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Places {
+pub(crate) struct Places {
     /// The managed settings directory (`/etc/claude-code` on Linux).
-    pub managed: PathBuf,
+    pub(crate) managed: PathBuf,
     /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-    pub config_dir: PathBuf,
+    pub(crate) config_dir: PathBuf,
     /// The client's global config: `$CLAUDE_CONFIG_DIR/.config.json` when it exists, else
     /// `.claude.json` in `$CLAUDE_CONFIG_DIR` or the home directory.
-    pub global_config: PathBuf,
+    pub(crate) global_config: PathBuf,
     /// The project root: `$CLAUDE_PROJECT_DIR`, the directory the client started in.
-    pub project: PathBuf,
+    pub(crate) project: PathBuf,
 }
 
 impl Places {
     /// From the hook's environment (the client passes its own, plus `CLAUDE_PROJECT_DIR`);
     /// `None` without a project directory or a home.
-    pub fn from_env(
+    pub(crate) fn from_env(
         var: impl Fn(&str) -> Option<std::ffi::OsString>,
         home: Option<PathBuf>,
     ) -> Option<Places> {
@@ -67,20 +67,20 @@ impl Places {
         })
     }
 
-    pub fn user_settings(&self) -> PathBuf {
+    pub(crate) fn user_settings(&self) -> PathBuf {
         self.config_dir.join("settings.json")
     }
 
-    pub fn project_settings(&self) -> PathBuf {
+    pub(crate) fn project_settings(&self) -> PathBuf {
         self.project.join(".claude/settings.json")
     }
 
-    pub fn local_settings(&self) -> PathBuf {
+    pub(crate) fn local_settings(&self) -> PathBuf {
         self.project.join(".claude/settings.local.json")
     }
 
     /// The managed settings files, in the order the client merges them.
-    pub fn managed_settings(&self) -> Vec<PathBuf> {
+    pub(crate) fn managed_settings(&self) -> Vec<PathBuf> {
         let mut files = vec![self.managed.join("managed-settings.json")];
         if let Ok(entries) = std::fs::read_dir(self.managed.join("managed-settings.d")) {
             let mut names: Vec<String> = entries
@@ -100,16 +100,16 @@ impl Places {
 
 /// What can be read of the client's command line (from `/proc`, see [`ClientArgs::of_client`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClientArgs {
-    pub allowed_tools: Vec<String>,
-    pub disallowed_tools: Vec<String>,
+pub(crate) struct ClientArgs {
+    pub(crate) allowed_tools: Vec<String>,
+    pub(crate) disallowed_tools: Vec<String>,
     /// `--tools`: the tools offered at all (`None`: all of them).
-    pub tools: Option<Vec<String>>,
+    pub(crate) tools: Option<Vec<String>>,
     /// `--settings`, as given.
-    pub settings: Option<String>,
+    pub(crate) settings: Option<String>,
     /// `--setting-sources`: which of user, project and local are read (`None`: all).
-    pub setting_sources: Option<Vec<String>>,
-    pub add_dirs: Vec<String>,
+    pub(crate) setting_sources: Option<Vec<String>>,
+    pub(crate) add_dirs: Vec<String>,
 }
 
 /// The client's options that take several values (`<tools...>`): they take every following
@@ -157,7 +157,7 @@ const ONE_VALUE: &[&str] = &[
 impl ClientArgs {
     /// Reads the options that carry permissions from the client's arguments (without the
     /// program name).
-    pub fn parse(args: &[String]) -> ClientArgs {
+    pub(crate) fn parse(args: &[String]) -> ClientArgs {
         let mut out = ClientArgs::default();
         let mut i = 0;
         while i < args.len() {
@@ -210,7 +210,7 @@ impl ClientArgs {
     /// The arguments of the nearest ancestor of this process that is the Claude Code client
     /// (the hook runs under a shell the client starts), with its working directory; `None`
     /// when none is found (not Linux, or not run by the client).
-    pub fn of_client() -> Option<(ClientArgs, PathBuf)> {
+    pub(crate) fn of_client() -> Option<(ClientArgs, PathBuf)> {
         let mut pid = std::process::id();
         for _ in 0..8 {
             pid = parent_pid(pid)?;
@@ -282,17 +282,17 @@ fn split_tool_list(values: &[String]) -> Vec<String> {
 
 /// The settings of one scope, as read.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Scope {
-    pub source: Source,
-    pub settings: Value,
+pub(crate) struct Scope {
+    pub(crate) source: Source,
+    pub(crate) settings: Value,
 }
 
 /// A settings file that exists but cannot be read as JSON: its rules are unknown, so no
 /// decision can be trusted.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unreadable {
-    pub path: PathBuf,
-    pub reason: String,
+pub(crate) struct Unreadable {
+    pub(crate) path: PathBuf,
+    pub(crate) reason: String,
 }
 
 impl std::fmt::Display for Unreadable {
@@ -303,7 +303,7 @@ impl std::fmt::Display for Unreadable {
 
 /// Reads every settings scope at `places`, and `--settings` (relative to the client's `cwd`).
 /// A missing file is an empty scope; one that cannot be read or parsed is an error.
-pub fn read_scopes(
+pub(crate) fn read_scopes(
     places: &Places,
     args: &ClientArgs,
     client_cwd: &Path,
@@ -357,17 +357,17 @@ fn read_json(path: &Path) -> Result<Option<Value>, Unreadable> {
 
 /// Which project scopes' allow rules the client honours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Trust {
+pub(crate) struct Trust {
     /// `.claude/settings.json`: in a trusted project, or when it is the user settings file
     /// itself (a project at the home directory).
-    pub project: bool,
+    pub(crate) project: bool,
     /// `.claude/settings.local.json`: in a trusted project, or when it does not look planted.
-    pub local: bool,
+    pub(crate) local: bool,
 }
 
 impl Trust {
     /// As the client decides it (`workspace not yet trusted`).
-    pub fn of(places: &Places) -> Trust {
+    pub(crate) fn of(places: &Places) -> Trust {
         if is_trusted(places) {
             return Trust {
                 project: true,
@@ -430,7 +430,7 @@ fn local_looks_planted(project: &Path) -> bool {
 /// Whether the user has trusted the project: `projects[KEY].hasTrustDialogAccepted` in the
 /// client's global config, where KEY is the project's git root (the main worktree's for a linked
 /// worktree), else the project directory itself (`hasTrustDialogAccepted === !0`).
-pub fn is_trusted(places: &Places) -> bool {
+pub(crate) fn is_trusted(places: &Places) -> bool {
     let Ok(text) = std::fs::read_to_string(&places.global_config) else {
         return false;
     };
@@ -464,15 +464,18 @@ fn canonical_git_root(dir: &Path) -> Option<PathBuf> {
 
 /// What a hook call needs to decide: every rule, and the directories commands may read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loaded {
-    pub rules: Rules,
+pub(crate) struct Loaded {
+    pub(crate) rules: Rules,
     /// The project, then the extra directories of the settings and of `--add-dir`.
-    pub working_dirs: Vec<PathBuf>,
+    pub(crate) working_dirs: Vec<PathBuf>,
 }
 
 /// Reads every scope at `places` and what can be found of the client's command line (`client`:
 /// its arguments and working directory, see [`ClientArgs::of_client`]).
-pub fn load(places: &Places, client: Option<(ClientArgs, PathBuf)>) -> Result<Loaded, Unreadable> {
+pub(crate) fn load(
+    places: &Places,
+    client: Option<(ClientArgs, PathBuf)>,
+) -> Result<Loaded, Unreadable> {
     let (args, client_cwd) =
         client.unwrap_or_else(|| (ClientArgs::default(), places.project.clone()));
     let scopes = read_scopes(places, &args, &client_cwd)?;
@@ -487,7 +490,7 @@ pub fn load(places: &Places, client: Option<(ClientArgs, PathBuf)>) -> Result<Lo
 
 /// Every rule the client holds, from `scopes` and its command line, and the extra directories it
 /// lets commands read.
-pub fn rules(scopes: &[Scope], args: &ClientArgs, trust: Trust) -> (Rules, Vec<String>) {
+pub(crate) fn rules(scopes: &[Scope], args: &ClientArgs, trust: Trust) -> (Rules, Vec<String>) {
     let managed_only = scopes.iter().any(|s| {
         s.source == Source::Managed
             && s.settings["allowManagedPermissionRulesOnly"] == Value::Bool(true)

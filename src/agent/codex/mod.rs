@@ -12,8 +12,11 @@
 //! all of them. Managed requirements (`requirements.toml`) can add prompt and forbidden rules.
 
 pub mod execpolicy;
+pub(crate) mod hook;
+pub(crate) mod install;
 pub mod sandbox;
 pub mod script;
+pub mod transcript;
 pub mod trust;
 
 use std::path::Path;

@@ -33,14 +33,11 @@ pub enum Sandbox {
 /// The sandbox of turn `turn_id`, from the transcript's text; `None` when the transcript does not
 /// say, or names a sandbox this reader does not know.
 pub fn turn_sandbox(transcript: &str, turn_id: &str) -> Option<Sandbox> {
-    // The latest entry for the turn: read from the end.
-    let payload = transcript
-        .lines()
-        .rev()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|entry| entry["type"] == "turn_context")
-        .map(|mut entry| entry["payload"].take())
-        .find(|payload| payload["turn_id"] == turn_id)?;
+    sandbox_of(&super::transcript::turn_context(transcript, turn_id)?)
+}
+
+/// The sandbox a `turn_context` payload describes.
+pub(crate) fn sandbox_of(payload: &Value) -> Option<Sandbox> {
     let policy = &payload["sandbox_policy"];
     let flag = |name: &str| policy[name].as_bool();
     match policy["type"].as_str()? {

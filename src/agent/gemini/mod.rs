@@ -14,6 +14,8 @@
 //! `--allowed-tools`). The event does not name the approval mode; the client's command line does
 //! (the hook's parent process), and a headless run (`-p`) cannot change it.
 
+pub(crate) mod hook;
+pub(crate) mod install;
 pub mod policy;
 
 use serde_json::{Map, Value};

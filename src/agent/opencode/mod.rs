@@ -20,6 +20,9 @@
 //! is a `*` pattern that allows it. Commands whose path arguments the client also checks against
 //! the project folder (`rm`, `cp`, `cat`…) are left alone: the rewrite would hide those paths.
 
+pub(crate) mod hook;
+pub(crate) mod install;
+
 use std::path::Path;
 
 use regex::Regex;
@@ -107,6 +110,29 @@ pub fn rules_from_config(permission: &Value, home: Option<&Path>) -> Result<Vec<
         }
     }
     Ok(rules)
+}
+
+/// The rules of an agent's ruleset as the client's API lists them (`GET /agent`: each agent's
+/// `permission`, the merged list it evaluates, in order):
+/// `[{"permission": "bash", "pattern": "git push *", "action": "deny"}, …]`.
+pub fn rules_from_ruleset(ruleset: &Value) -> Result<Vec<Rule>, String> {
+    let entries = ruleset.as_array().ok_or("the ruleset is not a list")?;
+    entries
+        .iter()
+        .map(|entry| {
+            let text = |key: &str| {
+                entry[key]
+                    .as_str()
+                    .ok_or_else(|| format!("a rule without {key}: {entry}"))
+            };
+            Ok(Rule {
+                permission: text("permission")?.to_owned(),
+                pattern: text("pattern")?.to_owned(),
+                action: Action::parse(text("action")?)
+                    .ok_or_else(|| format!("a rule with an unknown action: {entry}"))?,
+            })
+        })
+        .collect()
 }
 
 /// A JSON object's entries in the order JavaScript iterates them: keys that are array indices

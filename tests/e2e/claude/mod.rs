@@ -1,14 +1,14 @@
 //! Claude Code, the real client: a mock Anthropic Messages API whose "model" asks the Bash tool to
 //! run some commands and then ends its turn, and a runner for `claude -p` in a throwaway home and
-//! project. What reached the model (each `tool_result`) and the client's JSON result are returned
-//! for the test to judge.
+//! project. What reached the model (each `tool_result`, and whether the client's JSON result
+//! lists it as denied) is returned for the test to judge.
 //!
 //! The client is installed from the npm registry at [`VERSION`]; it talks only to
 //! `ANTHROPIC_BASE_URL` (`HEAD /` and `POST /v1/messages`) when
 //! `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`.
 
-mod control;
 mod events;
+mod matrix;
 mod record;
 
 use std::io::Read;
@@ -35,14 +35,11 @@ const API_KEY: &str = "dummy";
 
 /// A file of `tests/fixtures/claude-code/`.
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/claude-code")
-        .join(name)
+    crate::fixture::path(&format!("claude-code/{name}"))
 }
 
 pub fn read_fixture(name: &str) -> Value {
-    let text = std::fs::read_to_string(fixture(name)).expect("read the fixture");
-    serde_json::from_str(&text).expect("the fixture is JSON")
+    crate::fixture::read(&format!("claude-code/{name}"))
 }
 
 /// The `id` of the model's `n`th tool call.
@@ -179,6 +176,11 @@ pub struct Claude {
     /// Programs put first on PATH as stubs that print `ran NAME ARGS` and exit 0, so a command
     /// running does not depend on what the machine has installed.
     pub stubs: Vec<String>,
+    /// Files written into the project (path relative to it, content) before the client starts.
+    pub files: Vec<(String, String)>,
+    /// Install ctxoff's hooks with `ctxoff init claude` in the user's settings (after `user` is
+    /// written), and give ctxoff a scratch root inside the run's directory.
+    pub ctxoff: bool,
     /// The commands, one Bash call each, all in the model's first answer.
     pub commands: Vec<String>,
 }
@@ -186,8 +188,6 @@ pub struct Claude {
 /// What a run produced.
 #[derive(Debug)]
 pub struct Transcript {
-    /// The client's `--output-format json` result.
-    pub result: Value,
     /// One per command, in order.
     pub calls: Vec<Call>,
     /// The client's stderr.
@@ -255,12 +255,25 @@ impl Claude {
             );
         }
         init_repository(&project);
+        for (name, content) in &self.files {
+            let path = project.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).expect("create a file's directory");
+            std::fs::write(path, content).expect("write a project file");
+        }
+        let mut env = self.env.clone();
+        if self.ctxoff {
+            install_ctxoff(&home, &config, &project);
+            env.push((
+                "CTXOFF_DIR".into(),
+                root.join("scratch").display().to_string(),
+            ));
+        }
         for stub in &self.stubs {
             write_stub(&bin.join(stub));
         }
         let server = model(self.commands.clone());
         // The stubs come first, before the PATH given in `env` or inherited.
-        let inherited = match self.env.iter().find(|(k, _)| k == "PATH") {
+        let inherited = match env.iter().find(|(k, _)| k == "PATH") {
             Some((_, path)) => path.into(),
             None => std::env::var_os("PATH").unwrap_or_default(),
         };
@@ -284,12 +297,7 @@ impl Claude {
             .env("ANTHROPIC_API_KEY", API_KEY)
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
             .env("IS_SANDBOX", "1")
-            .envs(
-                self.env
-                    .iter()
-                    .filter(|(k, _)| k != "PATH")
-                    .map(|(k, v)| (k, v)),
-            )
+            .envs(env.iter().filter(|(k, _)| k != "PATH").map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -323,7 +331,6 @@ impl Claude {
             })
             .collect();
         Transcript {
-            result,
             calls,
             stderr,
             dir,
@@ -362,6 +369,22 @@ fn content_text(content: &Value) -> String {
             .join("\n"),
         _ => String::new(),
     }
+}
+
+/// Runs `ctxoff init claude` as a user would, for the client's home and config directory.
+fn install_ctxoff(home: &Path, config: &Path, project: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxoff"))
+        .args(["init", "claude"])
+        .current_dir(project)
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", config)
+        .output()
+        .expect("run ctxoff init claude");
+    assert!(
+        out.status.success(),
+        "ctxoff init claude failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Makes `project` a git repository with one commit of a README, as most projects are (the

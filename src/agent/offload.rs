@@ -1,0 +1,225 @@
+//! Offloading after the fact: an agent's hook that is handed the output of a command that already
+//! ran (Claude Code's `PostToolUse`, opencode's `tool.execute.after`) stores a large one in the
+//! session like any capture, through run mode's own pipeline (`run::Recorder`), and gets the
+//! summary to show the agent instead. What such an output cannot tell (its exit status, its two
+//! streams apart) is the caller's to say, in the note the summary carries.
+
+use std::io::Read;
+
+use crate::config::Settings;
+use crate::run::capture::{Ending, Sink, Stream};
+use crate::run::{Job, Outcome, Recorder};
+use crate::summary::{self, NotablePatterns, Origin};
+
+use super::wrap::{kept_by, runs_ctxoff};
+
+/// A finished command whose output an agent holds.
+pub(crate) struct Finished<'a> {
+    /// The command line as the agent ran it.
+    pub command: &'a str,
+    /// One line for the summary: what is not known about this output.
+    pub note: &'a str,
+}
+
+/// Why an output is left to the agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Left {
+    /// The command ran ctxoff: its output is a summary already, or small.
+    RanCtxoff,
+    /// This `keep` pattern matches one of its commands.
+    Kept(String),
+    /// At or under the threshold.
+    Small,
+    /// It could not be read or saved.
+    Failed(String),
+}
+
+impl std::fmt::Display for Left {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Left::RanCtxoff => f.write_str("the command ran ctxoff"),
+            Left::Kept(pattern) => write!(f, "the `keep` pattern `{pattern}` matches"),
+            Left::Small => f.write_str("the output is not over the threshold"),
+            Left::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Whether the output of `command` may be replaced by a summary at all.
+pub(crate) fn may_offload(command: &str, keep: &[String]) -> Result<(), Left> {
+    if runs_ctxoff(command) {
+        return Err(Left::RanCtxoff);
+    }
+    match kept_by(command, keep) {
+        Some(pattern) => Err(Left::Kept(pattern.to_owned())),
+        None => Ok(()),
+    }
+}
+
+/// Saves `output` in the session of `settings` when it is over the threshold, and returns the
+/// summary that replaces it. Memory stays bounded as in run mode: the output is read in blocks.
+pub(crate) fn offload(
+    finished: &Finished,
+    output: &mut dyn Read,
+    settings: &Settings,
+) -> Result<String, Left> {
+    may_offload(finished.command, &settings.keep)?;
+    let argv = match crate::command::lex::simple_command(finished.command) {
+        Ok(cmd) => cmd.words,
+        // What the agent's shell ran: the whole line.
+        Err(_) => vec!["bash".into(), "-c".into(), finished.command.into()],
+    };
+    let name = crate::command::output_name(
+        &argv
+            .iter()
+            .map(std::ffi::OsString::from)
+            .collect::<Vec<_>>(),
+    );
+    let notable =
+        NotablePatterns::new(&settings.notable).map_err(|e| Left::Failed(e.to_string()))?;
+    let mut recorder = Recorder::new(Job {
+        settings: settings.clone(),
+        progress: None,
+        name: name.clone(),
+        argv,
+        notable,
+        print_unsaved: false,
+        // The client's stdout and stderr, as it merged them: not known to be in the order the
+        // command wrote them.
+        order: crate::store::ORDER_PER_STREAM,
+    });
+    let mut block = vec![0; 256 * 1024];
+    let read = loop {
+        match output.read(&mut block) {
+            Ok(0) => break Ok(()),
+            Ok(n) => recorder.output(Stream::Stdout, &block[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => break Err(e),
+        }
+    };
+    // The agent ran the command and reported it finished: no exit status, no signal.
+    let outcome = recorder.finish(&Ending::default());
+    read.map_err(|e| Left::Failed(format!("cannot read the output: {e}")))?;
+    match outcome {
+        Outcome::PassThrough(_) => Err(Left::Small),
+        Outcome::Unsaved { error } => Err(Left::Failed(error)),
+        Outcome::Offloaded(off) => {
+            let origin = Origin {
+                command: Some(finished.command),
+                name: &name,
+            };
+            let text = summary::render(&origin, &off.saved(None));
+            // The note goes right under the header line, before anything is read as output.
+            let (header, rest) = text.split_once('\n').unwrap_or((&text, ""));
+            Ok(format!(
+                "{header}\n[ctxoff] note: {}\n{rest}",
+                finished.note
+            ))
+        }
+    }
+}
+
+/// The name an output of the shell command line `command` gets: its first program's (`cargo`
+/// for `cargo test 2>&1 | tail`), `shell` when it has none.
+pub(crate) fn output_name(command: &str) -> String {
+    crate::command::lex::list_commands(command)
+        .first()
+        .map(|c| {
+            let words: Vec<std::ffi::OsString> = c.words.iter().map(Into::into).collect();
+            crate::command::output_name(&words)
+        })
+        .unwrap_or_else(|| "shell".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn settings(root: PathBuf) -> Settings {
+        Settings {
+            threshold: 100,
+            preview: 40,
+            encoding: Default::default(),
+            root,
+            session: Some("offload-test".into()),
+            notable: Vec::new(),
+            keep: vec!["git diff*".into()],
+            wrap: Vec::new(),
+        }
+    }
+
+    fn numbers(n: u32) -> String {
+        (1..=n).map(|i| format!("line {i}\n")).collect()
+    }
+
+    #[test]
+    fn a_large_output_is_saved_in_the_session_and_summarised_with_the_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = settings(dir.path().join("root"));
+        let finished = Finished {
+            command: "seq 1 2000 | sed 's/^/line /'",
+            note: "what is not known",
+        };
+        let output = numbers(2000);
+        let summary = offload(&finished, &mut output.as_bytes(), &s).unwrap();
+        let lines: Vec<&str> = summary.lines().collect();
+        assert!(
+            lines[0].starts_with("[ctxoff] `seq 1 2000 | sed 's/^/line /'` ended · 2,000 lines · "),
+            "{summary}"
+        );
+        assert_eq!(lines[1], "[ctxoff] note: what is not known");
+        assert_eq!(lines[2], "line 1");
+        let saved = dir.path().join("root/offload-test/seq_1.txt");
+        assert_eq!(std::fs::read_to_string(&saved).unwrap(), output);
+        assert!(summary.contains(&saved.display().to_string()), "{summary}");
+        let manifest =
+            std::fs::read_to_string(dir.path().join("root/offload-test/index.jsonl")).unwrap();
+        assert!(manifest.contains(r#""argv":["bash","-c","seq 1 2000 | sed 's/^/line /'"]"#));
+    }
+
+    #[test]
+    fn small_kept_and_ctxoff_outputs_are_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = settings(dir.path().join("root"));
+        let large = numbers(2000);
+        for (command, output, left) in [
+            ("seq 1 3", "1\n2\n3\n".to_string(), Left::Small),
+            (
+                "git diff HEAD~3",
+                large.clone(),
+                Left::Kept("git diff*".into()),
+            ),
+            (
+                "git diff | head -5000",
+                large.clone(),
+                Left::Kept("git diff*".into()),
+            ),
+            (
+                "CTXOFF_SESSION=x CTXOFF_AGENT=claude /usr/bin/ctxoff -- make",
+                large.clone(),
+                Left::RanCtxoff,
+            ),
+            (
+                "make; ctxoff lines @last 1:9000",
+                large.clone(),
+                Left::RanCtxoff,
+            ),
+        ] {
+            let finished = Finished { command, note: "" };
+            assert_eq!(
+                offload(&finished, &mut output.as_bytes(), &s),
+                Err(left),
+                "{command}"
+            );
+        }
+        assert!(!dir.path().join("root").exists(), "nothing was stored");
+    }
+
+    #[test]
+    fn names_outputs_after_their_first_program() {
+        assert_eq!(output_name("cargo test 2>&1 | tail"), "cargo");
+        assert_eq!(output_name("RUST_LOG=1 cargo test"), "cargo");
+        assert_eq!(output_name("(cd x)"), "shell");
+    }
+}

@@ -1,0 +1,118 @@
+//! The command an agent's hook hands back: the shared wrap decision's rewrite (`wrap`), with the
+//! agent named for run mode (`CTXOFF_AGENT=`) and ctxoff called by its absolute path, so a
+//! `PATH=…` in the command or the agent's shell profile cannot make it another program. Which
+//! agent may have a command rewritten at all is each agent's own module's business.
+
+use std::path::Path;
+
+use super::wrap::{Rewrite, program_on_path, wrap};
+use crate::config::Settings;
+
+/// The agents whose hooks rewrite commands, as `CTXOFF_AGENT` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Agent {
+    Codex,
+    Gemini,
+    Opencode,
+}
+
+impl Agent {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Opencode => "opencode",
+        }
+    }
+}
+
+/// `command` rewritten by the shared wrap decision ([`wrap`]) to run through the ctxoff at
+/// `ctxoff` in `session`, or `None` when it leaves the command alone. Programs named without a
+/// `/` must be on `path` (the hook's `PATH`, which the agent's shell inherits).
+pub(crate) fn rewrite(
+    command: &str,
+    agent: Agent,
+    session: &str,
+    settings: &Settings,
+    ctxoff: &Path,
+    path: Option<&std::ffi::OsStr>,
+) -> Option<String> {
+    let rewrite = Rewrite {
+        agent: agent.name(),
+        session,
+        ctxoff,
+        wrap: &settings.wrap,
+        keep: &settings.keep,
+        path,
+        is_program: &program_on_path,
+    };
+    wrap(command, &rewrite).ok().map(|wrapped| wrapped.command)
+}
+
+/// Whether `command` is one a ctxoff hook rewrote (it starts with the session assignment every
+/// rewrite puts first).
+pub(crate) fn is_rewritten(command: &str) -> bool {
+    command.trim_start().starts_with("CTXOFF_SESSION=")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path_with(dir: &Path, programs: &[&str]) -> std::ffi::OsString {
+        use std::os::unix::fs::PermissionsExt;
+        for p in programs {
+            let file = dir.join(p);
+            std::fs::write(&file, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        dir.as_os_str().to_owned()
+    }
+
+    #[test]
+    fn names_the_agent_and_calls_ctxoff_by_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = path_with(dir.path(), &["cargo", "make", "ctxoff"]);
+        let exe = Path::new("/opt/ctx off/bin/ctxoff");
+        let settings = Settings {
+            threshold: 2_500,
+            preview: 1_000,
+            encoding: Default::default(),
+            root: dir.path().join("root"),
+            session: None,
+            notable: Vec::new(),
+            keep: Vec::new(),
+            wrap: vec!["make *".into()],
+        };
+        let rewrite = |c: &str| rewrite(c, Agent::Codex, "s1", &settings, exe, Some(&path));
+        assert_eq!(
+            rewrite("cargo test --all").as_deref(),
+            Some(
+                "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex '/opt/ctx off/bin/ctxoff' -- cargo test --all"
+            )
+        );
+        assert_eq!(
+            rewrite("RUST_LOG=debug cargo test -- --nocapture").as_deref(),
+            Some(
+                "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex RUST_LOG=debug '/opt/ctx off/bin/ctxoff' -- cargo test -- --nocapture"
+            )
+        );
+        // An assignment's value that looks like the wrapper does not confuse it; the `wrap`
+        // patterns of the configuration extend the default list (`make TARGET`).
+        assert_eq!(
+            rewrite("A='ctxoff -- x' make ctxoff").as_deref(),
+            Some(
+                "CTXOFF_SESSION=s1 CTXOFF_AGENT=codex A='ctxoff -- x' '/opt/ctx off/bin/ctxoff' -- make ctxoff"
+            )
+        );
+        assert_eq!(
+            rewrite("ctxoff lines @last 1:40").as_deref(),
+            Some("CTXOFF_SESSION=s1 CTXOFF_AGENT=codex ctxoff lines @last 1:40")
+        );
+        for unchanged in ["cd src", "cargo test && ls", "ll", "vim x"] {
+            assert_eq!(rewrite(unchanged), None, "{unchanged}");
+        }
+        assert!(is_rewritten(&rewrite("make").unwrap()));
+        assert!(!is_rewritten("make"));
+    }
+}
