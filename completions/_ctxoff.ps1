@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -55,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('--range', '--range', [CompletionResultType]::ParameterName, 'Search only these lines: A:B, A:, :B or -N: (the last N)')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -76,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff;lines' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -88,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff;list' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -100,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff;count' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -112,6 +117,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('--max-size', '--max-size', [CompletionResultType]::ParameterName, 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -128,6 +134,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff;hook' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
@@ -138,6 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
         'ctxoff;init' {
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
             [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
             [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')

@@ -44,7 +44,7 @@ _ctxoff() {
 
     case "${cmd}" in
         ctxoff)
-            opts="-q -h -V --threshold --preview --encoding --dir --session --name --json --quiet --help --version grep lines list count gc hook init"
+            opts="-q -h -V --threshold --preview --content-limit --encoding --dir --session --name --json --quiet --help --version grep lines list count gc hook init"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -55,6 +55,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -85,7 +89,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__count)
-            opts="-h --threshold --preview --encoding --dir --session --help"
+            opts="-h --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -96,6 +100,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -122,7 +130,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__gc)
-            opts="-n -q -h --older-than --max-size --all --dry-run --json --quiet --threshold --preview --encoding --dir --session --help"
+            opts="-n -q -h --older-than --max-size --all --dry-run --json --quiet --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -141,6 +149,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -167,7 +179,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__grep)
-            opts="-i -F -w -v -A -B -C -m -c -h --ignore-case --fixed-strings --word-regexp --invert-match --after-context --before-context --context --max-count --count --range --all --threshold --preview --encoding --dir --session --help"
+            opts="-i -F -w -v -A -B -C -m -c -h --ignore-case --fixed-strings --word-regexp --invert-match --after-context --before-context --context --max-count --count --range --all --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -217,6 +229,10 @@ _ctxoff() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --content-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --encoding)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -240,7 +256,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__hook)
-            opts="-h --threshold --preview --encoding --dir --session --help claude"
+            opts="-h --threshold --preview --content-limit --encoding --dir --session --help claude"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -251,6 +267,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -277,7 +297,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__init)
-            opts="-h --global --project --dry-run --uninstall --print --threshold --preview --encoding --dir --session --help claude"
+            opts="-h --global --project --dry-run --uninstall --print --threshold --preview --content-limit --encoding --dir --session --help claude"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -288,6 +308,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -314,7 +338,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__lines)
-            opts="-h --plain --all --threshold --preview --encoding --dir --session --help"
+            opts="-h --plain --all --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -325,6 +349,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -351,7 +379,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__list)
-            opts="-h --all --json --threshold --preview --encoding --dir --session --help"
+            opts="-h --all --json --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,6 +390,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

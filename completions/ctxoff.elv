@@ -20,6 +20,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -51,6 +52,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --range 'Search only these lines: A:B, A:, :B or -N: (the last N)'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -71,6 +73,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff;lines'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -82,6 +85,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff;list'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -93,6 +97,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff;count'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -104,6 +109,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --max-size 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes'
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -119,6 +125,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff;hook'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
@@ -128,6 +135,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
         &'ctxoff;init'= {
             cand --threshold 'Offload output of more than this many tokens [default: 2500]'
             cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
             cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
             cand --dir 'Scratch root [default: /tmp/agent]'
             cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'

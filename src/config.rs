@@ -11,6 +11,10 @@ use crate::tokens::Encoding;
 
 pub(crate) const DEFAULT_THRESHOLD: u64 = 2_500;
 pub(crate) const DEFAULT_PREVIEW: u64 = 1_000;
+/// Output a command was run to read (`cat`, `sed -n`, `git show`…) passes through up to this
+/// many tokens in plain use: about 24 KB of text, below what Claude Code (30,000 characters) and
+/// Gemini CLI (40,000) keep whole. With a known agent, that agent's own limit applies too.
+pub(crate) const DEFAULT_CONTENT_LIMIT: u64 = 6_000;
 pub(crate) const DEFAULT_ROOT: &str = "/tmp/agent";
 
 /// The options given on the command line or in `CTXOFF_*` variables (the command line declares
@@ -22,6 +26,7 @@ pub struct Flags {
     pub encoding: Option<Encoding>,
     pub dir: Option<PathBuf>,
     pub session: Option<String>,
+    pub content_limit: Option<u64>,
 }
 
 /// The resolved settings every command works with.
@@ -31,6 +36,9 @@ pub struct Settings {
     pub threshold: u64,
     /// Tokens of head plus tail in a summary.
     pub preview: u64,
+    /// Output run to be read passes through up to this many tokens (never less than the
+    /// threshold).
+    pub content_limit: u64,
     pub encoding: Encoding,
     pub root: PathBuf,
     /// `None`: resolve from the ancestor process (see `store`).
@@ -46,6 +54,7 @@ pub struct Settings {
 pub(crate) struct FileConfig {
     pub threshold: Option<u64>,
     pub preview: Option<u64>,
+    pub content_limit: Option<u64>,
     pub encoding: Option<String>,
     pub dir: Option<PathBuf>,
     pub notable: Vec<String>,
@@ -53,7 +62,15 @@ pub(crate) struct FileConfig {
 }
 
 /// [`FileConfig`]'s keys, as the error for an unknown key lists them.
-const KEYS: &[&str] = &["threshold", "preview", "encoding", "dir", "notable", "keep"];
+const KEYS: &[&str] = &[
+    "threshold",
+    "preview",
+    "content_limit",
+    "encoding",
+    "dir",
+    "notable",
+    "keep",
+];
 
 impl Settings {
     /// The tokens of head and tail a summary shows: the preview setting, but at most half the
@@ -94,6 +111,11 @@ impl Settings {
             .or(file.threshold)
             .unwrap_or(DEFAULT_THRESHOLD);
         let preview = flags.preview.or(file.preview).unwrap_or(DEFAULT_PREVIEW);
+        let content_limit = flags
+            .content_limit
+            .or(file.content_limit)
+            .unwrap_or(DEFAULT_CONTENT_LIMIT)
+            .max(threshold);
         if preview == 0 {
             bail!("preview must be at least 1 token");
         }
@@ -108,6 +130,7 @@ impl Settings {
         Ok(Settings {
             threshold,
             preview,
+            content_limit,
             encoding,
             root,
             session: match &flags.session {
@@ -156,6 +179,7 @@ fn load_file(path: &Path) -> Result<FileConfig> {
         let read = match key.get_ref().as_ref() {
             "threshold" => Deserialize::deserialize(value).map(|v| config.threshold = v),
             "preview" => Deserialize::deserialize(value).map(|v| config.preview = v),
+            "content_limit" => Deserialize::deserialize(value).map(|v| config.content_limit = v),
             "encoding" => Deserialize::deserialize(value).map(|v| config.encoding = v),
             "dir" => Deserialize::deserialize(value).map(|v| config.dir = v),
             "notable" => Deserialize::deserialize(value).map(|v| config.notable = v),

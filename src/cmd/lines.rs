@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use super::read::{Budget, Fit, LineRange, TextFile};
 use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
+use crate::run::content::{Agent, Limit};
 use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
@@ -84,19 +85,28 @@ impl LinesArgs {
 
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
-        let settings = ctx.settings()?;
-        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
-        print_lines(self, &store, encoding, cap, ctx.out, ctx.err)
+        let settings = ctx.settings()?.clone();
+        let agent = Agent::from_env();
+        let limit = |argv: &[String]| Limit::for_command(&settings, argv, agent);
+        print_lines(
+            self,
+            &settings.store()?,
+            settings.encoding,
+            &limit,
+            ctx.out,
+            ctx.err,
+        )
     }
 }
 
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
-/// `err`.
+/// `err`. `limit` is the run's pass-through limit for a command line: content a command was run
+/// to read is capped at the content limit (and the agent's own), the rest at the threshold.
 fn print_lines(
     args: &LinesArgs,
     store: &Store,
     encoding: Encoding,
-    cap_tokens: u64,
+    limit: &dyn Fn(&[String]) -> Limit,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -116,9 +126,11 @@ fn print_lines(
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
+    let limit = limit(&output.entry().map(|e| e.argv).unwrap_or_default());
+    let keeps = limit.keeps.filter(|_| limit.tokens > limit.threshold);
     let mut printer = Printer {
         plain,
-        budget: Budget::new((!all).then_some(cap_tokens), encoding),
+        budget: Budget::new((!all).then_some(limit.tokens), encoding).keeping(keeps),
         out,
         buf: String::new(),
         last_printed: 0,

@@ -12,6 +12,7 @@ use crate::config::Settings;
 use crate::error::Failure;
 use crate::format::shell_quote;
 use crate::run::capture::{self, Ending};
+use crate::run::content::{Agent, Limit};
 use crate::run::{Buffered, Job, Outcome, Recorder};
 use crate::store::sanitize;
 use crate::summary::{self, NotablePatterns, Origin};
@@ -95,12 +96,14 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
         None if pipe => "pipe".to_string(),
         None => output_name(argv),
     };
+    let limit = Limit::for_command(&settings, &words, Agent::from_env());
     let job = Job {
         progress: crate::run::progress::Progress::for_terminal(options.quiet),
         settings,
         name: name.clone(),
         argv: words,
         notable,
+        limit,
     };
     let mut recorder = Recorder::new(job);
     let ending = if pipe {

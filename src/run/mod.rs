@@ -4,6 +4,7 @@
 //! threads count tokens and scan lines (`scan`). Memory stays bounded whatever the output size.
 
 pub(crate) mod capture;
+pub(crate) mod content;
 pub(crate) mod progress;
 mod scan;
 mod signals;
@@ -104,6 +105,8 @@ pub(crate) struct Job {
     pub name: String,
     pub argv: Vec<String>,
     pub notable: NotablePatterns,
+    /// How much output passes through (the threshold, or the content limit).
+    pub limit: content::Limit,
 }
 
 /// The capture sink: buffers, decides, offloads.
@@ -183,14 +186,14 @@ impl Recorder {
                 counter,
                 counted,
             } => {
-                if (buffer.bytes.len() as u64) <= self.job.settings.threshold {
+                let limit = self.job.limit;
+                if (buffer.bytes.len() as u64) <= limit.threshold {
                     return Outcome::PassThrough(buffer);
                 }
                 let tokenizer = self.tokenizer();
-                let threshold = self.job.settings.threshold;
                 let mut counter = counter.unwrap_or_else(|| Counter::new(tokenizer));
-                let at = count_until_over(&mut counter, &buffer.bytes, counted, threshold);
-                if counter.committed() > threshold && sniff::is_binary(&buffer.bytes) {
+                let at = count_until_over(&mut counter, &buffer.bytes, counted, limit.tokens);
+                if counter.committed() > limit.threshold && sniff::is_binary(&buffer.bytes) {
                     // Surely over, and binary output is not tokenized further.
                     let tokens = Tokens::Counting {
                         counter,
@@ -204,7 +207,8 @@ impl Recorder {
                 let mut counter = ParallelCounter::continuing(counter);
                 counter.feed(&buffer.bytes[at..]);
                 let tokens = counter.finish();
-                if tokens <= threshold {
+                let failed = ending.code != Some(0);
+                if limit.passes(tokens, &buffer.bytes, failed) {
                     return Outcome::PassThrough(buffer);
                 }
                 match self.open_writer(buffer.bytes, Tokens::Counted(tokens)) {
@@ -290,11 +294,11 @@ impl Recorder {
     /// and start the offload as soon as the count is surely over the threshold. Runs on new
     /// output and on each tick, so output that stops early is saved while the command runs on.
     fn decide(&mut self) {
-        let threshold = self.job.settings.threshold;
+        let limit = self.job.limit;
         let State::Undecided { buffer, .. } = &self.state else {
             return;
         };
-        if buffer.bytes.len() as u64 <= threshold {
+        if buffer.bytes.len() as u64 <= limit.threshold {
             return;
         }
         self.start_loading();
@@ -315,8 +319,12 @@ impl Recorder {
         let (mut counter_now, counted_now) = (counter.take(), *counted);
         let tokenizer = self.tokenizer();
         let c = counter_now.get_or_insert_with(|| Counter::new(tokenizer));
-        let at = count_until_over(c, &buffer.bytes, counted_now, threshold);
-        if c.committed() <= threshold {
+        let at = count_until_over(c, &buffer.bytes, counted_now, limit.tokens);
+        // Surely over what may pass (a failing command may keep less: decided at the end).
+        let surely = c.committed();
+        let over = surely > limit.tokens
+            || (surely > limit.threshold && !limit.passes(surely, &buffer.bytes, false));
+        if !over {
             self.state = State::Undecided {
                 counted: buffer.bytes.len(),
                 buffer,
@@ -405,6 +413,7 @@ mod tests {
         let settings = Settings {
             threshold,
             preview: 1_000,
+            content_limit: threshold,
             encoding: Default::default(),
             // Never created: nothing at or under the threshold touches the disk.
             root: PathBuf::from("/nonexistent/ctxoff-test-root"),
@@ -413,11 +422,12 @@ mod tests {
             keep: Vec::new(),
         };
         Recorder::new(Job {
-            settings,
             progress: None,
             name: "t".into(),
             argv: Vec::new(),
             notable: NotablePatterns::default(),
+            limit: content::Limit::for_content(&settings, false, None),
+            settings,
         })
     }
 
