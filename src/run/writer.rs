@@ -12,8 +12,8 @@ use super::capture::Ending;
 use super::scan::{LineReport, LineScan};
 use super::{Job, Offloaded, Outcome, print_all};
 use crate::store::{Entry, Kind, NewOutput, Store};
-use crate::summary::Analysis;
 use crate::summary::preview::Preview;
+use crate::summary::{Analysis, Source};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 
 /// Chunks in flight to each worker thread (backpressure keeps memory bounded).
@@ -101,7 +101,8 @@ impl Writer {
                 (Some(worker), None)
             }
         };
-        let analysis = Analysis::new(&job.notable, job.settings.preview_budget());
+        let source = Source::of(&job.argv);
+        let analysis = Analysis::for_source(&job.notable, job.settings.preview_budget(), &source);
         let lines = Worker::spawn(move |rx| {
             let mut scan = LineScan::new(analysis);
             for chunk in rx {
@@ -218,12 +219,11 @@ impl Writer {
                 error: "internal error: line analysis failed".into(),
             };
         };
-        let preview = match self.kind {
-            Kind::Binary(_) => Preview::default(),
-            _ => Preview::new(&lines.ends(), &tokenizer, job.settings.preview_budget()),
+        let total_lines = lines.total;
+        let (preview, report) = match self.kind {
+            Kind::Binary(_) => (Preview::default(), lines.analysis.finish(None)),
+            _ => lines.summarise(&tokenizer, job.settings.preview_budget(), tokens),
         };
-        let omitted = preview.omitted_lines(lines.total);
-        let report = lines.analysis.finish(omitted);
         let mut kind = self.kind;
         let mut path = self.output.path.clone();
         if kind == Kind::Text
@@ -240,7 +240,7 @@ impl Writer {
         entry.exit_code = ending.code;
         entry.signal = ending.signal.or(ending.interrupted);
         entry.bytes = self.bytes;
-        entry.lines = lines.total;
+        entry.lines = total_lines;
         entry.tokens = tokens;
         entry.duplicate_of = link_duplicate(&self.store, &path, &sha256, entry.n);
         entry.sha256 = sha256;
