@@ -307,16 +307,43 @@ fn list_failures(
     } else {
         limit
     };
-    for failure in f.iter() {
-        let line = failure_line(failure, detail);
-        let c = cost(&line);
-        if unshown.is_empty() && listed.tokens + c <= details_limit {
-            listed.tokens += c;
-            listed.shown.push((failure.line, line.clone()));
-            listed.lines.push(line);
+    // Chosen in two rounds: the first failure of each group (a top-level test and its
+    // subtests, a describe block) first, then the others in order. A detail already shown word
+    // for word (the same assertion failing in many subtests) is not shown again while other
+    // failures wait: they get its room.
+    let all: Vec<&Failure> = f.iter().collect();
+    let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
+    let mut chosen = vec![false; all.len()];
+    let mut tokens = listed.tokens;
+    let mut said: Vec<&[String]> = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
+    'rounds: for round in 0..2 {
+        for (i, failure) in all.iter().enumerate() {
+            let group = failure_group(&failure.name);
+            if chosen[i]
+                || (failure.has_detail() && said.contains(&failure.detail.as_slice()))
+                || (round == 0 && groups.contains(&group))
+            {
+                continue;
+            }
+            let c = cost(&lines[i]);
+            if tokens + c > details_limit {
+                break 'rounds;
+            }
+            tokens += c;
+            chosen[i] = true;
+            said.push(&failure.detail);
+            groups.push(group);
+        }
+    }
+    listed.tokens = tokens;
+    for (i, failure) in all.iter().enumerate() {
+        if chosen[i] {
+            listed.shown.push((failure.line, lines[i].clone()));
+            listed.lines.push(lines[i].clone());
             listed.detailed += 1;
         } else {
-            unshown.push(failure);
+            unshown.push(*failure);
         }
     }
     if listed.detailed > 0 && listed.detailed < f.total {
@@ -337,6 +364,16 @@ fn list_failures(
         listed.lines.push(line);
     }
     listed
+}
+
+/// The group a failing test belongs to: its name up to the first nesting separator
+/// (`TestX/sub`, `describe > test`, `describe › test`).
+fn failure_group(name: &str) -> &str {
+    [" > ", " › ", "/"]
+        .iter()
+        .filter_map(|sep| name.find(sep))
+        .min()
+        .map_or(name, |end| &name[..end])
 }
 
 /// `  L1,204 name: detail · detail`.

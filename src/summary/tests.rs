@@ -1327,3 +1327,32 @@ fn stray_nuls_are_counted_and_shown_escaped() {
         "{line}"
     );
 }
+
+/// 17 failing subtests of 4 top-level tests, most failing with the same message: within a
+/// tight budget, each top-level test's first failure and each distinct message come before a
+/// repeat of one already shown.
+#[test]
+fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus2/go-test-v-go-cmp.txt");
+    let (analysis, _) = feed(&std::fs::read(path).unwrap(), 0);
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let lines = analysis
+        .conclude()
+        .failure_lines(Some((&tokenizer, 400)))
+        .lines;
+    let shown = lines.join("\n");
+    for wanted in [
+        "TestDiff/Project3/Inequal: panic: runtime error: index out of range [1] with length 1",
+        "util_test.go:1101: unexpected Equal panic",
+        "util_test.go:1103: Equal = false, want true",
+        "func_test.go:47: NameOf() = , want function.myType.valueMethod",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let repeats = lines
+        .iter()
+        .filter(|l| l.contains("util_test.go:1101: unexpected Equal panic"))
+        .count();
+    assert_eq!(repeats, 1, "{shown}");
+}
