@@ -3,6 +3,10 @@
 # reference in the same run and reported as a ratio. DIR holds the generated inputs
 # (default: a directory under ${TMPDIR:-/tmp}); generating the 1 GiB input takes a minute.
 #
+# BENCH_SECTIONS="1 6" runs only those sections (default: all). BEFORE=PATH names another
+# ctxoff binary (say, one built from an earlier commit) that section 6 measures too, against
+# the same references in the same runs: its rows end in "(before)".
+#
 # Needs: cargo, python3, hyperfine and ripgrep (installed with apt-get when missing and root),
 # GNU time (/usr/bin/time) for peak RSS.
 set -euo pipefail
@@ -10,6 +14,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 data=${1:-${TMPDIR:-/tmp}/ctxoff-bench}
 runs=${BENCH_RUNS:-5}
+sections=${BENCH_SECTIONS:-1 2 3 4 5 6}
+before=${BEFORE:-}
+want() { [[ " $sections " == *" $1 "* ]]; }
 
 need() {
     command -v "$1" >/dev/null && return
@@ -54,15 +61,48 @@ print(f"{sys.argv[2]}\t{ref*1000:.2f} ms\t{new*1000:.2f} ms\t{new/ref:.2f}x\t{(n
 PY
 }
 
+# cpu NAME REF CMD: median CPU time (user + sys) of REF and CMD, RUNS runs each (default 10),
+# interleaved, and their ratio. With BEFORE set, CMD with that binary for ctxoff's runs beside
+# them, in a row "NAME (before)" against the same REF runs.
+cpu() {
+    local name=$1 ref=$2 cmd=$3 n=${RUNS:-10} i which c
+    : > "$scratch/cpu"
+    for ((i = 0; i < n; i++)); do
+        for which in ref ${before:+before} ctxoff; do
+            case $which in
+                ref) c=$ref ;;
+                before) c=${cmd//$ctxoff/$before} ;;
+                ctxoff) c=$cmd ;;
+            esac
+            /usr/bin/time -a -o "$scratch/cpu" -f "$which %U %S" sh -c "exec $c" >/dev/null 2>&1 || true
+        done
+    done
+    python3 - "$scratch/cpu" "$name" >>"$results" <<'PY'
+import statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    which, user, system = line.split()
+    times.setdefault(which, []).append(float(user) + float(system))
+ref = statistics.median(times["ref"]) * 1000
+for which, label in (("before", " (before)"), ("ctxoff", "")):
+    if which in times:
+        t = statistics.median(times[which]) * 1000
+        print(f"{sys.argv[2]}{label}\t{ref:.1f} ms cpu\t{t:.1f} ms cpu\t{t/max(ref, 0.1):.2f}x\t{t-ref:+.1f} ms")
+PY
+}
+
 # peak RSS in MiB of a shell command
 rss() { /usr/bin/time -f %M sh -c "$1" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1/1024}'; }
 
+if want 1; then
 echo "== 1. small output (no tokenizer, no file) =="
 RUNS=300 WARMUP=20 compare "true" "true" "$ctxoff true"
 RUNS=300 WARMUP=20 compare "echo hi" "echo hi" "$ctxoff echo hi"
 # What any program that captures a command's output pays here before doing anything else.
 RUNS=300 WARMUP=20 compare "true (vs spawn with pipes, wait)" "$floor true" "$ctxoff true"
+fi
 
+if want 2; then
 echo "== 2. capture =="
 clean="rm -rf $scratch/root"
 for f in log-100m.txt log-1g.txt one-line-100m.txt minified-50m.json random-10m.bin; do
@@ -82,7 +122,9 @@ for f in log-100m.txt log-1g.txt one-line-100m.txt minified-50m.json random-10m.
     printf 'peak RSS %s\tctxoff cat %s MiB\tcat | ctxoff %s MiB\n' "$f" \
         "$(rss "$ctxoff cat $F")" "$(rm -rf "$scratch/root"; rss "cat $F | $ctxoff")" >>"$results"
 done
+fi
 
+if want 3; then
 echo "== 3. token counting =="
 for f in log-100m.txt minified-50m.json letter-4m.txt; do
     RUNS=3 compare "count $f (vs tiktoken-rs)" "$reference o200k_base $data/$f" "$ctxoff count $data/$f"
@@ -93,7 +135,9 @@ size=$(stat -c %s "$data/log-100m.txt")
 secs=$(hyperfine -N --runs 3 --export-json "$scratch/c.json" "$ctxoff count $data/log-100m.txt" >/dev/null 2>&1 &&
     python3 -c "import json,statistics;print(statistics.median(json.load(open('$scratch/c.json'))['results'][0]['times']))")
 python3 -c "print(f'count throughput\tlog-100m\t{$size/$secs/1e6:.0f} MB/s')" >>"$results"
+fi
 
+if want 4; then
 echo "== 4. retrieval on a 1 GiB output =="
 rm -rf "$scratch/root"
 out=$("$ctxoff" --json cat "$data/log-1g.txt" | python3 -c 'import json,sys;print(json.load(sys.stdin)["path"])')
@@ -107,11 +151,41 @@ compare "lines start (vs sed -n)" "sed -n '100,200p;200q' $out" "$ctxoff lines $
 compare "lines middle (vs sed -n)" "sed -n '$((lines / 2)),$((lines / 2 + 100))p;$((lines / 2 + 100))q' $out" "$ctxoff lines $out $((lines / 2)):$((lines / 2 + 100)) --all" --output=pipe
 compare "lines end (vs sed -n)" "sed -n '$((lines - 100)),\$p' $out" "$ctxoff lines $out $((lines - 100)): --all" --output=pipe
 compare "lines end (vs tail -n)" "tail -n 100 $out" "$ctxoff lines $out -100: --all" --output=pipe
+fi
 
+if want 5; then
 echo "== 5. gc of 10,000 sessions, 100,000 outputs =="
 python3 "$here/make-tree.py" "$scratch/tree-template" 10000 10
 RUNS=3 compare "gc --all (vs rm -rf)" "rm -rf $scratch/gc" "$ctxoff --dir $scratch/gc gc --all -q" \
     --prepare "rm -rf $scratch/gc; cp -a $scratch/tree-template $scratch/gc"
+fi
+
+if want 6; then
+echo "== 6. tokenizer ready, and inputs slow to count (CPU time) =="
+printf 'hi\n' >"$scratch/three.txt"
+# Counting a few bytes is the tokenizer's start-up: the reference is reading them.
+cpu "count 3-byte file, o200k (vs cat)" "cat $scratch/three.txt" "$ctxoff count $scratch/three.txt"
+cpu "count 3-byte file, cl100k (vs cat)" "cat $scratch/three.txt" \
+    "$ctxoff count --encoding cl100k_base $scratch/three.txt"
+# An offload: capture, count, save, summarise.
+cpu "cat log-100k.txt, offloaded (vs cat)" "cat $data/log-100k.txt" "$ctxoff cat $data/log-100k.txt"
+# Reading back from a 100 MiB output loads a tokenizer to cap what is printed.
+rm -rf "$scratch/root"
+out=$("$ctxoff" --json cat "$data/log-100m.txt" | python3 -c 'import json,sys;print(json.load(sys.stdin)["path"])')
+cpu "lines -50: of 100 MiB (vs tail -n)" "tail -n 50 $out" "$ctxoff lines $out -50:"
+cpu "lines 1000:1049 of 100 MiB (vs sed -n)" "sed -n '1000,1049p;1049q' $out" "$ctxoff lines $out 1000:1049"
+RUNS=5 cpu "count letter-20m.txt (vs cat)" "cat $data/letter-20m.txt" "$ctxoff count $data/letter-20m.txt"
+RUNS=3 cpu "count log-20m.txt (vs tiktoken-rs)" "$reference o200k_base $data/log-20m.txt" \
+    "$ctxoff count $data/log-20m.txt"
+# Every input class against tiktoken-rs, in both encodings.
+for f in word-4m.txt base64-4m.txt cjk-3m.txt emoji-4m.txt random-10m.bin; do
+    for e in o200k_base cl100k_base; do
+        RUNS=3 cpu "count $f, $e (vs tiktoken-rs)" "$reference $e $data/$f" "$ctxoff count --encoding $e $data/$f"
+    done
+done
+# tiktoken-rs overflows its regex's stack on a megabyte of spaces.
+RUNS=3 cpu "count spaces-1m.txt (vs cat)" "cat $data/spaces-1m.txt" "$ctxoff count $data/spaces-1m.txt"
+fi
 
 echo
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

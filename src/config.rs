@@ -127,6 +127,20 @@ impl Settings {
         if root.as_os_str().is_empty() {
             bail!("the scratch directory must not be empty");
         }
+        // Summaries print the root for the reader to paste back: it must be text, and absolute,
+        // so that it still leads there after a `cd`.
+        if root.to_str().is_none() {
+            bail!(
+                "the scratch directory {} is not valid UTF-8: choose a path that is",
+                std::os::unix::ffi::OsStrExt::as_bytes(root.as_os_str()).escape_ascii()
+            );
+        }
+        let root = std::path::absolute(&root).with_context(|| {
+            format!(
+                "cannot make the scratch directory {} absolute",
+                root.display()
+            )
+        })?;
         Ok(Settings {
             threshold,
             preview,

@@ -2,28 +2,31 @@
 //! ended (SPEC §5). This module owns the policy (what is old, what is over size) and the
 //! removal; the layout, the locks and what makes a directory safe are `store`'s.
 //!
-//! What gc may delete is narrow on purpose, because the root usually sits in a shared /tmp: an
-//! output is a regular file of ours named `<name>_<n>.<txt|json|bin>` and listed under that name
-//! in its session's manifest, in a session directory of ours, under a root that passes the
-//! checks captures apply; plus a session's own bookkeeping once no output is left. Symlinks are
-//! never followed, an output a capture still holds locked is skipped, and files vanishing under
-//! us (another gc) are not errors.
+//! What gc may delete is narrow on purpose, because the root usually sits in a shared /tmp (or,
+//! configured so, in a user's own directory): an output is a regular file of ours named
+//! `<name>_<n>.<txt|json|bin>` and listed under that name in its session's manifest, in a session
+//! directory of ours that ctxoff made (its marker, or the bookkeeping of an earlier release),
+//! under a root that passes the checks captures apply; plus a session's own bookkeeping once no
+//! output is left. Every name is opened relative to its directory's descriptor and never
+//! through a symlink, an output a capture still holds locked is skipped, and files vanishing
+//! under us (another gc) are not errors.
 
 use anyhow::{Result, bail};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::time::{Duration, SystemTime};
 
 use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::human_bytes;
-use crate::store::{self, MANIFEST, OutputFile, SEQUENCE, is_bookkeeping};
+use crate::store::{self, Access, Dir, MANIFEST, MARKER, OutputFile, SEQUENCE, is_bookkeeping};
 
 const DEFAULT_OLDER_THAN: &str = "24h";
 /// How long a session whose owner has ended, or an empty one, is left alone after its last write.
@@ -161,6 +164,12 @@ struct Output {
 }
 
 struct Session {
+    /// The root's directory, opened once, and the session's name in it.
+    root: Rc<Dir>,
+    name: String,
+    /// The session directory, opened once and checked.
+    fd: Dir,
+    /// Its path, for reports.
     dir: PathBuf,
     outputs: Vec<Output>,
     /// The owner record names a process that has ended, and the grace has passed.
@@ -311,48 +320,105 @@ fn scan_root(
             reason,
         });
     };
-    match fs::symlink_metadata(root) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return,
-        Err(e) => return report.errors.push(format!("{}: {e}", root.display())),
-        Ok(meta) => {
-            if let Err(why) = store::check_root(&meta, policy.uid) {
-                return skip(report, root, format!("root not entered: {why}"));
-            }
+    if let Err(e) = fs::symlink_metadata(root) {
+        if e.kind() != io::ErrorKind::NotFound {
+            report.errors.push(format!("{}: {e}", root.display()));
         }
+        return;
     }
+    let root_dir = match store::open_root(root, false, false) {
+        Ok(dir) => Rc::new(dir),
+        Err(why) => return skip(report, root, format!("root not entered: {why}")),
+    };
     let names: Vec<String> = match scope {
         Some(name) => vec![name.to_string()],
-        None => match fs::read_dir(root) {
+        None => match root_dir.entries() {
             Ok(entries) => entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().into_string().ok())
+                .into_iter()
+                .filter_map(|(name, _)| name.into_string().ok())
                 .filter(|name| store::checked_session_name(name).is_ok())
                 .collect(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return,
             Err(e) => return report.errors.push(format!("{}: {e}", root.display())),
         },
     };
     for name in names {
-        let dir = root.join(&name);
-        match fs::symlink_metadata(&dir) {
+        let path = root.join(&name);
+        let fd = match root_dir.open_dir(&name) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => report.errors.push(format!("{}: {e}", dir.display())),
-            Ok(meta) => match store::check_session(&meta, policy.uid) {
-                Ok(()) => sessions.extend(scan_session(dir, policy, report)),
-                Err(why) => skip(report, &dir, format!("session not entered: it {why}")),
-            },
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                skip(report, &path, "session not entered: it is a symlink".into());
+                continue;
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => continue,
+            Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                // Another user's private session in a shared root.
+                let owner = root_dir.entry_metadata(&name).map(|m| m.uid());
+                let why = owner.map_or_else(|e| e.to_string(), |u| format!("is owned by uid {u}"));
+                skip(report, &path, format!("session not entered: it {why}"));
+                continue;
+            }
+            Err(e) => {
+                report.errors.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+            Ok(fd) => fd,
+        };
+        let checked = fd
+            .metadata()
+            .map_err(|e| e.to_string())
+            .and_then(|meta| {
+                store::check_session(&meta, policy.uid).map_err(|why| format!("it {why}"))
+            })
+            .and_then(|()| {
+                made_by_ctxoff(&fd, policy.uid)
+                    .then_some(())
+                    .ok_or_else(|| NOT_OURS.to_string())
+            });
+        match checked {
+            Ok(()) => sessions.extend(scan_session(
+                Rc::clone(&root_dir),
+                name,
+                fd,
+                path,
+                policy,
+                report,
+            )),
+            Err(why) => skip(report, &path, format!("session not entered: {why}")),
         }
     }
 }
 
+/// Why gc leaves a directory of the root alone that it cannot prove ctxoff made.
+const NOT_OURS: &str = "not made by ctxoff (no session marker)";
+
+/// Whether ctxoff made this session directory, as far as it can prove it: its marker, a regular
+/// file of ours; or, for a session of an earlier release (made before the marker), its sequence
+/// file with a manifest line or an owner record. A user's directory has none of these.
+fn made_by_ctxoff(dir: &Dir, uid: u32) -> bool {
+    let ours = |name: &str| {
+        dir.entry_metadata(name)
+            .is_ok_and(|m| m.file_type().is_file() && m.uid() == uid)
+    };
+    ours(MARKER)
+        || (ours(SEQUENCE)
+            && (!store::read_manifest_in(dir).is_empty() || store::read_owner(dir).is_some()))
+}
+
 /// Lists a session's outputs: files named like one, listed in the manifest under that name,
 /// regular, and ours. `None` when the session vanished.
-fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Session> {
-    let listed: BTreeSet<(u64, String)> = store::read_manifest(&dir)
+fn scan_session(
+    root: Rc<Dir>,
+    name: String,
+    fd: Dir,
+    dir: PathBuf,
+    policy: &Policy,
+    report: &mut Report,
+) -> Option<Session> {
+    let listed: BTreeSet<(u64, String)> = store::read_manifest_in(&fd)
         .into_iter()
         .map(|e| (e.n, e.file))
         .collect();
-    let entries = match fs::read_dir(&dir) {
+    let entries = match fd.entries() {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return None,
         Err(e) => {
@@ -360,20 +426,23 @@ fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Se
             return None;
         }
     };
+    let mut newest = fd
+        .metadata()
+        .and_then(|m| m.modified())
+        .unwrap_or(SystemTime::UNIX_EPOCH);
     let mut session = Session {
+        root,
+        name,
+        fd,
         dir,
         outputs: Vec::new(),
         ended: false,
         quiet: false,
         foreign: false,
     };
-    let mut newest = fs::symlink_metadata(&session.dir)
-        .and_then(|m| m.modified())
-        .unwrap_or(SystemTime::UNIX_EPOCH);
-    for entry in entries.filter_map(|e| e.ok()) {
-        let path = entry.path();
-        // `DirEntry::metadata` does not follow symlinks.
-        let meta = match entry.metadata() {
+    for (entry, _) in entries {
+        let path = session.dir.join(&entry);
+        let meta = match session.fd.entry_metadata(&entry) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => {
@@ -383,7 +452,7 @@ fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Se
             }
         };
         newest = newest.max(meta.modified().unwrap_or(SystemTime::UNIX_EPOCH));
-        let name = entry.file_name().to_string_lossy().into_owned();
+        let name = entry.to_string_lossy().into_owned();
         if is_bookkeeping(&name) && meta.file_type().is_file() && meta.uid() == policy.uid {
             continue;
         }
@@ -422,7 +491,7 @@ fn scan_session(dir: PathBuf, policy: &Policy, report: &mut Report) -> Option<Se
         .duration_since(newest)
         .is_ok_and(|age| age >= GRACE);
     session.quiet = quiet;
-    session.ended = quiet && store::read_owner(&session.dir).is_some_and(|o| !o.is_alive());
+    session.ended = quiet && store::read_owner(&session.fd).is_some_and(|o| !o.is_alive());
     Some(session)
 }
 
@@ -445,7 +514,7 @@ fn choose(sessions: &mut [Session], policy: &Policy, report: &mut Report) {
                 None
             };
             if output.reason.is_some() || policy.max_size.is_some() {
-                output.busy = is_busy(&output.path);
+                output.busy = is_busy(&session.fd, &output.file);
             }
             if output.busy && output.reason.is_some() {
                 output.reason = None;
@@ -499,7 +568,7 @@ fn sweep(session: &Session, policy: &Policy, freed: &mut Freed, report: &mut Rep
     if chosen.is_empty() && !may_remove_empty(session, policy) {
         return;
     }
-    let lock = match store::lock_session_dir(&session.dir) {
+    let lock = match store::lock_session_dir(&session.fd) {
         Ok(lock) => lock,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return,
         Err(e) => {
@@ -510,7 +579,7 @@ fn sweep(session: &Session, policy: &Policy, freed: &mut Freed, report: &mut Rep
         }
     };
     // Read again under the lock: another gc may have been here since the scan.
-    let listed: BTreeSet<(u64, String)> = store::read_manifest(&session.dir)
+    let listed: BTreeSet<(u64, String)> = store::read_manifest_in(&session.fd)
         .into_iter()
         .map(|e| (e.n, e.file))
         .collect();
@@ -519,7 +588,7 @@ fn sweep(session: &Session, policy: &Policy, freed: &mut Freed, report: &mut Rep
         if !listed.contains(&(output.n, output.file.clone())) {
             continue;
         }
-        match remove_output(output, policy.uid) {
+        match remove_output(&session.fd, output, policy.uid) {
             Ok(Removal::Removed) => {
                 removed.insert(output.n);
                 freed.add(output);
@@ -536,8 +605,9 @@ fn sweep(session: &Session, policy: &Policy, freed: &mut Freed, report: &mut Rep
         }
     }
     let dir = &session.dir;
-    let rewritten = store::rewrite_manifest(dir, &lock, |e| {
-        !removed.contains(&e.n) && fs::symlink_metadata(dir.join(&e.file)).is_ok()
+    let fd = &session.fd;
+    let rewritten = store::rewrite_manifest(fd, &lock, |e| {
+        !removed.contains(&e.n) && fd.entry_metadata(&e.file).is_ok()
     });
     match rewritten {
         Ok(()) => {}
@@ -548,7 +618,7 @@ fn sweep(session: &Session, policy: &Policy, freed: &mut Freed, report: &mut Rep
         )),
     }
     if (!removed.is_empty() || may_remove_empty(session, policy))
-        && remove_session(dir, policy.uid, lock)
+        && remove_session(session, policy.uid, lock)
     {
         report.sessions_removed.push(dir.display().to_string());
     }
@@ -586,10 +656,10 @@ enum Removal {
     Kept(&'static str),
 }
 
-/// Unlinks one output, holding its lock meanwhile so no capture is writing it, after checking
-/// that the name still leads to the same regular file of ours.
-fn remove_output(output: &Output, uid: u32) -> io::Result<Removal> {
-    let file = match open_nofollow(&output.path) {
+/// Unlinks one output of the session directory `dir`, holding its lock meanwhile so no capture
+/// is writing it, after checking that the name still leads to the same regular file of ours.
+fn remove_output(dir: &Dir, output: &Output, uid: u32) -> io::Result<Removal> {
+    let file = match dir.open_file(&output.file, Access::Read) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Removal::Gone),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
@@ -601,65 +671,60 @@ fn remove_output(output: &Output, uid: u32) -> io::Result<Removal> {
     if !meta.is_file() || meta.uid() != uid || (meta.dev(), meta.ino()) != output.inode {
         return Ok(Removal::Kept("replaced since the scan"));
     }
-    match store::lock(&file, libc::LOCK_EX | libc::LOCK_NB) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-            return Ok(Removal::Kept("still being written"));
-        }
-        Err(e) => return Err(e),
+    if !store::try_lock(&file)? {
+        return Ok(Removal::Kept("still being written"));
     }
-    match fs::remove_file(&output.path) {
+    match dir.remove_file(&output.file) {
         Ok(()) => Ok(Removal::Removed),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Removal::Gone),
         Err(e) => Err(e),
     }
 }
 
-/// Removes a session directory that holds nothing but bookkeeping (the lock file last, while
-/// we hold it). Anything else in it, or a capture arriving meanwhile, keeps it.
-fn remove_session(dir: &Path, uid: u32, lock: store::SessionLock) -> bool {
-    let Ok(entries) = fs::read_dir(dir) else {
+/// Removes a session directory that holds nothing but bookkeeping (its marker and then the lock
+/// file last, while we hold it). Anything else in it, or a capture arriving meanwhile, keeps it.
+fn remove_session(session: &Session, uid: u32, lock: store::SessionLock) -> bool {
+    let dir = &session.fd;
+    let Ok(entries) = dir.entries() else {
         return false;
     };
     let mut names = Vec::new();
-    for entry in entries {
-        let Ok(entry) = entry else { return false };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let ours = entry
-            .metadata()
+    for (entry, _) in entries {
+        let name = entry.to_string_lossy().into_owned();
+        let ours = dir
+            .entry_metadata(&entry)
             .is_ok_and(|m| m.file_type().is_file() && m.uid() == uid);
         if !is_bookkeeping(&name) || !ours {
             return false;
         }
         names.push(name);
     }
-    names.sort_by_key(|name| name == SEQUENCE);
+    names.sort_by_key(|name| match name.as_str() {
+        SEQUENCE => 2,
+        MARKER => 1,
+        _ => 0,
+    });
     for name in names {
-        match fs::remove_file(dir.join(&name)) {
+        match dir.remove_file(&name) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(_) => return false,
         }
     }
-    let removed = fs::remove_dir(dir).is_ok();
+    // The name must still be the directory we emptied.
+    let same = match (dir.metadata(), session.root.entry_metadata(&session.name)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    };
+    let removed = same && session.root.remove_dir(&session.name).is_ok();
     drop(lock);
     removed
 }
 
-/// Whether a capture holds the output's lock: it is still writing it.
-fn is_busy(path: &Path) -> bool {
-    open_nofollow(path).is_ok_and(|file| {
-        matches!(store::lock(&file, libc::LOCK_EX | libc::LOCK_NB),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock)
-    })
-}
-
-/// Opens for locking only: never through a symlink, never blocking on a fifo.
-fn open_nofollow(path: &Path) -> io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)
+/// Whether a capture holds the lock of output `file` of `dir`: it is still writing it.
+fn is_busy(dir: &Dir, file: &str) -> bool {
+    dir.open_file(file, Access::Read)
+        .is_ok_and(|file| matches!(store::try_lock(&file), Ok(false)))
 }
 
 /// The later of access and modification time.
@@ -743,11 +808,13 @@ fn write_text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "{dir}: {verb} {what}")?;
     }
     for skipped in &report.skipped {
-        // Other users' sessions in a shared root are normal: only `--json` lists them.
-        if !skipped
+        // Other users' sessions in a shared root, and directories ctxoff did not make, are
+        // normal: only `--json` lists them.
+        let normal = skipped
             .reason
             .starts_with("session not entered: it is owned by")
-        {
+            || skipped.reason.ends_with(NOT_OURS);
+        if !normal {
             writeln!(out, "kept {}: {}", skipped.path, skipped.reason)?;
         }
     }

@@ -10,13 +10,12 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile};
+use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::{Context, Run};
+use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
-use crate::tokens::Encoding;
 
 /// `ctxoff grep`'s arguments.
 #[derive(Debug, Clone)]
@@ -172,9 +171,8 @@ const DEFAULT_CONTEXT: u64 = 2;
 
 impl Run for GrepArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
-        let settings = ctx.settings()?;
-        let (store, encoding, cap) = (settings.store()?, settings.encoding, settings.threshold);
-        search(self, &store, encoding, cap, ctx.out, ctx.err)
+        let settings = ctx.settings()?.clone();
+        search(self, &settings, ctx.out, ctx.err)
     }
 }
 
@@ -182,14 +180,13 @@ impl Run for GrepArgs {
 /// to `err`. Returns exit status 0 when a line was selected and 1 when none was.
 fn search(
     args: &GrepArgs,
-    store: &Store,
-    encoding: Encoding,
-    cap_tokens: u64,
+    settings: &Settings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
     let matcher = Matcher::new(args)?;
     let range = args.range.as_deref().map(LineRange::parse).transpose()?;
+    let store = &settings.store()?;
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
@@ -231,7 +228,7 @@ fn search(
         max,
         count_only: args.count,
         out,
-        budget: Budget::new((!args.all).then_some(cap_tokens), encoding),
+        budget: Budget::new((!args.all).then_some(settings.threshold), settings.encoding),
         buf: String::new(),
         selected: 0,
         shown: 0,
@@ -242,7 +239,8 @@ fn search(
         cut_line: None,
         prev: VecDeque::new(),
     };
-    let mut blocks = file.blocks_from(offset)?;
+    // A line too long to hold is searched in its first LONG_LINE bytes (and said so).
+    let mut blocks = file.blocks_from(offset, LongLines::Cut)?;
     let mut line = first;
     while let Some(mut block) = blocks.next_block()? {
         let mut done = false;
@@ -260,6 +258,21 @@ fn search(
         }
     }
 
+    if let (cut @ 1.., Some(first_cut)) = blocks.cut_lines() {
+        writeln!(
+            err,
+            "ctxoff: {} longer than {} MiB searched in {} first {} MiB only (first: line {})",
+            if cut == 1 {
+                "1 line".to_string()
+            } else {
+                format!("{} lines", thousands(cut))
+            },
+            LONG_LINE >> 20,
+            if cut == 1 { "its" } else { "their" },
+            LONG_LINE >> 20,
+            thousands(first + first_cut),
+        )?;
+    }
     let selected = search.selected;
     if args.count {
         writeln!(search.out, "{selected}")?;

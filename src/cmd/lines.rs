@@ -6,14 +6,13 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::read::{Budget, Fit, LineRange, TextFile};
+use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::{Context, Run};
+use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
 use crate::run::content::{Agent, Limit};
-use crate::store::Store;
 use crate::store::reference;
 use crate::text::clean_line;
-use crate::tokens::Encoding;
 
 /// `ctxoff lines`'s arguments.
 #[derive(Debug, Clone)]
@@ -86,27 +85,17 @@ impl LinesArgs {
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        let agent = Agent::from_env();
-        let limit = |argv: &[String]| Limit::for_command(&settings, argv, agent);
-        print_lines(
-            self,
-            &settings.store()?,
-            settings.encoding,
-            &limit,
-            ctx.out,
-            ctx.err,
-        )
+        print_lines(self, &settings, Agent::from_env(), ctx.out, ctx.err)
     }
 }
 
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
-/// `err`. `limit` is the run's pass-through limit for a command line: content a command was run
-/// to read is capped at the content limit (and the agent's own), the rest at the threshold.
+/// `err`. Content a command was run to read is capped at the content limit (and the `agent`'s
+/// own), the rest at the threshold.
 fn print_lines(
     args: &LinesArgs,
-    store: &Store,
-    encoding: Encoding,
-    limit: &dyn Fn(&[String]) -> Limit,
+    settings: &Settings,
+    agent: Option<Agent>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -123,14 +112,16 @@ fn print_lines(
         .iter()
         .map(|r| LineRange::parse(r))
         .collect::<Result<Vec<_>>>()?;
+    let store = &settings.store()?;
     let output = reference::resolve(&args.reference, store)?;
     let mut file = TextFile::open(&output)?;
     let short_ref = output.short_ref(store);
-    let limit = limit(&output.entry().map(|e| e.argv).unwrap_or_default());
+    let argv = output.entry().map(|e| e.argv).unwrap_or_default();
+    let limit = Limit::for_command(settings, &argv, agent);
     let keeps = limit.keeps.filter(|_| limit.tokens > limit.threshold);
     let mut printer = Printer {
         plain,
-        budget: Budget::new((!all).then_some(limit.tokens), encoding).keeping(keeps),
+        budget: Budget::new((!all).then_some(limit.tokens), settings.encoding).keeping(keeps),
         out,
         buf: String::new(),
         last_printed: 0,
@@ -154,9 +145,15 @@ fn print_lines(
         {
             return printer.cap_note(&short_ref, start, end, &mut file, &texts[i..]);
         }
-        let mut blocks = file.blocks_from(offset)?;
+        // A line too long to hold is printed in pieces with --plain, else cut (and said so).
+        let long = if printer.plain {
+            LongLines::Pieces
+        } else {
+            LongLines::Cut
+        };
+        let mut blocks = file.blocks_from(offset, long)?;
         let mut line = start;
-        'blocks: while let Some(block) = blocks.next_block()? {
+        'blocks: while let Some((block, mid_line)) = blocks.next_piece()? {
             let mut pos = 0;
             while pos < block.len() {
                 if end.is_some_and(|end| line > end) {
@@ -174,9 +171,28 @@ fn print_lines(
                     drop(blocks);
                     return printer.cap_note(&short_ref, line, end, &mut file, &texts[i + 1..]);
                 }
-                line += 1;
+                // A piece of a long line is not the line's end.
+                if eol < block.len() || !mid_line {
+                    line += 1;
+                }
                 pos = eol + 1;
             }
+        }
+        if let (cut @ 1.., Some(first)) = blocks.cut_lines()
+            && printer.cut_line.is_none()
+        {
+            writeln!(
+                err,
+                "ctxoff: {} longer than {} MiB shown cut to that (first: line {}); --plain prints {} whole",
+                if cut == 1 {
+                    "1 line".to_string()
+                } else {
+                    format!("{} lines", thousands(cut))
+                },
+                LONG_LINE >> 20,
+                thousands(start + first),
+                if cut == 1 { "it" } else { "them" },
+            )?;
         }
         if let Some(end) = end
             && line <= end

@@ -13,7 +13,8 @@ use super::{Context, Run};
 use crate::format::{shell_quote, thousands};
 use crate::store::OutputFile;
 use crate::store::reference::session_outputs;
-use crate::store::{Entry, Store, read_manifest};
+use crate::store::{Dir, Entry, Store, read_manifest_in};
+use std::collections::HashSet;
 
 /// `ctxoff list`'s arguments.
 #[derive(Debug, Clone)]
@@ -96,16 +97,17 @@ impl Run for ListArgs {
 }
 
 fn list(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode> {
-    let sessions = if args.all {
-        all_sessions(&store.root)
-    } else {
-        vec![store.session.clone()]
+    let root_dir = Dir::open(&store.root).ok();
+    let sessions = match &root_dir {
+        Some(root) if args.all => all_sessions(root),
+        Some(_) => vec![store.session.clone()],
+        None => Vec::new(),
     };
     let listed: Vec<(String, Vec<Listed>)> = sessions
         .into_iter()
-        .map(|session| {
-            let outputs = session_listing(&store.root, &session);
-            (session, outputs)
+        .filter_map(|session| {
+            let outputs = session_listing(&store.root, root_dir.as_ref()?, &session);
+            Some((session, outputs))
         })
         .filter(|(_, outputs)| !outputs.is_empty())
         .collect();
@@ -139,18 +141,18 @@ fn list(args: &ListArgs, store: &Store, out: &mut dyn Write) -> Result<ExitCode>
 }
 
 /// The session directories under the root, the most recently active last.
-fn all_sessions(root: &Path) -> Vec<String> {
-    let Ok(dir) = std::fs::read_dir(root) else {
+fn all_sessions(root: &Dir) -> Vec<String> {
+    let Ok(entries) = root.entries() else {
         return Vec::new();
     };
-    let mut sessions: Vec<(SystemTime, String)> = dir
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            if !entry.file_type().ok()?.is_dir() {
+    let mut sessions: Vec<(SystemTime, String)> = entries
+        .into_iter()
+        .filter_map(|(name, _)| {
+            let meta = root.entry_metadata(&name).ok()?;
+            if !meta.is_dir() {
                 return None;
             }
-            let modified = entry.metadata().ok()?.modified().ok()?;
-            Some((modified, entry.file_name().into_string().ok()?))
+            Some((meta.modified().ok()?, name.into_string().ok()?))
         })
         .collect();
     sessions.sort();
@@ -159,14 +161,20 @@ fn all_sessions(root: &Path) -> Vec<String> {
 
 /// A session's outputs that still exist, by `n`: manifest entries whose file is there, and
 /// files named like outputs that the manifest does not know (a capture killed before writing it).
-fn session_listing(root: &Path, session: &str) -> Vec<Listed> {
+/// An output still being written (or whose capture was killed) is listed with the size it has
+/// on disk.
+fn session_listing(root: &Path, root_dir: &Dir, session: &str) -> Vec<Listed> {
     let dir = root.join(session);
-    let files = session_outputs(&dir);
-    let mut entries = read_manifest(&dir);
-    entries.retain(|e| files.iter().any(|(_, f)| *f == e.file));
+    let Ok(fd) = root_dir.open_dir(session) else {
+        return Vec::new();
+    };
+    let files = session_outputs(&fd);
+    let mut unknown: HashSet<&str> = files.iter().map(|(_, f)| f.as_str()).collect();
+    let mut entries = read_manifest_in(&fd);
+    entries.retain(|e| unknown.remove(e.file.as_str()));
     let unknown: Vec<Entry> = files
         .iter()
-        .filter(|(_, f)| !entries.iter().any(|e| e.file == *f))
+        .filter(|(_, f)| unknown.contains(f.as_str()))
         .filter_map(|(n, f)| {
             let name = OutputFile::parse(f)?.name;
             Some(Entry {
@@ -184,8 +192,8 @@ fn session_listing(root: &Path, session: &str) -> Vec<Listed> {
         .chain(unknown.into_iter().map(|e| (e, false)))
         .map(|(mut entry, in_manifest)| {
             let path = dir.join(&entry.file);
-            let meta = path.symlink_metadata().ok();
-            if !in_manifest {
+            let meta = fd.entry_metadata(&entry.file).ok();
+            if !in_manifest || !entry.complete {
                 entry.bytes = meta.as_ref().map_or(0, |m| m.len());
             }
             let age_s = meta
@@ -239,18 +247,16 @@ fn write_session(out: &mut dyn Write, session: &str, dir: &Path, outputs: &[List
 /// The cells of one output's line: @N, file, lines, tokens, age, status, command and marks.
 fn row(listed: &Listed) -> [String; 7] {
     let e = &listed.entry;
-    let known = |value: String| {
-        if listed.in_manifest {
-            value
-        } else {
-            "?".into()
-        }
+    // An incomplete output's counts are not known: its size on disk is.
+    let counted = listed.in_manifest && e.complete;
+    let lines = if counted {
+        format!("{} lines", thousands(e.lines))
+    } else {
+        "? lines".into()
     };
-    let lines = known(format!("{} lines", thousands(e.lines)));
     let tokens = match e.tokens {
-        Some(t) => known(format!("{} tokens", thousands(t))),
-        None if listed.in_manifest => format!("{} bytes", thousands(e.bytes)),
-        None => "?".into(),
+        Some(t) if counted => format!("{} tokens", thousands(t)),
+        _ => format!("{} bytes", thousands(e.bytes)),
     };
     let age = listed.age_s.map_or("?".into(), age);
     let status = match (e.exit_code, e.signal) {

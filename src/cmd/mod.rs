@@ -61,7 +61,7 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// A context with the settings given, for tests: nothing is read from the environment.
+    /// A context with the settings given, for tests: no home or working directory.
     pub fn with_settings(
         settings: Settings,
         stdin: &'a mut dyn Read,
@@ -69,13 +69,10 @@ impl<'a> Context<'a> {
         err: &'a mut dyn Write,
     ) -> Context<'a> {
         Context {
-            flags: Flags::default(),
             settings: OnceCell::from(settings),
             home: None,
             cwd: None,
-            stdin,
-            out,
-            err,
+            ..Context::new(Flags::default(), stdin, out, err)
         }
     }
 

@@ -5,12 +5,12 @@
 use anyhow::{Result, bail};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::os::unix::fs::FileExt;
 
 use crate::format::thousands;
 use crate::run::content::Keeps;
+use crate::store::mark_used;
 use crate::store::reference::Output;
-use crate::store::touch_last_use;
 use crate::tokens::{Encoding, Tokenizer};
 
 /// Size of a read: large, so scanning is bound by memory bandwidth rather than system calls.
@@ -26,14 +26,10 @@ pub(crate) struct TextFile {
 }
 
 impl TextFile {
-    /// Opens `output` for `grep`/`lines`: refuses binary outputs, does not follow a symbolic
-    /// link swapped in after the reference was checked, and refreshes the last-use time.
+    /// Opens `output` for `grep`/`lines`: refuses binary outputs and refreshes the last-use time.
     pub(super) fn open(output: &Output) -> Result<TextFile> {
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&output.path)
-            .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", output.path.display()))?;
+        // Opened when the reference was resolved, relative to the session directory checked then.
+        let file = output.handle.try_clone()?;
         let len = file.metadata()?.len();
         if output.is_binary() {
             let mut head = [0u8; 512];
@@ -47,7 +43,7 @@ impl TextFile {
             );
         }
         // Failing to refresh the last-use time only lets gc remove the file earlier.
-        let _ = touch_last_use(&output.path);
+        let _ = mark_used(&file);
         let newlines_hint = output
             .entry()
             .filter(|e| e.complete && e.bytes == len)
@@ -153,8 +149,9 @@ impl TextFile {
         Ok(None)
     }
 
-    /// Streams the file from `offset` in blocks of whole lines.
-    pub(super) fn blocks_from(&self, offset: u64) -> io::Result<Blocks> {
+    /// Streams the file from `offset` in blocks of whole lines; a line longer than
+    /// [`LONG_LINE`] is handled as `long` says, so memory stays bounded whatever the file.
+    pub(super) fn blocks_from(&self, offset: u64, long: LongLines) -> io::Result<Blocks> {
         let mut file = self.file.try_clone()?;
         file.seek(SeekFrom::Start(offset))?;
         Ok(Blocks {
@@ -162,6 +159,12 @@ impl TextFile {
             buf: vec![0; BLOCK],
             len: 0,
             consumed: 0,
+            long,
+            skipping: false,
+            mid_line: false,
+            cut_lines: 0,
+            first_cut: None,
+            lines_before: 0,
         })
     }
 }
@@ -192,16 +195,54 @@ fn count_newlines_from(file: &File, mut pos: u64) -> io::Result<u64> {
     }
 }
 
+/// The most of one line held in memory (a line can be a whole output of gigabytes).
+pub(crate) const LONG_LINE: usize = 4 << 20;
+
+/// What [`Blocks`] does with a line longer than [`LONG_LINE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LongLines {
+    /// Hands over its first `LONG_LINE` bytes as the whole line (with a `\n` added) and skips
+    /// the rest; [`Blocks::cut_lines`] counts such lines.
+    Cut,
+    /// Hands it over in pieces of `LONG_LINE` bytes; [`Blocks::mid_line`] tells a piece from a
+    /// line's end.
+    Pieces,
+}
+
 /// A file read in blocks that end at a line end (the last one at the end of the file, with or
-/// without `\n`). A line longer than the buffer grows it: a line is always whole in memory.
+/// without `\n`). A line longer than the buffer grows it, up to [`LONG_LINE`].
 pub(crate) struct Blocks {
     file: File,
     buf: Vec<u8>,
     len: usize,
     consumed: usize,
+    long: LongLines,
+    /// Skipping the rest of a line that was cut.
+    skipping: bool,
+    /// The last block handed over ends inside a line (`LongLines::Pieces`).
+    mid_line: bool,
+    cut_lines: u64,
+    /// The line number (counted from the first block's first line, 0-based) of the first line
+    /// cut.
+    first_cut: Option<u64>,
+    lines_before: u64,
 }
 
 impl Blocks {
+    /// How many lines were cut to [`LONG_LINE`] bytes so far, and the first of them (counted
+    /// from 0 at the first line read).
+    pub(super) fn cut_lines(&self) -> (u64, Option<u64>) {
+        (self.cut_lines, self.first_cut)
+    }
+
+    /// [`Blocks::next_block`], with whether the block ends inside a line that the next block
+    /// continues (a piece of a long line, with `LongLines::Pieces`).
+    pub(super) fn next_piece(&mut self) -> io::Result<Option<(&[u8], bool)>> {
+        self.next_block()?;
+        let mid_line = self.mid_line;
+        Ok((self.consumed > 0).then(|| (&self.buf[..self.consumed], mid_line)))
+    }
+
     /// The next block of whole lines, or `None` at the end of the file.
     pub(super) fn next_block(&mut self) -> io::Result<Option<&[u8]>> {
         self.buf.copy_within(self.consumed..self.len, 0);
@@ -209,7 +250,11 @@ impl Blocks {
         self.consumed = 0;
         loop {
             if self.len == self.buf.len() {
-                self.buf.resize(self.buf.len() * 2, 0);
+                if self.len < LONG_LINE {
+                    self.buf.resize((self.buf.len() * 2).min(LONG_LINE), 0);
+                } else {
+                    return Ok(Some(self.long_line()));
+                }
             }
             let n = match self.file.read(&mut self.buf[self.len..]) {
                 Ok(n) => n,
@@ -217,6 +262,7 @@ impl Blocks {
                 Err(e) => return Err(e),
             };
             if n == 0 {
+                self.mid_line = false;
                 if self.len == 0 {
                     return Ok(None);
                 }
@@ -225,9 +271,52 @@ impl Blocks {
             }
             let old = self.len;
             self.len += n;
+            if self.skipping {
+                // The rest of a cut line: drop it, up to its end.
+                match memchr::memchr(b'\n', &self.buf[..self.len]) {
+                    Some(i) => {
+                        self.skipping = false;
+                        self.buf.copy_within(i + 1..self.len, 0);
+                        self.len -= i + 1;
+                        if let Some(j) = memchr::memrchr(b'\n', &self.buf[..self.len]) {
+                            return Ok(Some(self.hand_over(j + 1)));
+                        }
+                    }
+                    None => self.len = 0,
+                }
+                continue;
+            }
             if let Some(i) = memchr::memrchr(b'\n', &self.buf[old..self.len]) {
-                self.consumed = old + i + 1;
-                return Ok(Some(&self.buf[..self.consumed]));
+                return Ok(Some(self.hand_over(old + i + 1)));
+            }
+        }
+    }
+
+    fn hand_over(&mut self, end: usize) -> &[u8] {
+        self.consumed = end;
+        self.mid_line = false;
+        self.lines_before += memchr::memchr_iter(b'\n', &self.buf[..end]).count() as u64;
+        &self.buf[..end]
+    }
+
+    /// The buffer holds `LONG_LINE` bytes of one line.
+    fn long_line(&mut self) -> &[u8] {
+        match self.long {
+            LongLines::Pieces => {
+                self.consumed = self.len;
+                self.mid_line = true;
+                &self.buf[..self.len]
+            }
+            LongLines::Cut => {
+                self.cut_lines += 1;
+                self.first_cut.get_or_insert(self.lines_before);
+                self.lines_before += 1;
+                self.skipping = true;
+                self.buf.truncate(LONG_LINE);
+                self.buf.push(b'\n');
+                self.consumed = self.buf.len();
+                self.len = self.buf.len();
+                &self.buf[..]
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::format::shell_quote;
 use crate::run::capture::{self, Ending};
 use crate::run::content::{Agent, Limit};
 use crate::run::{Buffered, Job, Outcome, Recorder};
-use crate::store::sanitize;
+use crate::store::{ORDER_EXACT, ORDER_PER_STREAM, sanitize};
 use crate::summary::{self, NotablePatterns, Origin};
 use clap::{Arg, ArgAction, ArgMatches};
 
@@ -97,7 +97,14 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
         None => output_name(argv),
     };
     let limit = Limit::for_command(&settings, &words, Agent::from_env());
+    // In pipe mode the order is what was piped in; else exact where one pipe can serve both.
+    let one_pipe = !pipe && capture::one_destination();
     let job = Job {
+        order: if pipe || one_pipe {
+            ORDER_EXACT
+        } else {
+            ORDER_PER_STREAM
+        },
         progress: crate::run::progress::Progress::for_terminal(options.quiet),
         settings,
         name: name.clone(),
@@ -109,7 +116,7 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
     let ending = if pipe {
         capture::read_stdin(&mut recorder)?
     } else {
-        capture::run_command(argv, &mut recorder)?
+        capture::run_command(argv, one_pipe, &mut recorder)?
     };
     let origin = Origin {
         command: command_line.as_deref(),

@@ -57,18 +57,76 @@ impl Ending {
     }
 }
 
-/// Runs `argv`, feeding its stdout and stderr to `sink` as they arrive.
-pub(crate) fn run_command(argv: &[OsString], sink: &mut dyn Sink) -> Result<Ending> {
-    let mut child = spawn(argv)?;
+/// Runs `argv`, feeding its stdout and stderr to `sink` as they arrive. With `one_pipe`, the
+/// command gets one pipe for both, and everything arrives as `Stdout`, in the exact order
+/// written (see [`one_destination`]).
+pub(crate) fn run_command(
+    argv: &[OsString],
+    one_pipe: bool,
+    sink: &mut dyn Sink,
+) -> Result<Ending> {
+    // Before the spawn: a signal between spawning and installing would kill ctxoff and orphan
+    // the command. One arriving before the command exists is forwarded once it does.
     let signals = Signals::install()?;
+    let (mut child, merged) = spawn(argv, one_pipe)?;
     ignore_file_size_signal();
     // The pipes close when these are dropped, after the loop.
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
-    let mut sources = [
-        (stdout.as_ref().map(|s| s.as_raw_fd()), Stream::Stdout),
-        (stderr.as_ref().map(|s| s.as_raw_fd()), Stream::Stderr),
-    ];
+    let mut sources = match &merged {
+        Some(reader) => [
+            (Some(reader.as_raw_fd()), Stream::Stdout),
+            (None, Stream::Stderr),
+        ],
+        None => [
+            (stdout.as_ref().map(|s| s.as_raw_fd()), Stream::Stdout),
+            (stderr.as_ref().map(|s| s.as_raw_fd()), Stream::Stderr),
+        ],
+    };
     pump(&mut sources, Some(&mut child), &signals, sink)
+}
+
+/// Whether ctxoff's own stdout and stderr lead to one place, so that giving the command one pipe
+/// for both changes nothing but the order, which becomes exact: two pipes cannot tell which of
+/// two writes to them came first.
+///
+/// True for the same pipe, socket or character device (a terminal, /dev/null): writes to it are
+/// ordered whichever descriptor they come through. For a regular file, only when both are the
+/// same open file description (`cmd >f 2>&1`), which shares one offset; `>f 2>f` opens it twice,
+/// and each stream overwrites the other from offset 0, which merging would not reproduce. Where
+/// the kernel will not say (no `kcmp`), only when both append.
+pub(crate) fn one_destination() -> bool {
+    let stat = |fd| {
+        // SAFETY: fstat writes a stat struct for a descriptor; a closed one is an error.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        (unsafe { libc::fstat(fd, &mut st) } == 0).then_some(st)
+    };
+    let (Some(out), Some(err)) = (stat(1), stat(2)) else {
+        return false;
+    };
+    if (out.st_dev, out.st_ino) != (err.st_dev, err.st_ino) {
+        return false;
+    }
+    match out.st_mode & libc::S_IFMT {
+        libc::S_IFIFO | libc::S_IFSOCK | libc::S_IFCHR => true,
+        libc::S_IFREG => {
+            let pid = std::process::id();
+            // SAFETY: kcmp compares two descriptors of our own process; no memory is passed.
+            let same = unsafe {
+                libc::syscall(libc::SYS_kcmp, pid, pid, 0 /* KCMP_FILE */, 1, 2)
+            };
+            match same {
+                0 => true,
+                -1 => {
+                    // SAFETY: F_GETFL on descriptors we checked are open.
+                    let append =
+                        |fd| unsafe { libc::fcntl(fd, libc::F_GETFL) } & libc::O_APPEND != 0;
+                    append(1) && append(2)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Reads standard input (pipe mode) into `sink` until end of file or a terminating signal.
@@ -79,26 +137,33 @@ pub(crate) fn read_stdin(sink: &mut dyn Sink) -> Result<Ending> {
     pump(&mut sources, None, &signals, sink)
 }
 
-fn spawn(argv: &[OsString]) -> Result<Child> {
+/// Spawns the command with its output to two pipes, or to one (returned) with `one_pipe`.
+fn spawn(argv: &[OsString], one_pipe: bool) -> Result<(Child, Option<io::PipeReader>)> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| Failure::new(2, "no command given"))?;
     let shown = program.to_string_lossy();
-    Command::new(program)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            let failure = match e.kind() {
-                ErrorKind::NotFound => Failure::new(127, format!("{shown}: command not found")),
-                ErrorKind::PermissionDenied => {
-                    Failure::new(126, format!("{shown}: permission denied"))
-                }
-                _ => Failure::new(126, format!("{shown}: cannot run: {e}")),
-            };
-            anyhow::Error::new(failure)
-        })
+    let mut command = Command::new(program);
+    command.args(args);
+    let merged = if one_pipe {
+        let (reader, writer) = io::pipe()?;
+        command.stdout(writer.try_clone()?).stderr(writer);
+        Some(reader)
+    } else {
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        None
+    };
+    // The command's ends of the pipe close with `command`, once it is spawned.
+    let child = command.spawn();
+    drop(command);
+    child.map(|child| (child, merged)).map_err(|e| {
+        let failure = match e.kind() {
+            ErrorKind::NotFound => Failure::new(127, format!("{shown}: command not found")),
+            ErrorKind::PermissionDenied => Failure::new(126, format!("{shown}: permission denied")),
+            _ => Failure::new(126, format!("{shown}: cannot run: {e}")),
+        };
+        anyhow::Error::new(failure)
+    })
 }
 
 /// The child as the capture loop sees it: a pidfd that becomes readable when it exits (no
@@ -113,18 +178,35 @@ struct Running<'a> {
 impl Running<'_> {
     /// Reaps the child if it has exited, recording how.
     fn reap(&mut self, ending: &mut Ending) {
-        let mut status = 0;
-        // SAFETY: waitpid on our own child with a valid status pointer.
-        let pid =
-            unsafe { libc::waitpid(self.child.id() as libc::pid_t, &mut status, libc::WNOHANG) };
-        if pid > 0 {
-            let status = std::process::ExitStatus::from_raw(status);
-            ending.code = status.code();
-            ending.signal = status.signal();
-            self.exited_at = Some(Instant::now());
-        } else if pid < 0 {
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                ending.code = status.code();
+                ending.signal = status.signal();
+                self.exited_at = Some(Instant::now());
+            }
+            Ok(None) => {}
             // Not our child any more (should not happen): stop waiting for it.
-            self.exited_at = Some(Instant::now());
+            Err(_) => self.exited_at = Some(Instant::now()),
+        }
+    }
+
+    /// Sends `sig` to the command: through its pidfd, which can never reach another process, or
+    /// else by pid while it is surely not reaped (until we reap it, its pid is not reused).
+    fn signal(&mut self, sig: i32) {
+        if let Some(fd) = self.pidfd {
+            // SAFETY: pidfd_send_signal on a pidfd we own, without siginfo.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_pidfd_send_signal,
+                    fd,
+                    sig,
+                    std::ptr::null::<libc::siginfo_t>(),
+                    0,
+                )
+            };
+        } else if matches!(self.child.try_wait(), Ok(None)) {
+            // SAFETY: kill has no memory-safety preconditions; the pid is our unreaped child.
+            unsafe { libc::kill(self.child.id() as libc::pid_t, sig) };
         }
     }
 }
@@ -210,7 +292,7 @@ fn pump(
                         // A signal from the terminal reached the whole foreground process group,
                         // the command included; forward only what was sent to ctxoff alone.
                         if !from_terminal {
-                            send_signal(r.child, sig);
+                            r.signal(sig);
                         }
                         r.kill_at.get_or_insert(Instant::now() + KILL_AFTER);
                     }
@@ -235,7 +317,7 @@ fn pump(
                 r.reap(&mut ending);
             }
             if r.exited_at.is_none() && r.kill_at.is_some_and(|at| Instant::now() >= at) {
-                let _ = r.child.kill();
+                r.signal(libc::SIGKILL);
                 r.kill_at = Some(Instant::now() + KILL_AFTER);
             }
         }
@@ -261,11 +343,6 @@ pub(super) fn read_fd(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     } else {
         Ok(n as usize)
     }
-}
-
-fn send_signal(child: &Child, sig: i32) {
-    // SAFETY: kill has no memory-safety preconditions; the pid is our unreaped child.
-    unsafe { libc::kill(child.id() as libc::pid_t, sig) };
 }
 
 /// A write past the file-size limit (`ulimit -f`) should fail with EFBIG, so ctxoff can still

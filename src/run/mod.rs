@@ -79,6 +79,8 @@ pub(crate) struct Offloaded {
     pub kind: Kind,
     pub preview: Preview,
     pub report: Report,
+    /// What went wrong in the analysis, when something did.
+    pub note: Option<String>,
 }
 
 impl Offloaded {
@@ -89,7 +91,7 @@ impl Offloaded {
             path: &self.path,
             kind: self.kind,
             session: &self.store.session,
-            note: self.store.fallback.as_deref(),
+            note: self.store.fallback.as_deref().or(self.note.as_deref()),
             interrupted,
             preview: &self.preview,
             report: &self.report,
@@ -107,6 +109,8 @@ pub(crate) struct Job {
     pub notable: NotablePatterns,
     /// How much output passes through (the threshold, or the content limit).
     pub limit: content::Limit,
+    /// What the order of the saved bytes means, for the manifest.
+    pub order: &'static str,
 }
 
 /// The capture sink: buffers, decides, offloads.
@@ -258,7 +262,7 @@ impl Recorder {
             })?;
         let entry = Entry {
             n: output.n,
-            file: writer::file_name(&output.path),
+            file: output.name(),
             name: self.job.name.clone(),
             argv: self.job.argv.clone(),
             cwd: std::env::current_dir()
@@ -267,14 +271,15 @@ impl Recorder {
             started: crate::format::rfc3339(self.started),
             encoding: self.job.settings.encoding.name().to_string(),
             complete: false,
+            order: Some(self.job.order.to_string()),
             ..Entry::default()
         };
-        let registered = crate::store::lock(&output.file, libc::LOCK_EX)
-            .and_then(|()| store.append_manifest(&entry))
+        let registered = crate::store::lock(&output.file)
+            .and_then(|()| store.append_manifest(&output.dir, &entry))
             .map_err(|e| format!("could not save output to {}: {e}", output.path.display()));
         if let Err(e) = registered {
             // Nothing was saved: leave no empty output behind.
-            let _ = std::fs::remove_file(&output.path);
+            let _ = output.dir.remove_file(output.name());
             return Err(e);
         }
         let seen = match &tokens {
@@ -427,8 +432,83 @@ mod tests {
             argv: Vec::new(),
             notable: NotablePatterns::default(),
             limit: content::Limit::for_content(&settings, false, None),
+            order: crate::store::ORDER_EXACT,
             settings,
         })
+    }
+
+    /// Offloads 20,000 lines with `fault` injected into the offload's analysis.
+    fn offload_with(fault: Option<writer::Fault>) -> (tempfile::TempDir, Offloaded, Vec<u8>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut r = recorder(100);
+        r.job.settings.root = tmp.path().join("root");
+        // The tokenizer ready before the output arrives, so counting goes on the writer's thread.
+        r.start_loading();
+        let _ = r.tokenizer();
+        writer::FAULT.with(|f| f.set(fault));
+        let text = (1..=20_000)
+            .map(|i| format!("line {i}: error\n"))
+            .collect::<String>()
+            .into_bytes();
+        for chunk in text.chunks(4096) {
+            r.output(Stream::Stdout, chunk);
+        }
+        let ending = capture::Ending {
+            code: Some(3),
+            ..capture::Ending::default()
+        };
+        let outcome = r.finish(&ending);
+        writer::FAULT.with(|f| f.set(None));
+        match outcome {
+            Outcome::Offloaded(off) => (tmp, *off, text),
+            Outcome::PassThrough(_) => panic!("{fault:?}: passed through"),
+            Outcome::Unsaved { error } => panic!("{fault:?}: not saved: {error}"),
+        }
+    }
+
+    #[test]
+    fn a_failing_analysis_loses_nothing_and_the_summary_keeps_its_header() {
+        use crate::summary::{Origin, render};
+        let (_tmp, whole, _) = offload_with(None);
+        assert_eq!(whole.note, None);
+        let tokens = whole.entry.tokens.expect("counted");
+        for fault in [
+            writer::Fault::LineWorker,
+            writer::Fault::Counter,
+            writer::Fault::Report,
+        ] {
+            let (_tmp, off, text) = offload_with(Some(fault));
+            assert_eq!(std::fs::read(&off.path).unwrap(), text, "{fault:?}");
+            assert!(off.entry.complete, "{fault:?}");
+            assert_eq!(off.entry.lines, 20_000, "{fault:?}");
+            assert_eq!(off.entry.bytes, text.len() as u64);
+            let manifest = crate::store::read_manifest(off.path.parent().unwrap());
+            assert_eq!(manifest.last().map(|e| e.complete), Some(true), "{fault:?}");
+            let origin = Origin {
+                command: Some("gen"),
+                name: "gen",
+            };
+            let summary = render(&origin, &off.saved(None));
+            let counted = match fault {
+                writer::Fault::Counter => "? tokens".to_string(),
+                _ => format!("{} tokens", crate::format::thousands(tokens)),
+            };
+            let header = format!(
+                "[ctxoff] `gen` exited 3 · 20,000 lines · {counted} · full output: {}\n",
+                off.path.display()
+            );
+            assert!(summary.starts_with(&header), "{fault:?}: {summary}");
+            assert!(
+                summary.contains("internal error in"),
+                "{fault:?}: {summary}"
+            );
+            let read_more = summary.lines().last().unwrap();
+            assert!(
+                read_more.starts_with("[ctxoff] read more: ")
+                    && read_more.contains("ctxoff lines "),
+                "{summary}"
+            );
+        }
     }
 
     #[test]

@@ -19,6 +19,15 @@ pub(super) struct Signals {
 }
 
 extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+    // The interrupted code may be about to read errno: a failing write here must not change it.
+    // SAFETY: __errno_location returns this thread's errno, valid for the thread's life.
+    let errno = unsafe { *libc::__errno_location() };
+    forward(sig, info);
+    // SAFETY: as above.
+    unsafe { *libc::__errno_location() = errno };
+}
+
+fn forward(sig: libc::c_int, info: *mut libc::siginfo_t) {
     // SAFETY: the kernel passes a valid siginfo_t with SA_SIGINFO.
     let code = unsafe { info.as_ref() }.map_or(0, |i| i.si_code);
     let from_terminal = code == libc::SI_KERNEL;
@@ -81,5 +90,24 @@ impl Drop for Signals {
             libc::close(self.read_fd);
             libc::close(self.write_fd);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handler_keeps_errno() {
+        let signals = Signals::install().unwrap();
+        // The handler's write then fails (EBADF), which would set errno.
+        SIGNAL_PIPE.store(-1, Ordering::Relaxed);
+        // SAFETY: errno of this thread; raise runs the handler on this thread before returning.
+        unsafe {
+            *libc::__errno_location() = libc::ENOSPC;
+            assert_eq!(libc::raise(libc::SIGHUP), 0);
+            assert_eq!(*libc::__errno_location(), libc::ENOSPC);
+        }
+        drop(signals);
     }
 }

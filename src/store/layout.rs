@@ -8,6 +8,9 @@ pub const MANIFEST: &str = "index.jsonl";
 pub(crate) const MANIFEST_NEW: &str = ".index.jsonl.new";
 /// The session's owner record: which process the session belongs to, for gc.
 pub(crate) const OWNER: &str = "session.json";
+/// The marker ctxoff writes into every session directory it creates: gc removes no directory
+/// without it (or without the bookkeeping of a session of an earlier release).
+pub(crate) const MARKER: &str = ".ctxoff-session";
 /// The per-session sequence counter behind `<name>_<n>`; its `flock` is also the session lock.
 pub(crate) const SEQUENCE: &str = ".seq";
 /// The prefix of the link a duplicate output is made through before it takes its place.
@@ -88,7 +91,7 @@ pub(crate) fn duplicate_link(n: u64) -> String {
 /// The session's own files: manifest, owner record, sequence, and leftovers of interrupted
 /// writes (a manifest rewrite, a duplicate's link).
 pub(crate) fn is_bookkeeping(name: &str) -> bool {
-    matches!(name, MANIFEST | OWNER | SEQUENCE | MANIFEST_NEW)
+    matches!(name, MANIFEST | OWNER | SEQUENCE | MANIFEST_NEW | MARKER)
         || name
             .strip_prefix(DUPLICATE_LINK)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -146,7 +149,14 @@ mod tests {
 
     #[test]
     fn bookkeeping_is_recognised() {
-        for name in [MANIFEST, OWNER, SEQUENCE, MANIFEST_NEW, &duplicate_link(12)] {
+        for name in [
+            MANIFEST,
+            OWNER,
+            SEQUENCE,
+            MANIFEST_NEW,
+            MARKER,
+            &duplicate_link(12),
+        ] {
             assert!(is_bookkeeping(name), "{name}");
         }
         for name in [".dup-", ".dup-x", "cargo_1.txt", ".bashrc"] {

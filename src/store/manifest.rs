@@ -2,14 +2,12 @@
 //! starts and again when it ends; the last line for an `n` counts.
 
 use serde_json::{Map, Value, json};
-use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::SessionLock;
 use super::layout::{MANIFEST, MANIFEST_NEW};
-use super::safety::read_nofollow;
+use super::safety::{Access, Dir, read_in};
 
 /// One line of a session's `index.jsonl`. A capture appends a line with `complete: false` when it
 /// starts writing and another when it ends; the last line for an `n` is the one that counts.
@@ -35,7 +33,18 @@ pub struct Entry {
     pub complete: bool,
     /// Written only when set.
     pub duplicate_of: Option<String>,
+    /// What the order of the saved bytes means (see [`ORDER_EXACT`], [`ORDER_PER_STREAM`]);
+    /// written only when set.
+    pub order: Option<String>,
 }
+
+/// The saved output came through one pipe (or standard input): its bytes are in the order the
+/// command wrote them.
+pub const ORDER_EXACT: &str = "exact";
+/// The command's stdout and stderr came through two pipes: each stream's bytes are in the order
+/// written, but between the streams the order is the order ctxoff read them in, which can differ
+/// from the order they were written (a line of stderr can come before stdout written earlier).
+pub const ORDER_PER_STREAM: &str = "per-stream";
 
 impl Entry {
     /// The manifest line's JSON object, keys in the order of the fields.
@@ -59,6 +68,9 @@ impl Entry {
         });
         if let Some(original) = &self.duplicate_of {
             json["duplicate_of"] = original.as_str().into();
+        }
+        if let Some(order) = &self.order {
+            json["order"] = order.as_str().into();
         }
         json
     }
@@ -92,6 +104,7 @@ impl Entry {
             sha256: fields.string("sha256")?,
             complete: fields.get("complete")?.as_bool()?,
             duplicate_of: fields.optional("duplicate_of", string)?,
+            order: fields.optional("order", string)?,
         })
     }
 }
@@ -129,11 +142,11 @@ impl Fields<'_> {
 /// Replaces the manifest of `dir` with its lines for which `keep` holds (unparsable lines go):
 /// written aside and renamed over, so a reader sees the old manifest or the new one.
 pub(crate) fn rewrite_manifest(
-    dir: &Path,
+    dir: &Dir,
     _lock: &SessionLock,
     keep: impl Fn(&Entry) -> bool,
 ) -> io::Result<()> {
-    let text = read_nofollow(&dir.join(MANIFEST))?;
+    let text = read_in(dir, MANIFEST)?;
     let mut kept = Vec::with_capacity(text.len());
     for line in text.split(|&b| b == b'\n') {
         if Entry::from_json(line).is_some_and(|e| keep(&e)) {
@@ -141,23 +154,22 @@ pub(crate) fn rewrite_manifest(
             kept.push(b'\n');
         }
     }
-    let new = dir.join(MANIFEST_NEW);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(&new)?;
+    let mut file = dir.open_file(MANIFEST_NEW, Access::Replace)?;
     file.write_all(&kept)?;
     file.sync_data()?;
-    fs::rename(&new, dir.join(MANIFEST))
+    dir.rename(MANIFEST_NEW, MANIFEST)
+}
+
+/// Reads the manifest of the session directory at `session_dir` (see [`read_manifest_in`]);
+/// empty when the directory cannot be opened without following a symlink.
+pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
+    Dir::open(session_dir).map_or_else(|_| Vec::new(), |dir| read_manifest_in(&dir))
 }
 
 /// Reads a session's manifest: the last line for each `n` wins, unreadable or unparsable lines
 /// are skipped (a capture killed mid-write leaves at most one torn line). Sorted by `n`.
-pub fn read_manifest(session_dir: &Path) -> Vec<Entry> {
-    let Ok(text) = read_nofollow(&session_dir.join(MANIFEST)) else {
+pub(crate) fn read_manifest_in(dir: &Dir) -> Vec<Entry> {
+    let Ok(text) = read_in(dir, MANIFEST) else {
         return Vec::new();
     };
     let mut by_n = std::collections::BTreeMap::new();
@@ -192,11 +204,12 @@ mod tests {
             sha256: "ab".into(),
             complete: true,
             duplicate_of: Some("cargo_1".into()),
+            order: Some(ORDER_PER_STREAM.into()),
         };
         let line = entry.to_json().to_string();
         assert_eq!(
             line,
-            r#"{"n":4,"file":"cargo_4.txt","name":"cargo","argv":["cargo","t \"x\""],"cwd":"/w","started":"2024-01-02T03:04:05Z","duration_ms":5,"exit_code":-1,"signal":9,"bytes":10,"lines":2,"tokens":3,"encoding":"o200k_base","sha256":"ab","complete":true,"duplicate_of":"cargo_1"}"#
+            r#"{"n":4,"file":"cargo_4.txt","name":"cargo","argv":["cargo","t \"x\""],"cwd":"/w","started":"2024-01-02T03:04:05Z","duration_ms":5,"exit_code":-1,"signal":9,"bytes":10,"lines":2,"tokens":3,"encoding":"o200k_base","sha256":"ab","complete":true,"duplicate_of":"cargo_1","order":"per-stream"}"#
         );
         assert_eq!(Entry::from_json(line.as_bytes()).as_ref(), Some(&entry));
 

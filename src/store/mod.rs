@@ -12,22 +12,24 @@ pub mod reference;
 mod safety;
 mod session;
 
-pub(crate) use layout::{Kind, SEQUENCE, duplicate_link, is_bookkeeping, sanitize, stem};
+pub(crate) use layout::{Kind, MARKER, SEQUENCE, duplicate_link, is_bookkeeping, sanitize, stem};
 pub use layout::{MANIFEST, OutputFile};
-pub(crate) use manifest::rewrite_manifest;
-pub use manifest::{Entry, read_manifest};
-pub(crate) use safety::{check_root, check_session, current_uid, fallback_root};
-pub use safety::{lock, touch_last_use};
+pub use manifest::{Entry, ORDER_EXACT, ORDER_PER_STREAM, read_manifest};
+pub(crate) use manifest::{read_manifest_in, rewrite_manifest};
+pub use safety::{Access, Dir, EntryKind, lock, touch_last_use};
+pub(crate) use safety::{
+    check_session, current_uid, fallback_root, mark_used, open_root, try_lock,
+};
 pub use session::{Owner, process_stat};
 pub(crate) use session::{checked_session_name, read_owner};
 
 use anyhow::{Context, Result};
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use safety::{open_private, prepare};
+use safety::open_session;
 use session::ancestor_session;
 
 /// An opened scratch space: the root and the session outputs are stored in.
@@ -45,6 +47,18 @@ pub struct NewOutput {
     pub n: u64,
     pub path: PathBuf,
     pub file: File,
+    /// The session directory the file was made in, as opened then.
+    pub dir: Dir,
+}
+
+impl NewOutput {
+    /// The file's name in its session directory.
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
 }
 
 impl Store {
@@ -58,15 +72,19 @@ impl Store {
                 None => ("default".to_string(), None),
             },
         };
-        match prepare(root, &session, owner.as_ref(), true) {
-            Ok(()) => Ok(Store {
+        let prepare = |root: &Path, shared: bool| {
+            open_root(root, true, shared)
+                .and_then(|dir| open_session(&dir, &session, owner.as_ref()))
+        };
+        match prepare(root, true) {
+            Ok(_) => Ok(Store {
                 root: root.to_path_buf(),
                 session,
                 fallback: None,
             }),
             Err(why) => {
                 let fallback = fallback_root().context("no private fallback directory")?;
-                prepare(&fallback, &session, owner.as_ref(), false).map_err(|e| {
+                prepare(&fallback, false).map_err(|e| {
                     anyhow::anyhow!(
                         "scratch root {} unusable ({why}), and fallback {} too: {e}",
                         root.display(),
@@ -104,18 +122,25 @@ impl Store {
         self.root.join(&self.session)
     }
 
+    /// The session directory, opened and checked as `open` does (made again when a gc removed
+    /// it since).
+    pub fn session(&self) -> io::Result<Dir> {
+        open_root(&self.root, true, self.fallback.is_none())
+            .and_then(|root| open_session(&root, &self.session, None))
+            .map_err(io::Error::other)
+    }
+
     /// Creates `<name>_<n>.<ext>` with the session's next `n`: exclusive create, mode 0600,
     /// never through a symlink. Concurrent captures get distinct numbers.
     pub fn create_output(&self, name: &str, ext: &str) -> io::Result<NewOutput> {
-        let dir = self.session_dir();
-        let SessionLock(mut seq) = self.lock_session()?;
+        let (dir, SessionLock(mut seq)) = self.lock_session()?;
         let mut text = String::new();
         seq.read_to_string(&mut text)?;
         let mut n = text.trim().parse::<u64>().unwrap_or(0);
         loop {
             n += 1;
-            let path = dir.join(OutputFile::format(name, n, ext));
-            match open_private(&path, true) {
+            let file_name = OutputFile::format(name, n, ext);
+            match dir.open_file(&file_name, Access::CreateNew) {
                 Ok(file) => {
                     let counted = seq
                         .set_len(0)
@@ -123,10 +148,11 @@ impl Store {
                         .and_then(|()| seq.write_all(n.to_string().as_bytes()));
                     if let Err(e) = counted {
                         // A full disk: leave no empty output behind.
-                        let _ = fs::remove_file(&path);
+                        let _ = dir.remove_file(&file_name);
                         return Err(e);
                     }
-                    return Ok(NewOutput { n, path, file });
+                    let path = self.session_dir().join(file_name);
+                    return Ok(NewOutput { n, path, file, dir });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
@@ -134,54 +160,51 @@ impl Store {
         }
     }
 
-    /// Appends one line to the session's manifest, in a single write so concurrent captures
-    /// never interleave within a line, and under the session lock so a gc rewriting the
-    /// manifest never drops it.
-    pub fn append_manifest(&self, entry: &Entry) -> io::Result<()> {
-        let mut line = entry.to_json().to_string().into_bytes();
-        line.push(b'\n');
-        let _lock = self.lock_session()?;
-        let mut file = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-            .open(self.session_dir().join(MANIFEST))?;
-        file.write_all(&line)
+    /// Appends one line to the manifest of the session directory `dir` (see [`append_manifest`]).
+    pub fn append_manifest(&self, dir: &Dir, entry: &Entry) -> io::Result<()> {
+        append_manifest(dir, entry)
     }
 
-    /// The session lock, making the session directory again (with the checks of `open`) when
-    /// a gc removed it since `open`.
-    fn lock_session(&self) -> io::Result<SessionLock> {
-        let dir = self.session_dir();
+    /// The session directory and its lock, making the directory again (with the checks of
+    /// `open`) when a gc removed it since `open`.
+    fn lock_session(&self) -> io::Result<(Dir, SessionLock)> {
         for _ in 0..8 {
+            let dir = self.session()?;
             match lock_session_dir(&dir) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    prepare(&self.root, &self.session, None, self.fallback.is_none())
-                        .map_err(io::Error::other)?;
-                }
-                locked => return locked,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e),
+                Ok(lock) => return Ok((dir, lock)),
             }
         }
         Err(io::Error::other(format!(
             "session directory {} keeps vanishing",
-            dir.display()
+            self.session_dir().display()
         )))
     }
 }
 
-/// Exclusive hold on a session's numbering and manifest: `flock(LOCK_EX)` on its `.seq`, released
+/// Appends one line to the manifest of the session directory `dir`, in a single write so
+/// concurrent captures never interleave within a line, and under the session lock so a gc
+/// rewriting the manifest never drops it.
+pub(crate) fn append_manifest(dir: &Dir, entry: &Entry) -> io::Result<()> {
+    let mut line = entry.to_json().to_string().into_bytes();
+    line.push(b'\n');
+    let _lock = lock_session_dir(dir)?;
+    dir.open_file(MANIFEST, Access::Append)?.write_all(&line)
+}
+
+/// Exclusive hold on a session's numbering and manifest: the `flock` of its `.seq`, released
 /// on drop. Captures take it to number an output and to append to the manifest; gc takes it to
 /// rewrite the manifest and to remove the session.
 pub(crate) struct SessionLock(File);
 
 /// Takes the lock of the session directory `dir`, creating `.seq` if needed. A `.seq` that gc
-/// unlinked while we waited (it removed the session) is not a lock: we try again, and report
-/// `NotFound` once the directory is gone.
-pub(crate) fn lock_session_dir(dir: &Path) -> io::Result<SessionLock> {
+/// unlinked while we waited (it removed the session) is not a lock, and a removed directory
+/// takes no new one: both are `NotFound`.
+pub(crate) fn lock_session_dir(dir: &Dir) -> io::Result<SessionLock> {
     loop {
-        let seq = open_private(&dir.join(SEQUENCE), false)?;
-        lock(&seq, libc::LOCK_EX)?;
+        let seq = dir.open_file(SEQUENCE, Access::Update)?;
+        lock(&seq)?;
         if seq.metadata()?.nlink() > 0 {
             return Ok(SessionLock(seq));
         }

@@ -2,21 +2,31 @@
 //! `lines` (`@last`, `@3`, `cargo_4`, `claude-48213/cargo_4`, or a path) into one file inside the
 //! scratch root, and refusing anything that resolves outside it. Reading the file is `cmd/*`'s.
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 use super::layout::{EXTENSIONS, OutputFile, parse_stem, stem};
-use super::{Entry, Store, read_manifest};
+use super::safety::{Access, Dir, EntryKind, check_root, current_uid};
+use super::session::checked_session_name;
+use super::{Entry, Store, read_manifest_in};
 
-/// A resolved reference: an output file inside the scratch root.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A resolved reference: an output file inside the scratch root, opened.
+#[derive(Debug)]
 pub(crate) struct Output {
-    /// Canonical path of the file; inside the canonical root, directly in a session directory.
+    /// Path of the file: the canonical root, the session, the file name.
     pub path: PathBuf,
     /// Name of the session directory holding it.
     pub session: String,
     /// File name inside the session directory, e.g. `cargo_4.txt`.
     pub file: String,
+    /// The session directory, as opened when the reference was resolved.
+    dir: Dir,
+    /// The file, opened then (a regular file, not through a symlink): what is read is what was
+    /// checked, whatever happens to the names meanwhile.
+    pub handle: File,
 }
 
 impl Output {
@@ -32,8 +42,9 @@ impl Output {
 
     /// The output's manifest entry, when its session's manifest has one.
     pub(crate) fn entry(&self) -> Option<Entry> {
-        let dir = self.path.parent()?;
-        read_manifest(dir).into_iter().find(|e| e.file == self.file)
+        read_manifest_in(&self.dir)
+            .into_iter()
+            .find(|e| e.file == self.file)
     }
 
     /// How to refer to this output in a hint: `cargo_4` in the current session, else its path.
@@ -49,18 +60,30 @@ impl Output {
 /// The outputs a session directory holds, as `(n, file name)` sorted by `n`: the files named like
 /// outputs, whether or not the manifest knows them. Symbolic links are listed too, so that a
 /// reference to one is refused with a reason rather than reported missing.
-pub(crate) fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
-    let Ok(dir) = std::fs::read_dir(session_dir) else {
+pub(crate) fn session_outputs(dir: &Dir) -> Vec<(u64, String)> {
+    let Ok(entries) = dir.entries() else {
         return Vec::new();
     };
-    let mut outputs: Vec<(u64, String)> = dir
-        .filter_map(|entry| {
-            let entry = entry.ok()?;
-            let kind = entry.file_type().ok()?;
-            if !kind.is_file() && !kind.is_symlink() {
+    let mut outputs: Vec<(u64, String)> = entries
+        .into_iter()
+        .filter_map(|(name, kind)| {
+            let kind = match kind {
+                EntryKind::Unknown => {
+                    let meta = dir.entry_metadata(&name).ok()?;
+                    if meta.is_file() {
+                        EntryKind::File
+                    } else if meta.file_type().is_symlink() {
+                        EntryKind::Symlink
+                    } else {
+                        EntryKind::Other
+                    }
+                }
+                kind => kind,
+            };
+            if !matches!(kind, EntryKind::File | EntryKind::Symlink) {
                 return None;
             }
-            let file = entry.file_name().into_string().ok()?;
+            let file = name.into_string().ok()?;
             let n = OutputFile::parse(&file)?.n;
             Some((n, file))
         })
@@ -72,7 +95,8 @@ pub(crate) fn session_outputs(session_dir: &Path) -> Vec<(u64, String)> {
 /// Whether `word`, the word after `ctxoff grep`, refers to an output (so `grep` is the retrieval
 /// subcommand) rather than being an argument of the grep program. True for `@last`/`@N` syntax,
 /// a path lexically inside the root (so a missing or outside-pointing one still gets a clear
-/// error), and an existing `NAME_N` or `SESSION/NAME_N`. Costs at most a few `stat` calls.
+/// error), and an existing `NAME_N` or `SESSION/NAME_N`. Costs at most a few `stat` calls, and
+/// only decides the dispatch: reading goes through [`resolve`].
 pub fn is_reference(word: &str, store: &Store) -> bool {
     if word.is_empty() || word.starts_with('-') {
         return false;
@@ -80,6 +104,11 @@ pub fn is_reference(word: &str, store: &Store) -> bool {
     if let Some(rest) = word.strip_prefix('@') {
         return rest == "last" || (!rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()));
     }
+    let exists_in = |dir: PathBuf, stem: &str| {
+        names_for(stem)
+            .iter()
+            .any(|name| dir.join(name).symlink_metadata().is_ok())
+    };
     if word.contains('/') {
         let path = Path::new(word);
         let absolute = match std::env::current_dir() {
@@ -95,70 +124,306 @@ pub fn is_reference(word: &str, store: &Store) -> bool {
         {
             return true;
         }
-        return session_ref(word).is_some_and(|(session, stem)| {
-            !candidates(&store.root.join(session), stem).is_empty()
-        });
+        return session_ref(word)
+            .is_some_and(|(session, stem)| exists_in(store.root.join(session), stem));
     }
-    output_word(word).is_some() && !candidates(&store.session_dir(), word).is_empty()
+    output_word(word).is_some() && exists_in(store.session_dir(), word)
 }
 
-/// Resolves a reference to an output file inside the root. Errors are one line and, for an
-/// unknown output, list what the session has.
+/// Resolves a reference to an output file inside the root, and opens it: the root is opened and
+/// checked once, the session directory and the file are opened relative to it, never through a
+/// symlink. Errors are one line and, for an unknown output, list what the session has.
 pub(crate) fn resolve(word: &str, store: &Store) -> Result<Output> {
-    let root = store.root.canonicalize().with_context(|| {
-        format!(
+    let root_dir = Dir::open(&store.root).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => anyhow!(
             "no scratch space at {} (nothing has been offloaded there yet)",
             store.root.display()
-        )
+        ),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => anyhow!(
+            "scratch root {} not read: it is a symlink",
+            store.root.display()
+        ),
+        _ => anyhow!("cannot read the scratch root {}: {e}", store.root.display()),
     })?;
-    if let Some(rest) = word.strip_prefix('@') {
-        return resolve_number(word, rest, store, &root);
-    }
-    if let Some((session, stem)) = session_ref(word) {
-        let dir = store.root.join(session);
-        if let [path, ..] = candidates(&dir, stem).as_slice() {
-            return confine(word, path, &root);
+    let meta = root_dir.metadata()?;
+    check_root(&meta, current_uid())
+        .map_err(|why| anyhow!("scratch root {} not read: {why}", store.root.display()))?;
+    let root = store.root.canonicalize()?;
+    let resolver = Resolver {
+        word,
+        store,
+        root_dir,
+        root,
+    };
+    resolver.resolve()
+}
+
+struct Resolver<'a> {
+    word: &'a str,
+    store: &'a Store,
+    root_dir: Dir,
+    /// The canonical root, for paths shown and for telling where a path leads.
+    root: PathBuf,
+}
+
+impl Resolver<'_> {
+    fn resolve(&self) -> Result<Output> {
+        let word = self.word;
+        if let Some(rest) = word.strip_prefix('@') {
+            return self.resolve_number(rest);
+        }
+        if let Some((session, stem)) = session_ref(word) {
+            match self.root_dir.open_dir(session) {
+                Ok(dir) => {
+                    if let Some(file) = candidates(&dir, stem).first() {
+                        return self.open_in(session, dir, file);
+                    }
+                    if !Path::new(word).exists() {
+                        return Err(self.unknown(session, Some(&dir)));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    if !Path::new(word).exists() {
+                        return Err(self.unknown(session, None));
+                    }
+                }
+                Err(e) => return Err(self.session_error(session, e)),
+            }
         }
         let path = Path::new(word);
-        if !path.exists() {
-            return Err(unknown(word, session, &dir));
+        if word.contains('/') || (output_word(word).is_none() && path.exists()) {
+            return self.by_path(path);
+        }
+        if output_word(word).is_none() {
+            bail!(
+                "'{word}' is not a reference: use @last, @N, NAME_N, SESSION/NAME_N or a path inside {} (try ctxoff list)",
+                self.store.root.display()
+            );
+        }
+        let session = &self.store.session;
+        let dir = self.session_dir(session)?;
+        match candidates(&dir, word).first() {
+            Some(file) => self.open_in(session, dir, file),
+            None => Err(self.unknown(session, Some(&dir))),
         }
     }
-    let path = Path::new(word);
-    if word.contains('/') || (output_word(word).is_none() && path.exists()) {
-        if path.symlink_metadata().is_err() {
-            bail!("no such output file: {word}");
+
+    /// `@last` or `@N` in the current session.
+    fn resolve_number(&self, rest: &str) -> Result<Output> {
+        let word = self.word;
+        let session = &self.store.session;
+        let dir = self.session_dir(session)?;
+        let outputs = session_outputs(&dir);
+        let found = if rest == "last" {
+            outputs.last()
+        } else {
+            let n: u64 = rest
+                .parse()
+                .map_err(|_| anyhow!("bad reference '{word}': expected @last or @N (e.g. @3)"))?;
+            outputs.iter().find(|(m, _)| *m == n)
+        };
+        match found {
+            Some((_, file)) => self.open_in(session, dir, file),
+            None => Err(self.unknown(session, Some(&dir))),
         }
-        return confine(word, path, &root);
     }
-    if output_word(word).is_none() {
-        bail!(
-            "'{word}' is not a reference: use @last, @N, NAME_N, SESSION/NAME_N or a path inside {} (try ctxoff list)",
-            store.root.display()
-        );
+
+    /// A path: its directory must be a session directory of the root (after resolving `..` and
+    /// symlinks, to tell which one it names); the session and the file are then opened by name,
+    /// relative to the root.
+    fn by_path(&self, path: &Path) -> Result<Output> {
+        let file = match path.components().next_back() {
+            Some(Component::Normal(file)) => file.to_string_lossy().into_owned(),
+            _ => {
+                let canonical = path.canonicalize().map_err(|e| self.path_error(e))?;
+                return Err(self.misplaced(&canonical));
+            }
+        };
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let dir = parent.canonicalize().map_err(|e| self.path_error(e))?;
+        let session = dir
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| {
+                dir.parent() == Some(self.root.as_path()) && checked_session_name(s).is_ok()
+            });
+        let Some(session) = session else {
+            let shown = path.canonicalize().unwrap_or_else(|_| dir.join(&file));
+            return Err(self.misplaced(&shown));
+        };
+        let opened = self.session_dir(&session)?;
+        self.open_in(&session, opened, &file)
     }
-    let dir = store.session_dir();
-    match candidates(&dir, word).as_slice() {
-        [path, ..] => confine(word, path, &root),
-        [] => Err(unknown(word, &store.session, &dir)),
+
+    /// The error for a path that is not an output file of the root: outside it, or at the wrong
+    /// depth inside it.
+    fn misplaced(&self, canonical: &Path) -> anyhow::Error {
+        let word = self.word;
+        if canonical.starts_with(&self.root) {
+            return anyhow!(
+                "'{word}' is not an output file: outputs are {}/SESSION/NAME_N.EXT",
+                self.root.display()
+            );
+        }
+        let how = match Path::new(word).symlink_metadata() {
+            Ok(meta) if meta.file_type().is_symlink() => "is a symbolic link to",
+            _ => "resolves to",
+        };
+        anyhow!(
+            "refusing '{word}': it {how} {}, outside the scratch root {}",
+            canonical.display(),
+            self.root.display()
+        )
+    }
+
+    fn path_error(&self, e: io::Error) -> anyhow::Error {
+        let word = self.word;
+        match e.kind() {
+            io::ErrorKind::NotFound => anyhow!("no such output file: {word}"),
+            io::ErrorKind::PermissionDenied => {
+                anyhow!("cannot read '{word}': permission denied")
+            }
+            _ => anyhow!("cannot read '{word}': {e}"),
+        }
+    }
+
+    /// Opens `file` in the session directory `dir` (named `session`): a regular file, not
+    /// through a symlink.
+    fn open_in(&self, session: &str, dir: Dir, file: &str) -> Result<Output> {
+        let word = self.word;
+        let handle = match dir.open_file(file, Access::Read) {
+            Ok(handle) => handle,
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                let target = self.root.join(session).join(file).canonicalize();
+                let target = target
+                    .unwrap_or_else(|_| dir.read_link(file).unwrap_or_else(|_| PathBuf::from("?")));
+                if target.starts_with(&self.root) {
+                    bail!(
+                        "refusing '{word}': it is a symbolic link to {}; outputs are regular files",
+                        target.display()
+                    );
+                }
+                bail!(
+                    "refusing '{word}': it is a symbolic link to {}, outside the scratch root {}",
+                    target.display(),
+                    self.root.display()
+                );
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                bail!("no such output file: {word}")
+            }
+            Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                let owner = dir.entry_metadata(file).map(|m| owned_by(m.uid()));
+                bail!(
+                    "cannot read '{word}': permission denied{}",
+                    owner.unwrap_or_default()
+                )
+            }
+            Err(e) => bail!("cannot read '{word}': {e}"),
+        };
+        if !handle.metadata()?.is_file() {
+            bail!("'{word}' is not a regular file");
+        }
+        Ok(Output {
+            path: self.root.join(session).join(file),
+            session: session.to_string(),
+            file: file.to_string(),
+            dir,
+            handle,
+        })
+    }
+
+    /// The session directory `session`, opened relative to the root, never through a symlink.
+    fn session_dir(&self, session: &str) -> Result<Dir> {
+        self.root_dir
+            .open_dir(session)
+            .map_err(|e| self.session_error(session, e))
+    }
+
+    /// The error for a session directory that could not be opened.
+    fn session_error(&self, session: &str, e: io::Error) -> anyhow::Error {
+        let word = self.word;
+        let path = self.root.join(session);
+        match e.kind() {
+            io::ErrorKind::NotFound => self.unknown(session, None),
+            io::ErrorKind::PermissionDenied => {
+                let owner = self
+                    .root_dir
+                    .entry_metadata(session)
+                    .map(|m| owned_by(m.uid()));
+                anyhow!(
+                    "cannot read '{word}': permission denied (session directory {}{})",
+                    path.display(),
+                    owner.unwrap_or_default()
+                )
+            }
+            _ if e.raw_os_error() == Some(libc::ELOOP) => {
+                let target = path.canonicalize().unwrap_or_else(|_| {
+                    self.root_dir
+                        .read_link(session)
+                        .unwrap_or_else(|_| PathBuf::from("?"))
+                });
+                anyhow!(
+                    "refusing '{word}': session directory {} is a symbolic link to {}{}",
+                    path.display(),
+                    target.display(),
+                    if target.starts_with(&self.root) {
+                        String::new()
+                    } else {
+                        format!(", outside the scratch root {}", self.root.display())
+                    }
+                )
+            }
+            _ if e.raw_os_error() == Some(libc::ENOTDIR) => {
+                anyhow!(
+                    "'{word}' is not an output file: {} is not a session directory",
+                    path.display()
+                )
+            }
+            _ => anyhow!("cannot read '{word}': {e}"),
+        }
+    }
+
+    /// The error for a reference to an output that does not exist, listing what the session has.
+    fn unknown(&self, session: &str, dir: Option<&Dir>) -> anyhow::Error {
+        let word = self.word;
+        let Some(dir) = dir else {
+            return anyhow!(
+                "no output '{word}': there is no session '{session}' in {} (try ctxoff list --all)",
+                self.store.root.display()
+            );
+        };
+        let outputs = session_outputs(dir);
+        if outputs.is_empty() {
+            return anyhow!("no output '{word}': session {session} has no outputs");
+        }
+        // The newest outputs are the likely intended ones; a long session is abbreviated.
+        const SHOWN: usize = 12;
+        let skipped = outputs.len().saturating_sub(SHOWN);
+        let names: Vec<&str> = outputs[skipped..]
+            .iter()
+            .map(|(_, file)| stem(file))
+            .collect();
+        let more = if skipped > 0 {
+            format!("{skipped} older, … ")
+        } else {
+            String::new()
+        };
+        anyhow!(
+            "no output '{word}' in session {session}; it has: {more}{} (try ctxoff list)",
+            names.join(", ")
+        )
     }
 }
 
-/// `@last` or `@N` in the current session.
-fn resolve_number(word: &str, rest: &str, store: &Store, root: &Path) -> Result<Output> {
-    let dir = store.session_dir();
-    let outputs = session_outputs(&dir);
-    let found = if rest == "last" {
-        outputs.last()
+fn owned_by(uid: u32) -> String {
+    if uid == current_uid() {
+        String::new()
     } else {
-        let n: u64 = rest
-            .parse()
-            .map_err(|_| anyhow!("bad reference '{word}': expected @last or @N (e.g. @3)"))?;
-        outputs.iter().find(|(m, _)| *m == n)
-    };
-    match found {
-        Some((_, file)) => confine(word, &dir.join(file), root),
-        None => Err(unknown(word, &store.session, &dir)),
+        format!(", owned by uid {uid}")
     }
 }
 
@@ -177,86 +442,23 @@ fn output_word(word: &str) -> Option<(&str, u64)> {
     parse_stem(word)
 }
 
-/// The existing paths (or symlinks) in `dir` that `word` (`NAME_N` or `NAME_N.EXT`) may name.
-fn candidates(dir: &Path, word: &str) -> Vec<PathBuf> {
-    let exists = |p: &PathBuf| p.symlink_metadata().is_ok();
+/// The file names `word` (`NAME_N` or `NAME_N.EXT`) may stand for.
+fn names_for(word: &str) -> Vec<String> {
     if OutputFile::parse(word).is_some() {
-        return Some(dir.join(word)).into_iter().filter(exists).collect();
+        return vec![word.to_string()];
     }
     EXTENSIONS
         .iter()
-        .map(|ext| dir.join(format!("{word}.{ext}")))
-        .filter(exists)
+        .map(|ext| format!("{word}.{ext}"))
         .collect()
 }
 
-/// Checks that `path` is a regular file directly in a session directory of the canonical `root`,
-/// after resolving `..` and symbolic links, and returns it canonicalised.
-fn confine(word: &str, path: &Path, root: &Path) -> Result<Output> {
-    let canonical = path
-        .canonicalize()
-        .map_err(|e| anyhow!("cannot read '{word}': {e}"))?;
-    if !canonical.starts_with(root) {
-        let how = match path.symlink_metadata() {
-            Ok(meta) if meta.file_type().is_symlink() => "is a symbolic link to",
-            _ => "resolves to",
-        };
-        bail!(
-            "refusing '{word}': it {how} {}, outside the scratch root {}",
-            canonical.display(),
-            root.display()
-        );
-    }
-    let inside: Vec<_> = canonical
-        .strip_prefix(root)
-        .unwrap_or(&canonical)
-        .components()
-        .collect();
-    let (session, file) = match inside.as_slice() {
-        [Component::Normal(session), Component::Normal(file)] => (*session, *file),
-        _ => bail!(
-            "'{word}' is not an output file: outputs are {}/SESSION/NAME_N.EXT",
-            root.display()
-        ),
-    };
-    if !canonical.is_file() {
-        bail!("'{word}' is not a regular file");
-    }
-    Ok(Output {
-        session: session.to_string_lossy().into_owned(),
-        file: file.to_string_lossy().into_owned(),
-        path: canonical,
-    })
-}
-
-/// The error for a reference to an output that does not exist, listing what the session has.
-fn unknown(word: &str, session: &str, dir: &Path) -> anyhow::Error {
-    if !dir.is_dir() {
-        return anyhow!(
-            "no output '{word}': there is no session '{session}' in {} (try ctxoff list --all)",
-            dir.parent().unwrap_or(dir).display()
-        );
-    }
-    let outputs = session_outputs(dir);
-    if outputs.is_empty() {
-        return anyhow!("no output '{word}': session {session} has no outputs");
-    }
-    // The newest outputs are the likely intended ones; a long session is abbreviated.
-    const SHOWN: usize = 12;
-    let skipped = outputs.len().saturating_sub(SHOWN);
-    let names: Vec<&str> = outputs[skipped..]
-        .iter()
-        .map(|(_, file)| stem(file))
-        .collect();
-    let more = if skipped > 0 {
-        format!("{skipped} older, … ")
-    } else {
-        String::new()
-    };
-    anyhow!(
-        "no output '{word}' in session {session}; it has: {more}{} (try ctxoff list)",
-        names.join(", ")
-    )
+/// The names in `dir` (files or symlinks) that `word` may name.
+fn candidates(dir: &Dir, word: &str) -> Vec<String> {
+    names_for(word)
+        .into_iter()
+        .filter(|name| dir.entry_metadata(name).is_ok())
+        .collect()
 }
 
 #[cfg(test)]

@@ -4,11 +4,10 @@
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 use std::fs;
-use std::path::Path;
 
 use super::layout::{OWNER, sanitize};
 use super::manifest::Fields;
-use super::safety::read_nofollow;
+use super::safety::{Dir, read_in};
 
 /// The process a session belongs to, recorded when the session directory is created.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,8 +43,8 @@ impl Owner {
 }
 
 /// The owner record of a session directory, if it has a readable one.
-pub(crate) fn read_owner(dir: &Path) -> Option<Owner> {
-    Owner::from_json(&read_nofollow(&dir.join(OWNER)).ok()?)
+pub(crate) fn read_owner(dir: &Dir) -> Option<Owner> {
+    Owner::from_json(&read_in(dir, OWNER).ok()?)
 }
 
 /// Session names become directory names: `[A-Za-z0-9._-]`, not empty, not `.` or `..`.

@@ -88,19 +88,24 @@ pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
     let p = off.preview;
     out.extend(p.head.iter().map(head_line));
     let omitted = p.omitted_lines(e.lines);
-    let omitted_tokens = p.omitted_tokens;
+    // Unknown when counting failed.
+    let omitted_tokens = e
+        .tokens
+        .map_or("?".to_string(), |_| thousands(p.omitted_tokens));
     match &omitted {
+        // Nothing previewed (a threshold of 0): the header says what the whole output is.
+        Some(_) if p.head.is_empty() && p.tail.is_empty() => {}
         Some(range) => out.push(format!(
             "[ctxoff] … {} omitted ({} tokens) …",
             line_range(range.start(), range.end()),
-            thousands(omitted_tokens)
+            omitted_tokens
         )),
         None if p.head.iter().chain(&p.tail).any(|l| l.cut) => {
             let line = p.head.last().map_or(1, |l| l.number);
             out.push(format!(
                 "[ctxoff] … the middle of line {} omitted ({} tokens) …",
                 thousands(line),
-                thousands(omitted_tokens)
+                omitted_tokens
             ));
         }
         None => {}

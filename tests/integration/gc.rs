@@ -374,7 +374,7 @@ fn an_output_still_locked_by_its_capture_is_kept() {
     let path = w.offload(3_000);
     set_age(&path, 2 * DAY);
     let held = fs::File::open(&path).unwrap();
-    store::lock(&held, libc::LOCK_EX).unwrap();
+    held.lock().unwrap();
     let out = gc(&w, &["--all"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
@@ -469,14 +469,17 @@ fn add_output(store: &Store, text: &str) -> PathBuf {
     let mut output = store.create_output("made", "txt").unwrap();
     output.file.write_all(text.as_bytes()).unwrap();
     store
-        .append_manifest(&Entry {
-            n: output.n,
-            file: file_name(&output.path),
-            name: "made".into(),
-            bytes: text.len() as u64,
-            complete: true,
-            ..Entry::default()
-        })
+        .append_manifest(
+            &output.dir,
+            &Entry {
+                n: output.n,
+                file: file_name(&output.path),
+                name: "made".into(),
+                bytes: text.len() as u64,
+                complete: true,
+                ..Entry::default()
+            },
+        )
         .unwrap();
     output.path
 }
@@ -606,4 +609,124 @@ fn gc_all_racing_twenty_captures_breaks_none() {
         }
     }
     assert!(!w.fallback_root().exists(), "no capture fell back");
+}
+
+/// Ages a whole tree, deepest first, so a directory's time is not refreshed by its children's.
+fn age_tree(path: &Path, age: Duration) {
+    if path.is_dir() && !path.is_symlink() {
+        for entry in fs::read_dir(path).unwrap() {
+            age_tree(&entry.unwrap().path(), age);
+        }
+    }
+    set_age(path, age);
+}
+
+#[test]
+fn directories_ctxoff_did_not_make_are_never_removed() {
+    // The reproduction: `mkdir -p g/empty g/data; echo '{"id":1}' > g/data/index.jsonl` aged an
+    // hour; gc took both for empty sessions and removed the user's index.jsonl with them.
+    let w = World::new();
+    let root = w.root();
+    fs::create_dir_all(root.join("empty")).unwrap();
+    fs::create_dir_all(root.join("data")).unwrap();
+    fs::write(root.join("data/index.jsonl"), "{\"id\":1}\n").unwrap();
+    // Even names and files exactly like a session's, without ctxoff's marker or bookkeeping.
+    fs::create_dir_all(root.join("lookalike")).unwrap();
+    fs::write(root.join("lookalike/session.json"), "{}\n").unwrap();
+    fs::write(root.join("lookalike/.seq"), "3").unwrap();
+    age_tree(&root, 2 * DAY);
+    for args in [&[][..], &["--all"][..]] {
+        let report = gc_json(&w, args);
+        assert_eq!(
+            report["sessions_removed"],
+            serde_json::json!([]),
+            "{args:?}"
+        );
+        assert_eq!(removed_files(&report), Vec::<String>::new());
+    }
+    assert!(root.join("empty").is_dir());
+    assert_eq!(
+        fs::read_to_string(root.join("data/index.jsonl")).unwrap(),
+        "{\"id\":1}\n"
+    );
+    assert!(root.join("lookalike/.seq").is_file());
+    // The text report does not list every directory of a root it does not own.
+    let out = gc(&w, &["--all"]);
+    assert_eq!(stdout(&out), "nothing to remove\n");
+}
+
+#[test]
+fn gc_with_a_home_directory_as_root_removes_nothing_of_the_user() {
+    let w = World::new();
+    let home = w.dir.path().join("home");
+    for dir in ["src/empty", "notes", "build"] {
+        fs::create_dir_all(home.join(dir)).unwrap();
+    }
+    fs::write(home.join("notes/index.jsonl"), "{\"n\":1}\n").unwrap();
+    fs::write(home.join("build/make_1.txt"), "made by make\n").unwrap();
+    age_tree(&home, 30 * DAY);
+    let home_dir = home.to_str().unwrap();
+    let out = run(&mut w.ctxoff(&["--dir", home_dir, "gc", "--all", "--json"]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["sessions_removed"], serde_json::json!([]));
+    assert_eq!(removed_files(&report), Vec::<String>::new());
+    for dir in ["src/empty", "notes", "build"] {
+        assert!(home.join(dir).is_dir(), "{dir}");
+    }
+    assert!(home.join("build/make_1.txt").is_file());
+    assert!(home.join("notes/index.jsonl").is_file());
+}
+
+#[test]
+fn a_session_made_by_ctxoff_carries_its_marker_and_goes_when_empty() {
+    let w = World::new();
+    w.offload(3_000);
+    let dir = w.session_dir();
+    let marker = fs::symlink_metadata(dir.join(".ctxoff-session")).expect("the marker");
+    assert!(marker.file_type().is_file());
+    gc_json(&w, &["--all"]);
+    assert!(!dir.exists());
+    // An empty session ctxoff made (its capture failed, say) goes once quiet.
+    w.offload(3_000);
+    for file in w.outputs() {
+        fs::remove_file(dir.join(file)).unwrap();
+    }
+    age_session(&dir, 10 * MIN);
+    let report = gc_json(&w, &[]);
+    assert_eq!(
+        report["sessions_removed"],
+        serde_json::json!([dir.display().to_string()])
+    );
+}
+
+#[test]
+fn sessions_of_the_release_before_the_marker_are_still_collected() {
+    let w = World::new();
+    // An output with its manifest line and sequence, no marker.
+    let output = w.offload(3_000);
+    let dir = w.session_dir();
+    fs::remove_file(dir.join(".ctxoff-session")).unwrap();
+    // An empty session with an owner record that ended, no marker.
+    let other = w.root().join("claude-1");
+    fs::create_dir(&other).unwrap();
+    fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    write_owner(&other, &ended_owner());
+    fs::write(other.join(".seq"), "").unwrap();
+    age_session(&dir, 2 * DAY);
+    age_session(&other, 2 * DAY);
+    let report = gc_json(&w, &[]);
+    assert_eq!(removed_files(&report), ["seq_1.txt"]);
+    let mut gone: Vec<String> = report["sessions_removed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    gone.sort();
+    assert_eq!(
+        gone,
+        [other.display().to_string(), dir.display().to_string()]
+    );
+    assert!(!output.exists() && !dir.exists() && !other.exists());
 }

@@ -6,6 +6,7 @@ mod corpus_truth;
 mod dispatch;
 mod gc;
 mod generated;
+mod hardening;
 mod progress;
 mod reliability;
 mod retrieval;

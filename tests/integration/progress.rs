@@ -8,7 +8,7 @@ fn in_terminal(w: &World, args: &str) -> Option<String> {
         .arg("--version")
         .output();
     if available.map_or(true, |o| !o.status.success()) {
-        eprintln!("skipped: util-linux `script` is not available");
+        skip("util-linux `script` is not available");
         return None;
     }
     let log = w.dir.path().join("typescript");
@@ -53,4 +53,36 @@ fn no_spinner_when_stderr_is_not_a_terminal() {
     let out = run(&mut w.ctxoff(&["sh", "-c", "sleep 1.5; echo done"]));
     assert_eq!(stdout(&out), "done\n");
     assert!(out.stderr.is_empty(), "{:?}", stderr(&out));
+}
+
+#[test]
+fn the_spinner_never_erases_what_another_process_wrote_to_the_terminal() {
+    // A prompt on /dev/tty was wiped by the spinner's next erase-line a second later.
+    let w = World::new();
+    for (how, write) in [
+        ("/dev/tty", r#"printf "Password: " >/dev/tty"#),
+        ("stdin, the terminal", r#"printf "Password: " >&0"#),
+    ] {
+        // Written before the spinner would appear, and while it shows.
+        for delay in ["0", "1.5"] {
+            let script = format!("sh -c 'sleep {delay}; {write}; sleep 2; echo done'");
+            let Some(screen) = in_terminal(&w, &script) else {
+                return;
+            };
+            // After script's own first line, which quotes the command.
+            let start = screen.find('\n').unwrap_or(0);
+            let prompt = screen[start..]
+                .find("Password: ")
+                .map(|i| start + i)
+                .unwrap_or_else(|| panic!("{how}, {delay}: no prompt in {screen:?}"));
+            // A terminal shows "\n" as "\r\n"; any other carriage return or escape would draw
+            // over the prompt.
+            let after = screen[prompt..].replace("\r\n", "\n");
+            assert!(
+                !after.contains('\r') && !after.contains("\x1b["),
+                "{how}, after {delay}s: the prompt was overwritten: {screen:?}"
+            );
+            assert!(after.contains("done"), "{screen:?}");
+        }
+    }
 }

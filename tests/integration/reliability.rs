@@ -307,11 +307,11 @@ impl Tmpfs {
         match out {
             Ok(out) if out.status.success() => Some(Tmpfs(at.to_path_buf())),
             Ok(out) => {
-                eprintln!("skipped: cannot mount a tmpfs: {}", stderr(&out).trim());
+                skip(&format!("cannot mount a tmpfs: {}", stderr(&out).trim()));
                 None
             }
             Err(e) => {
-                eprintln!("skipped: cannot run mount: {e}");
+                skip(&format!("cannot run mount: {e}"));
                 None
             }
         }
@@ -514,7 +514,7 @@ fn pipe_mode_on_a_terminal_is_one_usage_line() {
         .arg("--version")
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: no util-linux script(1) to give ctxoff a terminal");
+        skip("no util-linux script(1) to give ctxoff a terminal");
         return;
     }
     let bin = env!("CARGO_BIN_EXE_ctxoff");

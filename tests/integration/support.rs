@@ -171,3 +171,26 @@ pub fn wait_for_size(child: &mut std::process::Child, file: &Path, len: usize) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Skips the running test, which cannot run on this machine, saying why. A skip passes as a
+/// success, so under CI (`CI` set, as `.ci/run` runs) it fails instead, unless the test is listed
+/// in `tests/ci-skips.txt` with the reason it cannot run there.
+pub fn skip(reason: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("?");
+    eprintln!("skipped: {reason}");
+    if std::env::var_os("CI").is_none() {
+        return;
+    }
+    let list = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ci-skips.txt");
+    let listed = std::fs::read_to_string(&list).unwrap_or_default();
+    let allowed = listed
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .filter_map(|l| l.split_once(char::is_whitespace))
+        .any(|(name, why)| name == test && !why.trim().is_empty());
+    assert!(
+        allowed,
+        "{test} was skipped under CI ({reason}); make it run there, or list it in tests/ci-skips.txt with the reason it cannot"
+    );
+}
