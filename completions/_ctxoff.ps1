@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List offloaded outputs')
             [CompletionResult]::new('count', 'count', [CompletionResultType]::ParameterValue, 'Print token counts, like `wc` for tokens')
             [CompletionResult]::new('gc', 'gc', [CompletionResultType]::ParameterValue, 'Delete old offloaded outputs')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what offloading saved: tokens kept out of context, read-back rate')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up an agent to use ctxoff: install its hook, or print instructions for it')
             break
@@ -127,6 +128,19 @@ Register-ArgumentCompleter -Native -CommandName 'ctxoff' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object: what was removed and skipped, and the space freed')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'ctxoff;stats' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Count from this day on: 7d (today and the 6 days before), 2w, or a date (2025-11-30) [default: all]')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Offload output of more than this many tokens [default: 2500]')
+            [CompletionResult]::new('--preview', '--preview', [CompletionResultType]::ParameterName, 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]')
+            [CompletionResult]::new('--content-limit', '--content-limit', [CompletionResultType]::ParameterName, 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Scratch root [default: /tmp/agent]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object with every figure')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -37,6 +37,9 @@ _ctxoff() {
             ctxoff,list)
                 cmd="ctxoff__subcmd__list"
                 ;;
+            ctxoff,stats)
+                cmd="ctxoff__subcmd__stats"
+                ;;
             *)
                 ;;
         esac
@@ -44,7 +47,7 @@ _ctxoff() {
 
     case "${cmd}" in
         ctxoff)
-            opts="-q -h -V --threshold --preview --content-limit --encoding --dir --session --name --json --quiet --help --version grep lines list count gc hook init"
+            opts="-q -h -V --threshold --preview --content-limit --encoding --dir --session --name --json --quiet --help --version grep lines list count gc stats hook init"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -385,6 +388,51 @@ _ctxoff() {
                 return 0
             fi
             case "${prev}" in
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ctxoff__subcmd__stats)
+            opts="-h --since --json --threshold --preview --content-limit --encoding --dir --session --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand list 'List offloaded outputs'
             cand count 'Print token counts, like `wc` for tokens'
             cand gc 'Delete old offloaded outputs'
+            cand stats 'Show what offloading saved: tokens kept out of context, read-back rate'
             cand hook 'Rewrite an agent''s shell commands to run through ctxoff (an agent hook handler)'
             cand init 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
         }
@@ -119,6 +120,18 @@ set edit:completion:arg-completer[ctxoff] = {|@words|
             cand --json 'Print one JSON object: what was removed and skipped, and the space freed'
             cand -q 'Print nothing but errors'
             cand --quiet 'Print nothing but errors'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'ctxoff;stats'= {
+            cand --since 'Count from this day on: 7d (today and the 6 days before), 2w, or a date (2025-11-30) [default: all]'
+            cand --threshold 'Offload output of more than this many tokens [default: 2500]'
+            cand --preview 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]'
+            cand --content-limit 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent''s own limit [default: 6000]'
+            cand --encoding 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]'
+            cand --dir 'Scratch root [default: /tmp/agent]'
+            cand --session 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]'
+            cand --json 'Print one JSON object with every figure'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

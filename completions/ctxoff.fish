@@ -40,6 +40,7 @@ complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "lines" -d 'Print line ra
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "list" -d 'List offloaded outputs'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "count" -d 'Print token counts, like `wc` for tokens'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "gc" -d 'Delete old offloaded outputs'
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "stats" -d 'Show what offloading saved: tokens kept out of context, read-back rate'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "hook" -d 'Rewrite an agent\'s shell commands to run through ctxoff (an agent hook handler)'
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -a "init" -d 'Set up an agent to use ctxoff: install its hook, or print instructions for it'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s A -l after-context -d 'Lines of context after each selected line [default: 2, or -C]' -r
@@ -98,6 +99,15 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s n -l dry-run -d 'Sa
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l json -d 'Print one JSON object: what was removed and skipped, and the space freed'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s q -l quiet -d 'Print nothing but errors'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l since -d 'Count from this day on: 7d (today and the 6 days before), 2w, or a date (2025-11-30) [default: all]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l json -d 'Print one JSON object with every figure'
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r

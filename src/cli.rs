@@ -6,6 +6,7 @@
 //! ctxoff grep REF PATTERN [OPTIONS]         search an offloaded output
 //! ctxoff lines REF RANGE... [OPTIONS]       print line ranges of an offloaded output
 //! ctxoff gc [OPTIONS]                       delete old offloaded outputs
+//! ctxoff stats [OPTIONS]                    what offloading saved
 //! ```
 //!
 //! ctxoff's own options come before the command; everything after the command's first word
@@ -22,7 +23,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use crate::cmd::run::RunArgs;
-use crate::cmd::{Run, count, gc, grep, hook, init, lines, list};
+use crate::cmd::{Run, count, gc, grep, hook, init, lines, list, stats};
 use crate::config::Flags;
 use crate::tokens::Encoding;
 
@@ -162,20 +163,24 @@ pub enum Command {
     Gc(gc::GcArgs),
     Hook(hook::HookArgs),
     Init(init::InitArgs),
+    Stats(stats::StatsArgs),
 }
 
 impl Command {
     /// The subcommands' names, as [`Command::commands`] declares them.
-    const NAMES: [&str; 7] = ["grep", "lines", "list", "count", "gc", "hook", "init"];
+    const NAMES: [&str; 8] = [
+        "grep", "lines", "list", "count", "gc", "stats", "hook", "init",
+    ];
 
     /// The subcommands, in the order help lists them.
-    fn commands() -> [clap::Command; 7] {
+    fn commands() -> [clap::Command; 8] {
         [
             grep::GrepArgs::command(),
             lines::LinesArgs::command(),
             list::ListArgs::command(),
             count::CountArgs::command(),
             gc::GcArgs::command(),
+            stats::StatsArgs::command(),
             hook::HookArgs::command(),
             init::InitArgs::command(),
         ]
@@ -192,6 +197,7 @@ impl Command {
             Command::Gc(args) => args,
             Command::Hook(args) => args,
             Command::Init(args) => args,
+            Command::Stats(args) => args,
         }
     }
 
@@ -204,6 +210,7 @@ impl Command {
             "gc" => Command::Gc(gc::GcArgs::from_matches(matches)),
             "hook" => Command::Hook(hook::HookArgs::from_matches(matches)),
             "init" => Command::Init(init::InitArgs::from_matches(matches)),
+            "stats" => Command::Stats(stats::StatsArgs::from_matches(matches)),
             _ => return None,
         })
     }
@@ -234,12 +241,17 @@ pub fn parse(
     }
     let matches = command.try_get_matches_from(args)?;
     let mut cli = Cli::from_matches(&matches);
-    if let Command::Gc(gc) = &mut cli.command {
-        // CTXOFF_SESSION names where captures go; only the flag narrows gc to one session.
-        gc.scope = matches
-            .subcommand_matches("gc")
+    // CTXOFF_SESSION names where captures go; only the flag narrows gc and stats to one session.
+    let scope = |name| {
+        matches
+            .subcommand_matches(name)
             .filter(|m| m.value_source("session") == Some(clap::parser::ValueSource::CommandLine))
-            .and(cli.flags.session.clone());
+            .and(cli.flags.session.clone())
+    };
+    match &mut cli.command {
+        Command::Gc(gc) => gc.scope = scope("gc"),
+        Command::Stats(stats) => stats.session = scope("stats"),
+        _ => {}
     }
     Ok(cli)
 }
@@ -416,11 +428,17 @@ mod tests {
     }
 
     #[test]
-    fn only_the_session_flag_narrows_gc() {
+    fn only_the_session_flag_narrows_gc_and_stats() {
         let scope = |words: &[&str]| match parse_words(words, false).command {
             Command::Gc(gc) => gc.scope,
-            _ => panic!("not gc"),
+            Command::Stats(stats) => stats.session,
+            _ => panic!("not gc or stats"),
         };
+        assert_eq!(
+            scope(&["ctxoff", "stats", "--session", "s1"]),
+            Some("s1".into())
+        );
+        assert_eq!(scope(&["ctxoff", "stats", "--since", "7d"]), None);
         assert_eq!(
             scope(&["ctxoff", "gc", "--session", "s1"]),
             Some("s1".into())

@@ -84,7 +84,18 @@ pub(crate) fn rfc3339(time: std::time::SystemTime) -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs()) as i64;
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The date (year, month 1-12, day 1-31) `days` after 1970-01-01, in the proleptic Gregorian
+/// calendar (Howard Hinnant's algorithm).
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -94,12 +105,19 @@ pub(crate) fn rfc3339(time: std::time::SystemTime) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    (year, month as u32, day as u32)
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar: the inverse of
+/// [`civil_from_days`].
+pub(crate) fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = year - i64::from(month <= 2);
+    let era = year.div_euclid(400);
+    let yoe = year - era * 400;
+    let mp = (i64::from(month) + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
@@ -144,5 +162,16 @@ mod tests {
         assert_eq!(rfc3339(at(0)), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(at(951_782_400)), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(at(1_795_000_000)), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn civil_dates_round_trip() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(days_from_civil(2000, 2, 29), 11_016);
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        for days in -800_000..800_000 {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
     }
 }

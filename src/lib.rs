@@ -4,7 +4,8 @@
 //! Data flows one way: `run` captures the child, decides, and streams large output to the
 //! `store` while `tokens` counts and `summary` analyses; retrieval (`cmd::grep`, `cmd::lines`)
 //! reads the store back. `command` models command lines (wrappers, names, `keep`), `agent` holds
-//! the agents' hooks, `cmd` one module per subcommand; `format` and `text` are leaves.
+//! the agents' hooks, `cmd` one module per subcommand; `history` keeps what offloads and
+//! read-backs cost, for `stats`; `format` and `text` are leaves.
 //!
 //! Only what `main.rs` and the integration tests use is `pub`; everything else is `pub(crate)`,
 //! so the compiler reports what nothing uses.
@@ -18,6 +19,7 @@ pub(crate) mod command;
 pub mod config;
 pub mod error;
 pub(crate) mod format;
+pub(crate) mod history;
 pub(crate) mod run;
 pub mod store;
 pub(crate) mod summary;

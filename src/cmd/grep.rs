@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
-use super::{Context, Run};
+use super::{Context, Run, record};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
 use crate::store::reference;
@@ -172,7 +172,14 @@ const DEFAULT_CONTEXT: u64 = 2;
 impl Run for GrepArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        search(self, &settings, ctx.out, ctx.err)
+        let read = |reference: &str, out: &mut dyn Write, err: &mut dyn Write| {
+            let args = GrepArgs {
+                reference: reference.to_string(),
+                ..self.clone()
+            };
+            search(&args, &settings, out, err)
+        };
+        record::read_back(ctx, &settings, "grep", &self.reference, read)
     }
 }
 

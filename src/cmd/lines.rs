@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
-use super::{Context, Run};
+use super::{Context, Run, record};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
 use crate::run::content::{Agent, Limit};
@@ -85,7 +85,15 @@ impl LinesArgs {
 impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        print_lines(self, &settings, Agent::from_env(), ctx.out, ctx.err)
+        let agent = Agent::from_env();
+        let read = |reference: &str, out: &mut dyn Write, err: &mut dyn Write| {
+            let args = LinesArgs {
+                reference: reference.to_string(),
+                ..self.clone()
+            };
+            print_lines(&args, &settings, agent, out, err)
+        };
+        record::read_back(ctx, &settings, "lines", &self.reference, read)
     }
 }
 

@@ -1,11 +1,12 @@
 //! One module per subcommand, each an arguments type that implements [`Run`]; `run` is run and
-//! pipe mode, `read` serves `grep` and `lines`. Every subcommand runs with a [`Context`]: the
-//! settings, the standard streams, and where the user is.
+//! pipe mode, `read` serves `grep` and `lines`, `record` keeps what they print in the history
+//! `stats` adds up. Every subcommand runs with a [`Context`]: the settings, the standard
+//! streams, and where the user is.
 
 use anyhow::Result;
 use std::cell::OnceCell;
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::config::{Flags, Settings};
@@ -19,7 +20,9 @@ pub mod init;
 pub mod lines;
 pub mod list;
 mod read;
+mod record;
 pub mod run;
+pub mod stats;
 
 /// A subcommand (or run mode), ready to run.
 pub trait Run {
@@ -36,6 +39,9 @@ pub struct Context<'a> {
     pub home: Option<PathBuf>,
     /// The working directory, `None` when it cannot be read.
     pub cwd: Option<PathBuf>,
+    /// Where the history of offloads and read-backs is kept, found on first use: output that
+    /// passes through records nothing, so it does not even look.
+    history: OnceCell<Option<PathBuf>>,
     pub stdin: &'a mut dyn Read,
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
@@ -55,13 +61,14 @@ impl<'a> Context<'a> {
             settings: OnceCell::new(),
             home: directories::BaseDirs::new().map(|dirs| dirs.home_dir().to_path_buf()),
             cwd: std::env::current_dir().ok(),
+            history: OnceCell::new(),
             stdin,
             out,
             err,
         }
     }
 
-    /// A context with the settings given, for tests: no home or working directory.
+    /// A context with the settings given, for tests: no home or working directory, no history.
     pub fn with_settings(
         settings: Settings,
         stdin: &'a mut dyn Read,
@@ -72,6 +79,7 @@ impl<'a> Context<'a> {
             settings: OnceCell::from(settings),
             home: None,
             cwd: None,
+            history: OnceCell::from(None),
             ..Context::new(Flags::default(), stdin, out, err)
         }
     }
@@ -83,6 +91,13 @@ impl<'a> Context<'a> {
         }
         let settings = Settings::resolve(&self.flags)?;
         Ok(self.settings.get_or_init(|| settings))
+    }
+
+    /// The history's directory; `None`: nowhere, nothing is recorded.
+    pub(crate) fn history(&self) -> Option<&Path> {
+        self.history
+            .get_or_init(crate::history::History::location)
+            .as_deref()
     }
 
     /// The scratch space to read outputs from.

@@ -63,11 +63,16 @@ impl RunArgs {
 impl Run for RunArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
-        run(&self.argv, self, settings)
+        run(&self.argv, self, settings, ctx)
     }
 }
 
-fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitCode> {
+fn run(
+    argv: &[OsString],
+    options: &RunArgs,
+    settings: Settings,
+    ctx: &Context,
+) -> Result<ExitCode> {
     let pipe = argv.is_empty();
     if pipe && std::io::stdin().is_terminal() {
         return Err(Failure::new(
@@ -128,16 +133,17 @@ fn run(argv: &[OsString], options: &RunArgs, settings: Settings) -> Result<ExitC
             writeln!(stdout, "{}", pass_through_json(&buffered, &ending))
         }
         Outcome::PassThrough(buffered) => buffered.replay(&mut stdout, &mut std::io::stderr()),
-        Outcome::Offloaded(off) if options.json => {
-            writeln!(
-                stdout,
-                "{}",
-                summary::to_json(&off.saved(ending.interrupted))
-            )
-        }
         Outcome::Offloaded(off) => {
-            let summary = summary::render(&origin, &off.saved(ending.interrupted));
-            stdout.write_all(summary.as_bytes())
+            let summary = if options.json {
+                format!("{}\n", summary::to_json(&off.saved(ending.interrupted)))
+            } else {
+                summary::render(&origin, &off.saved(ending.interrupted))
+            };
+            let printed = stdout.write_all(summary.as_bytes());
+            if printed.is_ok() {
+                super::record::offload(ctx.history(), &off, &summary);
+            }
+            printed
         }
         Outcome::Unsaved { error } => {
             eprintln!("ctxoff: {error}; printed the output in full instead");

@@ -81,6 +81,8 @@ pub(crate) struct Offloaded {
     pub report: Report,
     /// What went wrong in the analysis, when something did.
     pub note: Option<String>,
+    /// The tokenizer the output was counted with, to count what is printed about it.
+    pub tokenizer: Tokenizer,
 }
 
 impl Offloaded {

@@ -358,6 +358,7 @@ impl Writer {
             preview,
             report,
             note,
+            tokenizer,
         }))
     }
 }

@@ -12,5 +12,6 @@ mod reliability;
 mod retrieval;
 mod run;
 mod scratch;
+mod stats;
 mod summary;
 mod support;

@@ -58,6 +58,11 @@ impl World {
         self.dir.path().join("runtime/ctxoff/scratch")
     }
 
+    /// The directory of this world's history (the platform data directory's `ctxoff`).
+    pub fn history_dir(&self) -> PathBuf {
+        self.dir.path().join("data/ctxoff")
+    }
+
     /// `ctxoff --threshold 100 seq 1 N`, which offloads; the path the summary names.
     pub fn offload(&self, n: u64) -> PathBuf {
         let n = n.to_string();
@@ -67,9 +72,10 @@ impl World {
     }
 
     fn setup(&self, cmd: &mut Command) {
-        // The private fallback directory lives in the world too.
+        // The private fallback directory and the history live in the world too.
         cmd.env("XDG_RUNTIME_DIR", self.dir.path().join("runtime"))
-            .env("XDG_CACHE_HOME", self.dir.path().join("cache"));
+            .env("XDG_CACHE_HOME", self.dir.path().join("cache"))
+            .env("XDG_DATA_HOME", self.dir.path().join("data"));
         cmd.env("CTXOFF_DIR", self.root())
             .env("CTXOFF_SESSION", &self.session)
             .env("CTXOFF_CONFIG", self.config())
