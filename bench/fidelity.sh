@@ -8,4 +8,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 cargo build --release -q
 cargo build --release -q --example fidelity
-exec "$repo/target/release/examples/fidelity" --ctxoff "$repo/target/release/ctxoff" "$@"
+# Release builds go to target/<host triple>/release (.cargo/config.toml sets the target).
+out="$repo/target/$(rustc -vV | sed -n 's/^host: //p')/release"
+[ -x "$out/ctxoff" ] || out="$repo/target/release"
+exec "$out/examples/fidelity" --ctxoff "$out/ctxoff" "$@"

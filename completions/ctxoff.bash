@@ -47,7 +47,7 @@ _ctxoff() {
 
     case "${cmd}" in
         ctxoff)
-            opts="-q -h -V --threshold --preview --encoding --dir --session --name --json --quiet --help --version grep lines list count gc stats hook init"
+            opts="-q -h -V --threshold --preview --content-limit --encoding --dir --session --name --json --quiet --help --version grep lines list count gc stats hook init"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -88,7 +92,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__count)
-            opts="-h --threshold --preview --encoding --dir --session --help"
+            opts="-h --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -99,6 +103,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -125,7 +133,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__gc)
-            opts="-n -q -h --older-than --max-size --all --dry-run --json --quiet --threshold --preview --encoding --dir --session --help"
+            opts="-n -q -h --older-than --max-size --all --dry-run --json --quiet --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -144,6 +152,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -170,7 +182,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__grep)
-            opts="-i -F -w -v -A -B -C -m -c -h --ignore-case --fixed-strings --word-regexp --invert-match --after-context --before-context --context --max-count --count --range --all --threshold --preview --encoding --dir --session --help"
+            opts="-i -F -w -v -A -B -C -m -c -h --ignore-case --fixed-strings --word-regexp --invert-match --after-context --before-context --context --max-count --count --range --all --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,6 +232,10 @@ _ctxoff() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --content-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --encoding)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -243,7 +259,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__hook)
-            opts="-h --explain --mode --threshold --preview --encoding --dir --session --help claude codex gemini opencode"
+            opts="-h --explain --mode --threshold --preview --content-limit --encoding --dir --session --help claude codex gemini opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -262,6 +278,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -288,7 +308,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__init)
-            opts="-h --global --project --dry-run --uninstall --check --print --threshold --preview --encoding --dir --session --help claude codex gemini opencode"
+            opts="-h --global --project --dry-run --uninstall --check --print --threshold --preview --content-limit --encoding --dir --session --help claude codex gemini opencode"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,6 +323,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -329,7 +353,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__lines)
-            opts="-h --plain --all --threshold --preview --encoding --dir --session --help"
+            opts="-h --plain --all --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -340,6 +364,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -366,7 +394,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__list)
-            opts="-h --all --json --threshold --preview --encoding --dir --session --help"
+            opts="-h --all --json --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -377,6 +405,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -403,7 +435,7 @@ _ctxoff() {
             return 0
             ;;
         ctxoff__subcmd__stats)
-            opts="-h --since --json --threshold --preview --encoding --dir --session --help"
+            opts="-h --since --json --threshold --preview --content-limit --encoding --dir --session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -418,6 +450,10 @@ _ctxoff() {
                     return 0
                     ;;
                 --preview)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ctxoff_global_optspecs
-    string join \n threshold= preview= encoding= dir= session= name= json q/quiet h/help V/version
+    string join \n threshold= preview= content-limit= encoding= dir= session= name= json q/quiet h/help V/version
 end
 
 function __fish_ctxoff_needs_command
@@ -26,6 +26,7 @@ end
 
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_needs_command" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_needs_command" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -49,6 +50,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s m -l max-count -d
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l range -d 'Search only these lines: A:B, A:, :B or -N: (the last N)' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -61,6 +63,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -l all -d 'Print eve
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -69,6 +72,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -l all -d 'Print ev
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand lines" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -77,6 +81,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -l json -d 'Print a 
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand count" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -85,6 +90,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l older-than -d 'Remo
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l max-size -d 'Then remove least recently used outputs until the rest take at most SIZE: 500M, 2G, bytes' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -96,6 +102,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand gc" -s h -l help -d 'Print
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l since -d 'Count from this day on: 7d (today and the 6 days before), 2w, or a date (2025-11-30) [default: all]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand stats" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -110,6 +117,7 @@ plan\t''
 auto\t''"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r
@@ -117,6 +125,7 @@ complete -c ctxoff -n "__fish_ctxoff_using_subcommand hook" -s h -l help -d 'Pri
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l print -d 'Print the instruction snippet (for AGENT\'s instruction file); write nothing' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l threshold -d 'Offload output of more than this many tokens [default: 2500]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l preview -d 'Tokens of head and tail shown in a summary, at most half the threshold [default: 1000]' -r
+complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l content-limit -d 'Output of a command run to read content (cat, head, sed -n, git show, a diff) passes through up to this many tokens, within the agent\'s own limit [default: 6000]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l encoding -d 'Tokenizer encoding: o200k_base or cl100k_base [default: o200k_base]' -r
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l dir -d 'Scratch root [default: /tmp/agent]' -r -f -a "(__fish_complete_directories)"
 complete -c ctxoff -n "__fish_ctxoff_using_subcommand init" -l session -d 'Session name [default: the agent process that runs ctxoff, e.g. claude-4821]' -r

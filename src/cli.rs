@@ -103,7 +103,7 @@ impl Cli {
 
 /// The options every subcommand shares (where the scratch space is, how tokens are counted),
 /// each with its environment variable; global, so they may also follow a subcommand.
-fn flag_args() -> [Arg; 5] {
+fn flag_args() -> [Arg; 6] {
     let option = |name: &'static str, value_name: &'static str, env: &'static str| {
         Arg::new(name)
             .long(name)
@@ -119,6 +119,13 @@ fn flag_args() -> [Arg; 5] {
             .help(
                 "Tokens of head and tail shown in a summary, at most half the threshold \
                  [default: 1000]",
+            )
+            .value_parser(value_parser!(u64)),
+        option("content-limit", "TOKENS", "CTXOFF_CONTENT_LIMIT")
+            .help(
+                "Output of a command run to read content (cat, head, sed -n, git show, a diff) \
+                 passes through up to this many tokens, within the agent's own limit \
+                 [default: 6000]",
             )
             .value_parser(value_parser!(u64)),
         option("encoding", "NAME", "CTXOFF_ENCODING")
@@ -137,6 +144,7 @@ fn flags_from(matches: &ArgMatches) -> Flags {
     Flags {
         threshold: matches.get_one("threshold").copied(),
         preview: matches.get_one("preview").copied(),
+        content_limit: matches.get_one("content-limit").copied(),
         encoding: matches.get_one("encoding").copied(),
         dir: matches.get_one("dir").cloned(),
         session: matches.get_one("session").cloned(),

@@ -11,6 +11,10 @@ use crate::tokens::Encoding;
 
 pub(crate) const DEFAULT_THRESHOLD: u64 = 2_500;
 pub(crate) const DEFAULT_PREVIEW: u64 = 1_000;
+/// Output a command was run to read (`cat`, `sed -n`, `git show`…) passes through up to this
+/// many tokens in plain use: about 24 KB of text, below what Claude Code (30,000 characters) and
+/// Gemini CLI (40,000) keep whole. With a known agent, that agent's own limit applies too.
+pub(crate) const DEFAULT_CONTENT_LIMIT: u64 = 6_000;
 pub(crate) const DEFAULT_ROOT: &str = "/tmp/agent";
 
 /// The options given on the command line or in `CTXOFF_*` variables (the command line declares
@@ -22,6 +26,7 @@ pub struct Flags {
     pub encoding: Option<Encoding>,
     pub dir: Option<PathBuf>,
     pub session: Option<String>,
+    pub content_limit: Option<u64>,
 }
 
 /// The resolved settings every command works with.
@@ -31,6 +36,9 @@ pub struct Settings {
     pub threshold: u64,
     /// Tokens of head plus tail in a summary.
     pub preview: u64,
+    /// Output run to be read passes through up to this many tokens (never less than the
+    /// threshold).
+    pub content_limit: u64,
     pub encoding: Encoding,
     pub root: PathBuf,
     /// `None`: resolve from the ancestor process (see `store`).
@@ -48,6 +56,7 @@ pub struct Settings {
 pub(crate) struct FileConfig {
     pub threshold: Option<u64>,
     pub preview: Option<u64>,
+    pub content_limit: Option<u64>,
     pub encoding: Option<String>,
     pub dir: Option<PathBuf>,
     pub notable: Vec<String>,
@@ -59,6 +68,7 @@ pub(crate) struct FileConfig {
 const KEYS: &[&str] = &[
     "threshold",
     "preview",
+    "content_limit",
     "encoding",
     "dir",
     "notable",
@@ -105,6 +115,11 @@ impl Settings {
             .or(file.threshold)
             .unwrap_or(DEFAULT_THRESHOLD);
         let preview = flags.preview.or(file.preview).unwrap_or(DEFAULT_PREVIEW);
+        let content_limit = flags
+            .content_limit
+            .or(file.content_limit)
+            .unwrap_or(DEFAULT_CONTENT_LIMIT)
+            .max(threshold);
         if preview == 0 {
             bail!("preview must be at least 1 token");
         }
@@ -133,6 +148,7 @@ impl Settings {
         Ok(Settings {
             threshold,
             preview,
+            content_limit,
             encoding,
             root,
             session: match &flags.session {
@@ -143,6 +159,24 @@ impl Settings {
             keep: file.keep,
             wrap: file.wrap,
         })
+    }
+}
+
+#[cfg(test)]
+impl Settings {
+    /// The defaults, storing under `root`: what unit tests start from.
+    pub(crate) fn at(root: impl Into<PathBuf>) -> Settings {
+        Settings {
+            threshold: DEFAULT_THRESHOLD,
+            preview: DEFAULT_PREVIEW,
+            content_limit: DEFAULT_CONTENT_LIMIT,
+            encoding: Encoding::default(),
+            root: root.into(),
+            session: None,
+            notable: Vec::new(),
+            keep: Vec::new(),
+            wrap: Vec::new(),
+        }
     }
 }
 
@@ -182,6 +216,7 @@ fn load_file(path: &Path) -> Result<FileConfig> {
         let read = match key.get_ref().as_ref() {
             "threshold" => Deserialize::deserialize(value).map(|v| config.threshold = v),
             "preview" => Deserialize::deserialize(value).map(|v| config.preview = v),
+            "content_limit" => Deserialize::deserialize(value).map(|v| config.content_limit = v),
             "encoding" => Deserialize::deserialize(value).map(|v| config.encoding = v),
             "dir" => Deserialize::deserialize(value).map(|v| config.dir = v),
             "notable" => Deserialize::deserialize(value).map(|v| config.notable = v),

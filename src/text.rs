@@ -7,21 +7,27 @@ use std::borrow::Cow;
 
 /// Cleans one line (without its `\n`) for display: strips ANSI escape sequences and renders
 /// carriage-return progress as a terminal would, keeping the text after the last `\r`
-/// (a trailing `\r`, as in CRLF, ends the line instead). Invalid UTF-8 is shown lossily.
+/// (a trailing `\r`, as in CRLF, ends the line instead). Invalid UTF-8 is shown lossily, and a
+/// NUL byte as `\0` (records of `find -print0`, test names with a NUL in them).
 pub fn clean_line(raw: &[u8]) -> Cow<'_, str> {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     let raw = match memchr::memrchr(b'\r', raw) {
         Some(i) => &raw[i + 1..],
         None => raw,
     };
-    if memchr::memchr(0x1b, raw).is_none() {
+    if memchr::memchr2(0x1b, 0, raw).is_none() {
         // `from_utf8` checks valid text several times faster than `from_utf8_lossy` walks it.
         return match std::str::from_utf8(raw) {
             Ok(text) => Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(raw),
         };
     }
-    Cow::Owned(String::from_utf8_lossy(&strip_ansi(raw)).into_owned())
+    let text = String::from_utf8_lossy(&strip_ansi(raw)).into_owned();
+    Cow::Owned(if text.contains('\0') {
+        text.replace('\0', "\\0")
+    } else {
+        text
+    })
 }
 
 /// Removes ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`),
@@ -104,6 +110,15 @@ mod tests {
         assert_eq!(clean_line(b"a\xffb"), "a\u{fffd}b");
     }
 
+    #[test]
+    fn nul_bytes_are_shown_escaped() {
+        assert_eq!(
+            clean_line(b"src/a.ts\0src/b.ts\0"),
+            "src/a.ts\\0src/b.ts\\0"
+        );
+        assert_eq!(clean_line(b"\x1b[32mok\x1b[0m a\0b"), "ok a\\0b");
+    }
+
     /// Bytes that make display cleaning interesting: escapes and their parts, carriage
     /// returns, invalid UTF-8, multi-byte characters, plain text.
     fn raw_line() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
@@ -132,7 +147,7 @@ mod tests {
 
         #[test]
         fn text_without_escape_or_carriage_return_is_unchanged(raw in raw_line()) {
-            let plain: Vec<u8> = raw.into_iter().filter(|&b| b != 0x1b && b != b'\r').collect();
+            let plain: Vec<u8> = raw.into_iter().filter(|&b| b != 0x1b && b != b'\r' && b != 0).collect();
             proptest::prop_assert_eq!(clean_line(&plain), String::from_utf8_lossy(&plain));
         }
     }

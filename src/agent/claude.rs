@@ -135,6 +135,7 @@ fn post_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
     settings.session = Some(session);
     may_offload(command, &settings.keep).map_err(|why| why.to_string())?;
     let finished = Finished {
+        agent: crate::run::content::Agent::Claude,
         command,
         note: AFTER_THE_FACT,
     };

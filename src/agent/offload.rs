@@ -8,6 +8,7 @@ use std::io::Read;
 
 use crate::config::Settings;
 use crate::run::capture::{Ending, Sink, Stream};
+use crate::run::content::{Agent, Limit};
 use crate::run::{Job, Outcome, Recorder};
 use crate::summary::{self, NotablePatterns, Origin};
 
@@ -15,6 +16,8 @@ use super::wrap::{kept_by, runs_ctxoff};
 
 /// A finished command whose output an agent holds.
 pub(crate) struct Finished<'a> {
+    /// The agent that ran it: what it keeps whole decides whether content it read is left to it.
+    pub agent: Agent,
     /// The command line as the agent ran it.
     pub command: &'a str,
     /// One line for the summary: what is not known about this output.
@@ -77,6 +80,7 @@ pub(crate) fn offload(
     );
     let notable =
         NotablePatterns::new(&settings.notable).map_err(|e| Left::Failed(e.to_string()))?;
+    let limit = Limit::for_command(settings, &argv, Some(finished.agent));
     let mut recorder = Recorder::new(Job {
         settings: settings.clone(),
         progress: None,
@@ -84,6 +88,7 @@ pub(crate) fn offload(
         argv,
         notable,
         print_unsaved: false,
+        limit,
         // The client's stdout and stderr, as it merged them: not known to be in the order the
         // command wrote them.
         order: crate::store::ORDER_PER_STREAM,
@@ -140,12 +145,10 @@ mod tests {
         Settings {
             threshold: 100,
             preview: 40,
-            encoding: Default::default(),
-            root,
+            content_limit: 100,
             session: Some("offload-test".into()),
-            notable: Vec::new(),
             keep: vec!["git diff*".into()],
-            wrap: Vec::new(),
+            ..Settings::at(root)
         }
     }
 
@@ -158,6 +161,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let s = settings(dir.path().join("root"));
         let finished = Finished {
+            agent: Agent::Claude,
             command: "seq 1 2000 | sed 's/^/line /'",
             note: "what is not known",
         };
@@ -206,7 +210,11 @@ mod tests {
                 Left::RanCtxoff,
             ),
         ] {
-            let finished = Finished { command, note: "" };
+            let finished = Finished {
+                agent: Agent::Claude,
+                command,
+                note: "",
+            };
             assert_eq!(
                 offload(&finished, &mut output.as_bytes(), &s),
                 Err(left),

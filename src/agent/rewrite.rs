@@ -75,14 +75,8 @@ mod tests {
         let path = path_with(dir.path(), &["cargo", "make", "ctxoff"]);
         let exe = Path::new("/opt/ctx off/bin/ctxoff");
         let settings = Settings {
-            threshold: 2_500,
-            preview: 1_000,
-            encoding: Default::default(),
-            root: dir.path().join("root"),
-            session: None,
-            notable: Vec::new(),
-            keep: Vec::new(),
             wrap: vec!["make *".into()],
+            ..Settings::at(dir.path().join("root"))
         };
         let rewrite = |c: &str| rewrite(c, Agent::Codex, "s1", &settings, exe, Some(&path));
         assert_eq!(

@@ -11,6 +11,7 @@ use super::record::{self, Target};
 use super::{Context, Run};
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
+use crate::run::content::{Agent, Limit};
 use crate::text::clean_line;
 
 /// `ctxoff lines`'s arguments.
@@ -85,15 +86,14 @@ impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
         let request = Request::parse(self)?;
+        let agent = Agent::from_env();
         let read = |target: &Target, out: &mut dyn Write, err: &mut dyn Write| {
-            print_lines(&request, target, &settings, out, err)
+            print_lines(&request, target, &settings, agent, out, err)
         };
         record::read_back(ctx, &settings, "lines", &self.reference, read)
     }
 }
 
-/// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
-/// `err`.
 /// What `ctxoff lines` was asked for, parsed before the output is looked up.
 struct Request<'a> {
     plain: bool,
@@ -126,10 +126,14 @@ impl<'a> Request<'a> {
     }
 }
 
+/// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
+/// `err`. Content a command was run to read is capped at the content limit (and the `agent`'s
+/// own), the rest at the threshold.
 fn print_lines(
     request: &Request,
     target: &Target,
     settings: &Settings,
+    agent: Option<Agent>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -141,9 +145,16 @@ fn print_lines(
     } = *request;
     let mut file = TextFile::open(target.output)?;
     let short_ref = &target.short_ref;
+    let argv = target
+        .output
+        .entry()
+        .map(|e| e.argv.as_slice())
+        .unwrap_or_default();
+    let limit = Limit::for_command(settings, argv, agent);
+    let keeps = limit.keeps.filter(|_| limit.tokens > limit.threshold);
     let mut printer = Printer {
         plain,
-        budget: Budget::new((!all).then_some(settings.threshold), settings.encoding),
+        budget: Budget::new((!all).then_some(limit.tokens), settings.encoding).keeping(keeps),
         out,
         buf: String::new(),
         last_printed: 0,

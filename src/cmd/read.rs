@@ -8,6 +8,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 
 use crate::format::thousands;
+use crate::run::content::Keeps;
 use crate::store::mark_used;
 use crate::store::reference::Output;
 use crate::tokens::{Encoding, Tokenizer};
@@ -405,6 +406,10 @@ pub(crate) struct Budget {
     early: String,
     used: u64,
     pub lines: u64,
+    /// The agent's own limit on one output, for content read back whole (see
+    /// `run::content`): printing stops before it.
+    keeps: Option<Keeps>,
+    bytes: u64,
 }
 
 impl Budget {
@@ -417,7 +422,27 @@ impl Budget {
             early: String::new(),
             used: 0,
             lines: 0,
+            keeps: None,
+            bytes: 0,
         }
+    }
+
+    /// Also stops before the agent's own limit `keeps` (characters are counted as bytes, which
+    /// are never fewer).
+    pub(super) fn keeping(mut self, keeps: Option<Keeps>) -> Budget {
+        self.keeps = keeps;
+        self
+    }
+
+    /// Whether `text` would go past the agent's own limit.
+    fn past_keeps(&self, text: &str) -> bool {
+        let Some(k) = self.keeps else {
+            return false;
+        };
+        let bytes = self.bytes + text.len() as u64;
+        k.bytes.is_some_and(|max| bytes > max)
+            || k.chars.is_some_and(|max| bytes > max)
+            || k.lines.is_some_and(|max| self.lines + 1 > max)
     }
 
     /// The cap, for notes.
@@ -431,6 +456,10 @@ impl Budget {
             self.lines += 1;
             return Fit::Whole;
         };
+        if self.past_keeps(text) {
+            return Fit::Nothing;
+        }
+        self.bytes += text.len() as u64;
         let tokenizer = match self.tokenizer {
             Some(t) => t,
             None if self.used + text.len() as u64 <= cap => {

@@ -12,6 +12,7 @@ use crate::config::Settings;
 use crate::error::Failure;
 use crate::format::shell_quote;
 use crate::run::capture::{self, Ending};
+use crate::run::content::{Agent, Limit};
 use crate::run::{Buffered, Job, Outcome, Recorder};
 use crate::store::{ORDER_EXACT, ORDER_PER_STREAM, sanitize};
 use crate::summary::{self, NotablePatterns, Origin};
@@ -100,6 +101,7 @@ fn run(
         None if pipe => "pipe".to_string(),
         None => output_name(argv),
     };
+    let limit = Limit::for_command(&settings, &words, Agent::from_env());
     // In pipe mode the order is what was piped in; else exact where one pipe can serve both.
     let one_pipe = !pipe && capture::one_destination();
     let job = Job {
@@ -114,6 +116,7 @@ fn run(
         argv: words,
         notable,
         print_unsaved: true,
+        limit,
     };
     let mut recorder = Recorder::new(job);
     let ending = if pipe {

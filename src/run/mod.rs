@@ -4,6 +4,7 @@
 //! threads count tokens and scan lines (`scan`). Memory stays bounded whatever the output size.
 
 pub(crate) mod capture;
+pub(crate) mod content;
 pub(crate) mod progress;
 mod scan;
 mod signals;
@@ -112,6 +113,8 @@ pub(crate) struct Job {
     /// be lost), or dropped (an agent's hook, whose stdout is its answer and whose agent still
     /// holds the output).
     pub print_unsaved: bool,
+    /// How much output passes through (the threshold, or the content limit).
+    pub limit: content::Limit,
     /// What the order of the saved bytes means, for the manifest.
     pub order: &'static str,
 }
@@ -193,14 +196,14 @@ impl Recorder {
                 counter,
                 counted,
             } => {
-                if (buffer.bytes.len() as u64) <= self.job.settings.threshold {
+                let limit = self.job.limit;
+                if (buffer.bytes.len() as u64) <= limit.threshold {
                     return Outcome::PassThrough(buffer);
                 }
                 let tokenizer = self.tokenizer();
-                let threshold = self.job.settings.threshold;
                 let mut counter = counter.unwrap_or_else(|| Counter::new(tokenizer));
-                let at = count_until_over(&mut counter, &buffer.bytes, counted, threshold);
-                if counter.committed() > threshold && sniff::is_binary(&buffer.bytes) {
+                let at = count_until_over(&mut counter, &buffer.bytes, counted, limit.tokens);
+                if counter.committed() > limit.threshold && sniff::is_binary(&buffer.bytes) {
                     // Surely over, and binary output is not tokenized further.
                     let tokens = Tokens::Counting {
                         counter,
@@ -214,7 +217,8 @@ impl Recorder {
                 let mut counter = ParallelCounter::continuing(counter);
                 counter.feed(&buffer.bytes[at..]);
                 let tokens = counter.finish();
-                if tokens <= threshold {
+                let failed = ending.code != Some(0);
+                if limit.passes(tokens, &buffer.bytes, failed) {
                     return Outcome::PassThrough(buffer);
                 }
                 match self.open_writer(buffer.bytes, Tokens::Counted(tokens)) {
@@ -305,11 +309,11 @@ impl Recorder {
     /// and start the offload as soon as the count is surely over the threshold. Runs on new
     /// output and on each tick, so output that stops early is saved while the command runs on.
     fn decide(&mut self) {
-        let threshold = self.job.settings.threshold;
+        let limit = self.job.limit;
         let State::Undecided { buffer, .. } = &self.state else {
             return;
         };
-        if buffer.bytes.len() as u64 <= threshold {
+        if buffer.bytes.len() as u64 <= limit.threshold {
             return;
         }
         self.start_loading();
@@ -330,8 +334,12 @@ impl Recorder {
         let (mut counter_now, counted_now) = (counter.take(), *counted);
         let tokenizer = self.tokenizer();
         let c = counter_now.get_or_insert_with(|| Counter::new(tokenizer));
-        let at = count_until_over(c, &buffer.bytes, counted_now, threshold);
-        if c.committed() <= threshold {
+        let at = count_until_over(c, &buffer.bytes, counted_now, limit.tokens);
+        // Surely over what may pass (a failing command may keep less: decided at the end).
+        let surely = c.committed();
+        let over = surely > limit.tokens
+            || (surely > limit.threshold && !limit.passes(surely, &buffer.bytes, false));
+        if !over {
             self.state = State::Undecided {
                 counted: buffer.bytes.len(),
                 buffer,
@@ -421,23 +429,20 @@ mod tests {
     fn recorder(threshold: u64) -> Recorder {
         let settings = Settings {
             threshold,
-            preview: 1_000,
-            encoding: Default::default(),
-            // Never created: nothing at or under the threshold touches the disk.
-            root: PathBuf::from("/nonexistent/ctxoff-test-root"),
+            content_limit: threshold,
             session: Some("unit".into()),
-            notable: Vec::new(),
-            keep: Vec::new(),
-            wrap: Vec::new(),
+            // Never created: nothing at or under the threshold touches the disk.
+            ..Settings::at("/nonexistent/ctxoff-test-root")
         };
         Recorder::new(Job {
-            settings,
             progress: None,
             name: "t".into(),
             argv: Vec::new(),
             notable: NotablePatterns::default(),
             print_unsaved: true,
+            limit: content::Limit::for_content(&settings, false, None),
             order: crate::store::ORDER_EXACT,
+            settings,
         })
     }
 
@@ -506,7 +511,12 @@ mod tests {
                 summary.contains("internal error in"),
                 "{fault:?}: {summary}"
             );
-            assert!(summary.contains("read more: ctxoff lines"), "{summary}");
+            let read_more = summary.lines().last().unwrap();
+            assert!(
+                read_more.starts_with("[ctxoff] read more: ")
+                    && read_more.contains("ctxoff lines "),
+                "{summary}"
+            );
         }
     }
 

@@ -3,9 +3,10 @@
 
 use std::collections::VecDeque;
 
-use crate::summary::Analysis;
-use crate::summary::preview::Ends;
+use crate::summary::preview::{Ends, Preview};
+use crate::summary::{self, Analysis, Report};
 use crate::text::clean_line;
+use crate::tokens::Tokenizer;
 
 /// How much of each end of the output is kept for the preview.
 const KEEP: usize = 256 * 1024;
@@ -38,14 +39,22 @@ pub(super) struct LineReport {
 }
 
 impl LineReport {
-    pub(super) fn ends(&self) -> Ends<'_> {
-        Ends {
+    /// Head, tail and report (see [`summary::summarise`]).
+    pub(super) fn summarise(
+        self,
+        tokenizer: &Tokenizer,
+        budget: u64,
+        tokens: Option<u64>,
+    ) -> (Preview, Report) {
+        let ends = Ends {
             start: &self.start,
             end: &self.end,
             end_at_line_start: self.before_end.is_none_or(|b| b == b'\n'),
             whole: self.bytes as usize == self.start.len(),
             total_lines: self.total,
-        }
+            total_bytes: self.bytes,
+        };
+        summary::summarise(self.analysis, &ends, tokenizer, budget, tokens)
     }
 }
 
@@ -115,7 +124,7 @@ impl LineScan {
     /// without escapes or carriage returns: most output) is validated and searched for the
     /// notable stems once, not line by line.
     fn lines(&mut self, text: &[u8]) {
-        let plain = memchr::memchr2(0x1b, b'\r', text).is_none();
+        let plain = memchr::memchr3(0x1b, b'\r', 0, text).is_none();
         let Some(text) = plain.then(|| std::str::from_utf8(text).ok()).flatten() else {
             for line in text.split_inclusive(|&b| b == b'\n') {
                 let line = &line[..line.len() - 1];

@@ -12,8 +12,8 @@ use super::capture::Ending;
 use super::scan::{LineReport, LineScan};
 use super::{Job, Offloaded, Outcome, print_all};
 use crate::store::{Access, Dir, Entry, Kind, NewOutput, Store, read_manifest_in};
-use crate::summary::Analysis;
 use crate::summary::preview::Preview;
+use crate::summary::{Analysis, Source};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
 use std::path::Path;
 
@@ -143,7 +143,8 @@ impl Writer {
                 (Some(worker), None)
             }
         };
-        let analysis = Analysis::new(&job.notable, job.settings.preview_budget());
+        let source = Source::of(&job.argv);
+        let analysis = Analysis::for_source(&job.notable, job.settings.preview_budget(), &source);
         let lines = Worker::spawn(move |rx| {
             let mut scan = LineScan::new(analysis);
             for chunk in rx {
@@ -284,31 +285,33 @@ impl Writer {
             None => this.counted,
         };
         let budget = job.settings.preview_budget();
-        let empty_report = || Analysis::new(&job.notable, budget).finish(None);
+        let empty_report =
+            || Analysis::for_source(&job.notable, budget, &Source::default()).finish(None);
         let (total_lines, preview, report) = match this.lines.join() {
             Some(lines) => {
-                let preview = match this.kind {
-                    Kind::Binary(_) => Some(Preview::default()),
-                    // With a threshold of 0 every output is offloaded and none is previewed.
-                    _ if job.settings.threshold == 0 => Some(Preview::default()),
-                    _ => contained(|| Preview::new(&lines.ends(), &tokenizer, budget)),
-                };
-                let preview = preview.unwrap_or_else(|| {
-                    failed.push("the preview");
-                    Preview::default()
-                });
-                let omitted = preview.omitted_lines(lines.total);
                 let total = lines.total;
-                let report = contained(|| {
+                let kind = this.kind;
+                // Head, tail and report are decided together (failures and facts take their
+                // room from head and tail).
+                let summarised = contained(|| {
                     #[cfg(test)]
                     if FAULT.with(std::cell::Cell::get) == Some(Fault::Report) {
                         panic!("injected fault: the report");
                     }
-                    lines.analysis.finish(omitted)
+                    match kind {
+                        Kind::Binary(_) => (Preview::default(), lines.analysis.finish(None)),
+                        // With a threshold of 0 every output is offloaded and none is previewed.
+                        _ if job.settings.threshold == 0 => {
+                            let preview = Preview::default();
+                            let omitted = preview.omitted_lines(total);
+                            (preview, lines.analysis.finish(omitted))
+                        }
+                        _ => lines.summarise(&tokenizer, budget, tokens),
+                    }
                 });
-                let report = report.unwrap_or_else(|| {
-                    failed.push("the analysis");
-                    empty_report()
+                let (preview, report) = summarised.unwrap_or_else(|| {
+                    failed.push("the preview and the analysis");
+                    (Preview::default(), empty_report())
                 });
                 (total, preview, report)
             }

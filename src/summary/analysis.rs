@@ -1,80 +1,84 @@
-//! The streaming analysis behind the summary: one pass over the raw bytes (JSON shapes) and the
-//! display-cleaned lines (everything else), in bounded memory, ending in a [`Report`] of notable
-//! lines and counted facts. It neither captures nor stores output, nor picks the head and tail.
+//! The streaming analysis behind the summary: one pass over the raw bytes and the
+//! display-cleaned lines, in bounded memory, feeding the notable-line counter and every shape of
+//! the registry (`shapes::registry`), and ending in a [`Report`] of notable lines and counted
+//! facts. It neither captures nor stores output, nor picks the head and tail.
 //!
 //! Every fact summariser states only what it counted, exactly, and nothing when the output's
-//! shape was not recognised.
+//! shape was not recognised. A summariser that panics loses its own shape for the rest of the
+//! output and nothing else: each call into a shape is isolated.
 
+use std::cell::Cell;
 use std::ops::RangeInclusive;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
 use super::notable::{
     NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
 };
-use super::shapes::{Gcc, GoTest, Grep, Jest, JsonScan, Libtest, Pytest, Rustc, Tsc, Vitest};
+use super::shapes::{Fact, Failure, Shape, Source, registry};
+use crate::format::thousands;
 use crate::text::clean_line;
+use crate::tokens::Tokenizer;
 
-/// One recognised shape's counted facts: summary lines (without the `[ctxoff] ` prefix) and
-/// the same facts as JSON.
-#[derive(Clone, Debug)]
-pub(crate) struct Fact {
-    pub(crate) lines: Vec<String>,
-    pub(crate) json: Value,
+/// A shape and whether it still runs (it stops at its first panic).
+struct Slot {
+    shape: Box<dyn Shape>,
+    alive: bool,
 }
 
 /// The analysis of one output while it streams. `Send`, so it can run on its own thread; its
 /// memory is bounded whatever the output's size.
 pub(crate) struct Analysis {
     notable: NotableCounter,
-    libtest: Libtest,
-    pytest: Pytest,
-    gotest: GoTest,
-    jest: Jest,
-    vitest: Vitest,
-    rustc: Rustc,
-    gcc: Gcc,
-    tsc: Tsc,
-    grep: Grep,
-    json: JsonScan,
+    shapes: Vec<Slot>,
     /// Scratch space of [`Analysis::plain_lines`]: the lower-cased text.
     lower: Vec<u8>,
 }
 
 impl Analysis {
-    /// `max_tail_lines`: the most lines the tail of the preview can have; hits in the tail are
-    /// taken out of the notable counts at [`Analysis::finish`].
-    pub(crate) fn new(notable: &NotablePatterns, max_tail_lines: u64) -> Analysis {
+    /// `window`: the most lines the head or the tail of the preview can have; hits there are
+    /// taken out of the notable counts at the end, and examples are kept beyond them.
+    #[cfg(test)]
+    pub(crate) fn new(notable: &NotablePatterns, window: u64) -> Analysis {
+        Analysis::for_source(notable, window, &Source::default())
+    }
+
+    /// The analysis of what `source` printed.
+    pub(crate) fn for_source(notable: &NotablePatterns, window: u64, source: &Source) -> Analysis {
         Analysis {
-            notable: NotableCounter::new(notable, max_tail_lines),
-            libtest: Libtest::default(),
-            pytest: Pytest::default(),
-            gotest: GoTest::default(),
-            jest: Jest::default(),
-            vitest: Vitest::default(),
-            rustc: Rustc::default(),
-            gcc: Gcc::default(),
-            tsc: Tsc::default(),
-            grep: Grep::default(),
-            json: JsonScan::default(),
+            notable: NotableCounter::new(notable, window),
+            shapes: registry(source)
+                .into_iter()
+                .map(|shape| Slot { shape, alive: true })
+                .collect(),
             lower: Vec::new(),
         }
     }
 
+    #[cfg(test)]
+    pub(crate) fn with_shape(mut self, shape: Box<dyn Shape>) -> Analysis {
+        self.shapes.push(Slot { shape, alive: true });
+        self
+    }
+
     /// Every raw output byte, in order, in chunks of any size.
     pub(crate) fn raw(&mut self, bytes: &[u8]) {
-        self.json.feed(bytes);
+        for slot in &mut self.shapes {
+            isolated(slot, |shape| shape.raw(bytes));
+        }
     }
 
     /// Every display-cleaned line, numbered from 1, without its newline.
     pub(crate) fn line(&mut self, number: u64, text: &str) {
         self.notable.line(number, text);
-        self.shapes(text);
+        self.shapes(number, text);
     }
 
     /// [`Analysis::line`] for every line of `text`, numbered from `first`: whole lines, each
-    /// ending in `\n`, of text that needs no display cleaning (no escapes, no carriage returns).
-    /// A line over `line_cap` bytes is analysed cut to that length. Returns the number of lines.
+    /// ending in `\n`, of text that needs no display cleaning (no escapes, no carriage returns,
+    /// no NULs). A line over `line_cap` bytes is analysed cut to that length. Returns the number
+    /// of lines.
     ///
     /// Most output is such text, and searching it for the notable stems once rather than line
     /// by line is much faster (no stem spans a line, so each line gets the hits of its own).
@@ -95,7 +99,7 @@ impl Analysis {
             } else {
                 let kinds = default_kinds(line, hits.iter().copied());
                 self.notable.line_with(number, line, Some(kinds));
-                self.shapes(line);
+                self.shapes(number, line);
             }
             number += 1;
             start = end + 1;
@@ -105,58 +109,321 @@ impl Analysis {
         number - first
     }
 
-    fn shapes(&mut self, text: &str) {
-        self.libtest.line(text);
-        self.pytest.line(text);
-        self.gotest.line(text);
-        self.jest.line(text);
-        self.vitest.line(text);
-        self.rustc.line(text);
-        self.gcc.line(text);
-        self.tsc.line(text);
-        self.grep.line(text);
+    fn shapes(&mut self, number: u64, text: &str) {
+        for slot in &mut self.shapes {
+            isolated(slot, |shape| shape.line(number, text));
+        }
     }
 
-    /// Ends the analysis. `omitted` is the range of lines the preview left out (none when the
-    /// output is shown whole); notable lines are counted over it.
-    pub(crate) fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
-        let (json_fact, is_json_document) = self.json.finish();
-        let facts = [
-            self.libtest.finish(),
-            self.pytest.finish(),
-            self.gotest.finish(),
-            self.jest.finish(),
-            self.vitest.finish(),
-            self.rustc.finish(),
-            self.gcc.finish(),
-            self.tsc.finish(),
-            self.grep.finish(),
-            json_fact,
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        Report {
-            notable: self.notable.finish(omitted),
+    /// Ends the analysis: every shape's facts (a shape replaced by another's is left out).
+    pub(crate) fn conclude(self) -> Findings {
+        let mut facts: Vec<Fact> = self
+            .shapes
+            .into_iter()
+            .filter(|slot| slot.alive)
+            .filter_map(|slot| guarded(move || slot.shape.finish()).flatten())
+            .collect();
+        let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
+        facts.retain(|f| !superseded.contains(&f.shape));
+        Findings {
+            notable: self.notable,
             facts,
-            is_json_document,
         }
+    }
+
+    /// Ends the analysis and reports over the `omitted` range, every failure shown.
+    pub(crate) fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
+        let findings = self.conclude();
+        let failures = findings.failure_lines(None);
+        findings.report(omitted, failures)
     }
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
         self.notable.approx_heap()
-            + self.libtest.approx_heap()
-            + self.pytest.approx_heap()
-            + self.gotest.approx_heap()
-            + self.jest.approx_heap()
-            + self.vitest.approx_heap()
-            + self.rustc.approx_heap()
-            + self.gcc.approx_heap()
-            + self.tsc.approx_heap()
-            + self.grep.approx_heap()
-            + self.json.approx_heap()
+            + self
+                .shapes
+                .iter()
+                .map(|s| s.shape.approx_heap())
+                .sum::<usize>()
     }
+}
+
+thread_local! {
+    /// Set while a shape runs: its panic is handled, and the panic message is not printed.
+    static IN_SHAPE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` on the slot's shape unless it panicked before; a panic disables the shape.
+fn isolated(slot: &mut Slot, f: impl FnOnce(&mut dyn Shape)) {
+    if slot.alive && guarded(|| f(&mut *slot.shape)).is_none() {
+        slot.alive = false;
+    }
+}
+
+/// `f()`, or `None` when it panicked.
+fn guarded<R>(f: impl FnOnce() -> R) -> Option<R> {
+    quiet_panics_in_shapes();
+    IN_SHAPE.with(|s| s.set(true));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    IN_SHAPE.with(|s| s.set(false));
+    outcome.ok()
+}
+
+/// Keeps a shape's panic off standard error (the reader gets the summary without that shape;
+/// any other panic is reported as before).
+fn quiet_panics_in_shapes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_SHAPE.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Failure lines rendered for the summary, and what they cost.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FailureLines {
+    pub(crate) lines: Vec<String>,
+    pub(crate) tokens: u64,
+    /// Output lines whose failure was shown, and how (notable examples need not repeat them).
+    pub(crate) shown: Vec<(u64, String)>,
+}
+
+/// What the analysis found, before the preview is decided.
+pub(crate) struct Findings {
+    notable: NotableCounter,
+    facts: Vec<Fact>,
+}
+
+impl Findings {
+    /// The output is content (a diff, commits, search results, a listing, source).
+    pub(crate) fn is_content(&self) -> bool {
+        self.facts.iter().any(|f| f.content)
+    }
+
+    /// The tokens the facts' own lines take in the summary.
+    pub(crate) fn fact_tokens(&self, tokenizer: &Tokenizer) -> u64 {
+        self.facts
+            .iter()
+            .flat_map(|f| &f.lines)
+            .map(|l| tokenizer.count(l) + 3)
+            .sum()
+    }
+
+    /// The failures of every fact, most important first, within `budget` tokens when given:
+    /// each failure with its first detail while they fit, then the names of more, the last one
+    /// always, and how many there were.
+    pub(crate) fn failure_lines(&self, budget: Option<(&Tokenizer, u64)>) -> FailureLines {
+        let mut out = FailureLines::default();
+        let cost = |text: &str| budget.map_or(0, |(t, _)| t.count(text) + 1);
+        let limit = budget.map_or(u64::MAX, |(_, b)| b);
+        for f in self.facts.iter().flat_map(|fact| &fact.failures) {
+            // Whole details while at least the first few fit; else the first line of each.
+            let wanted = f.kept.len().min(COMPACT_BELOW) as u64;
+            let mut listed = list_failures(f, Detail::Whole, limit - out.tokens.min(limit), &cost);
+            if listed.detailed < wanted {
+                let compact =
+                    list_failures(f, Detail::Compact, limit - out.tokens.min(limit), &cost);
+                if compact.detailed > listed.detailed {
+                    listed = compact;
+                }
+            }
+            if listed.detailed == 0 {
+                // Not even one fits: the counts and names stated elsewhere must do.
+                continue;
+            }
+            out.tokens += listed.tokens;
+            out.shown.extend(listed.shown);
+            out.lines.extend(listed.lines);
+        }
+        out
+    }
+
+    /// The report over the `omitted` range, with the failure lines decided already.
+    pub(crate) fn report(
+        self,
+        omitted: Option<RangeInclusive<u64>>,
+        failures: FailureLines,
+    ) -> Report {
+        let notable = if self.is_content() {
+            None
+        } else {
+            // Failures shown with their details leave less for examples to tell.
+            let examples = if failures.lines.is_empty() { 4 } else { 2 };
+            self.notable.finish(omitted, &failures.shown, examples)
+        };
+        Report {
+            notable,
+            facts: self.facts,
+            failures: failures.lines,
+        }
+    }
+}
+
+/// While fewer failures than this fit with whole details, each gets its first line only.
+const COMPACT_BELOW: usize = 3;
+/// A compact detail's length.
+const COMPACT_CHARS: usize = 110;
+/// The part of a list's budget (one in this many tokens) kept for the names of failures shown
+/// without details.
+const NAMES_SHARE: u64 = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    Whole,
+    /// The first line of detail, shortened, and where (`at …`).
+    Compact,
+}
+
+/// One list's lines within `limit` tokens.
+struct Listed {
+    lines: Vec<String>,
+    tokens: u64,
+    shown: Vec<(u64, String)>,
+    detailed: u64,
+}
+
+fn list_failures(
+    f: &super::shapes::Failures,
+    detail: Detail,
+    limit: u64,
+    cost: &dyn Fn(&str) -> u64,
+) -> Listed {
+    let heading = format!("[ctxoff] {} ({}):", f.heading, thousands(f.total));
+    let mut listed = Listed {
+        tokens: cost(&heading),
+        lines: vec![heading],
+        shown: Vec::new(),
+        detailed: 0,
+    };
+    let mut unshown = Vec::new();
+    // Names of the failures not detailed need room too.
+    let details_limit = if f.total > f.kept.len().min(COMPACT_BELOW) as u64 {
+        limit - limit / NAMES_SHARE
+    } else {
+        limit
+    };
+    // Chosen in two rounds: the first failure of each group (a top-level test and its
+    // subtests, a describe block) first, then the others in order. A detail already shown word
+    // for word (the same assertion failing in many subtests) is not shown again while other
+    // failures wait: they get its room.
+    let all: Vec<&Failure> = f.iter().collect();
+    let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
+    let mut chosen = vec![false; all.len()];
+    let mut tokens = listed.tokens;
+    let mut said: Vec<&[String]> = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
+    'rounds: for round in 0..2 {
+        for (i, failure) in all.iter().enumerate() {
+            let group = failure_group(&failure.name);
+            if chosen[i]
+                || (failure.has_detail() && said.contains(&failure.detail.as_slice()))
+                || (round == 0 && groups.contains(&group))
+            {
+                continue;
+            }
+            let c = cost(&lines[i]);
+            if tokens + c > details_limit {
+                break 'rounds;
+            }
+            tokens += c;
+            chosen[i] = true;
+            said.push(&failure.detail);
+            groups.push(group);
+        }
+    }
+    listed.tokens = tokens;
+    for (i, failure) in all.iter().enumerate() {
+        if chosen[i] {
+            listed.shown.push((failure.line, lines[i].clone()));
+            listed.lines.push(lines[i].clone());
+            listed.detailed += 1;
+        } else {
+            unshown.push(*failure);
+        }
+    }
+    if listed.detailed > 0 && listed.detailed < f.total {
+        let last = f.last.as_ref().filter(|l| unshown.last() == Some(l));
+        let named: Vec<&str> = unshown
+            .iter()
+            .filter(|u| Some(**u) != last && !u.name.is_empty())
+            .map(|u| u.name.as_str())
+            .collect();
+        // As many names as fit, the last failure's always.
+        let mut take = named.len();
+        let mut line = more_line(f.total - listed.detailed, &named[..take], last);
+        while take > 0 && listed.tokens + cost(&line) > limit {
+            take -= 1;
+            line = more_line(f.total - listed.detailed, &named[..take], last);
+        }
+        listed.tokens += cost(&line);
+        listed.lines.push(line);
+    }
+    listed
+}
+
+/// The group a failing test belongs to: its name up to the first nesting separator
+/// (`TestX/sub`, `describe > test`, `describe › test`).
+fn failure_group(name: &str) -> &str {
+    [" > ", " › ", "/"]
+        .iter()
+        .filter_map(|sep| name.find(sep))
+        .min()
+        .map_or(name, |end| &name[..end])
+}
+
+/// `  L1,204 name: detail · detail`.
+fn failure_line(failure: &Failure, detail: Detail) -> String {
+    let mut line = format!("  L{}", thousands(failure.line));
+    if !failure.name.is_empty() {
+        line.push(' ');
+        line.push_str(&failure.name);
+    }
+    if failure.has_detail() {
+        line.push_str(if failure.name.is_empty() { " " } else { ": " });
+        match detail {
+            Detail::Whole => line.push_str(&failure.detail.join(" · ")),
+            Detail::Compact => {
+                line.push_str(&crate::format::cut(&failure.detail[0], COMPACT_CHARS));
+                if let Some(at) = failure.detail[1..].iter().find(|d| d.starts_with("at ")) {
+                    line.push_str(" · ");
+                    line.push_str(at);
+                }
+            }
+        }
+    }
+    line
+}
+
+/// `  … 51 more: a, b, … 46 more …, L1,590 z`: the failures not detailed.
+fn more_line(count: u64, names: &[&str], last: Option<&Failure>) -> String {
+    let mut line = format!("  … {} more", thousands(count));
+    if names.is_empty() && last.is_none() {
+        return line;
+    }
+    line.push_str(": ");
+    line.push_str(&names.join(", "));
+    let unnamed = count - names.len() as u64 - u64::from(last.is_some());
+    if unnamed > 0 {
+        if !names.is_empty() {
+            line.push_str(", ");
+        }
+        line.push_str(&format!("… {} more", thousands(unnamed)));
+    }
+    if let Some(last) = last {
+        if unnamed > 0 {
+            line.push_str(" …");
+        }
+        if !names.is_empty() || unnamed > 0 {
+            line.push_str(", ");
+        }
+        line.push_str(&format!("L{} {}", thousands(last.line), last.name));
+    }
+    line
 }
 
 /// What the analysis found: notable lines in the omitted range and facts about the output.
@@ -164,21 +431,30 @@ impl Analysis {
 pub(crate) struct Report {
     notable: Option<NotableReport>,
     facts: Vec<Fact>,
-    is_json_document: bool,
+    failures: Vec<String>,
 }
 
 impl Report {
-    /// Summary lines: `[ctxoff] …` lines and, after the notable counts, `  L12: …` examples.
+    /// Summary lines: facts, failures with their details, then notable counts and examples.
     pub(crate) fn render(&self) -> Vec<String> {
-        let mut lines = self
-            .notable
-            .as_ref()
-            .map(NotableReport::render)
-            .unwrap_or_default();
+        let mut lines = Vec::new();
         for fact in &self.facts {
             lines.extend(fact.lines.iter().map(|l| format!("[ctxoff] {l}")));
         }
+        lines.extend(self.failures.iter().cloned());
+        if let Some(notable) = &self.notable {
+            lines.extend(notable.render());
+        }
         lines
+    }
+
+    /// The `ctxoff grep` arguments that answer the obvious next question about this output:
+    /// the first recognised shape's, else one built from the notable kinds found.
+    pub(crate) fn hint(&self) -> Option<String> {
+        self.facts
+            .iter()
+            .find_map(|f| f.hint.clone())
+            .or_else(|| self.notable.as_ref().and_then(NotableReport::hint))
     }
 
     /// `{"from", "to", "kinds": [{"kind", "count", "first"}], "examples": [{"line", "text"}]}`,
@@ -189,13 +465,28 @@ impl Report {
             .map_or(Value::Null, NotableReport::json)
     }
 
-    /// An array with one object per recognised shape, each with a `"shape"` key.
+    /// An array with one object per recognised shape, each with a `"shape"` key (and its
+    /// failures under `"failures"` when it has any).
     pub(crate) fn facts_json(&self) -> Value {
-        Value::Array(self.facts.iter().map(|f| f.json.clone()).collect())
+        Value::Array(
+            self.facts
+                .iter()
+                .map(|f| {
+                    let mut json = f.json.clone();
+                    if !f.failures.is_empty()
+                        && let Value::Object(map) = &mut json
+                    {
+                        let lists: Vec<Value> = f.failures.iter().map(|l| l.json()).collect();
+                        map.insert("failures".into(), Value::Array(lists));
+                    }
+                    json
+                })
+                .collect(),
+        )
     }
 
     /// The whole output is one valid JSON value (whitespace around it allowed).
     pub(crate) fn is_json_document(&self) -> bool {
-        self.is_json_document
+        self.facts.iter().any(|f| f.shape == "json")
     }
 }

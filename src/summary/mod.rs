@@ -16,3 +16,50 @@ mod tests;
 pub(crate) use analysis::{Analysis, Report};
 pub(crate) use notable::NotablePatterns;
 pub(crate) use render::{Origin, Saved, render, to_json};
+pub(crate) use shapes::Source;
+
+use crate::tokens::Tokenizer;
+use preview::{Ends, Preview};
+
+/// Failures with their details get up to `findings_share` of the preview budget (less what the
+/// facts take), and at least this many tokens however small the budget: the first failure's
+/// detail is what a reader needs most, more than a run's progress lines in head and tail.
+const FAILURE_FLOOR: u64 = 250;
+
+/// The share of the preview budget facts and failures may take from head and tail: three
+/// quarters, but half of a budget too small to give the floor a quarter (its head and tail are
+/// a few lines already, and often hold the totals).
+fn findings_share(budget: u64) -> u64 {
+    if budget / 4 >= FAILURE_FLOOR {
+        budget / 4 * 3
+    } else {
+        budget / 2
+    }
+}
+
+/// Head, tail and report of an output the analysis has seen whole. The facts and the failures
+/// with their first details are decided first (the failures within `findings_share` of the
+/// budget, less what the facts take, but at least `FAILURE_FLOOR`); what they take, up to that
+/// share, is taken from the head and tail. `tokens` is the whole output's count, for the exact omitted
+/// figure.
+pub(crate) fn summarise(
+    analysis: Analysis,
+    ends: &Ends,
+    tokenizer: &Tokenizer,
+    budget: u64,
+    tokens: Option<u64>,
+) -> (Preview, Report) {
+    let findings = analysis.conclude();
+    let facts = findings.fact_tokens(tokenizer);
+    let failure_budget = findings_share(budget)
+        .saturating_sub(facts)
+        .max(FAILURE_FLOOR);
+    let failures = findings.failure_lines(Some((tokenizer, failure_budget)));
+    let preview_budget = budget - (facts + failures.tokens).min(findings_share(budget));
+    let mut preview = Preview::new(ends, tokenizer, preview_budget.max(1));
+    if let Some(total) = tokens {
+        preview.count_omitted(ends, tokenizer, total);
+    }
+    let omitted = preview.omitted_lines(ends.total_lines);
+    (preview, findings.report(omitted, failures))
+}

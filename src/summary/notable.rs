@@ -26,6 +26,16 @@
 //! `test result: ok. 5 passed; 0 failed` is not reported as a failure.
 //! A line counts once per kind however often the word appears in it.
 //!
+//! Some lines hold failure words that are no failure, and do not count: a test runner's passing
+//! and progress lines (`=== RUN   TestOptionPanic`, `--- PASS: …`, `test x ... ok`, `✓ throws
+//! error`, `PASSED`, TAP's `ok 3 - …`, automake's `PASS: …`) and source code echoed in a
+//! report (pytest's `>       assert …`, the numbered code frames of compilers, linters and test
+//! runners: ` 12 |   {f_error, "error", 2}`, `   |`). See [`is_incidental`].
+//!
+//! Examples are chosen for the reader: lines of the omitted range shaped like a diagnostic
+//! (the word opens the line, or follows a `file:line:` location or a test runner's marker) before
+//! lines where it is incidental, the most telling kinds first.
+//!
 //! Configured patterns (Rust regex syntax) add one kind each, labelled by the pattern itself.
 
 use std::collections::VecDeque;
@@ -274,10 +284,19 @@ impl NotablePatterns {
     /// space. (Only examples need it: a few lines per kind.)
     fn hit_at(&self, line: &str, lower: &mut Vec<u8>, kind: usize) -> Option<usize> {
         match FAMILIES.get(kind) {
+            // The most diagnostic-looking hit (the first of those).
             Some(family) => notable_stems(line.as_bytes(), lower)
                 .filter(|hit| hit.kind == kind)
-                .find(|hit| counts_as_word(line, hit.start, hit.end, family.suffixes))
-                .map(|hit| hit.start),
+                .filter(|hit| counts_as_word(line, hit.start, hit.end, family.suffixes))
+                .map(|hit| hit.start)
+                .fold(None, |best: Option<(usize, u8)>, at| {
+                    let score = example_score(line, at);
+                    match best {
+                        Some((_, s)) if s >= score => best,
+                        _ => Some((at, score)),
+                    }
+                })
+                .map(|(at, _)| at),
             None => self.extra_each[kind - FAMILIES.len()]
                 .find(line)
                 .map(|m| m.start()),
@@ -366,13 +385,171 @@ fn after_zero_or_no(before: &[u8]) -> bool {
 /// The first hits kept with their line numbers, to take the head's hits out at the end. The
 /// head is a few hundred tokens, so it holds far fewer hit lines than this.
 const FIRST_HITS_KEPT: usize = 4096;
-/// Example texts kept per kind (the first ones; those in the head or tail are not shown).
-const EXAMPLES_PER_KIND: usize = 8;
-/// Examples shown, and how long each may be: a small token budget (about 4 × 30 tokens).
-const EXAMPLES_SHOWN: usize = 4;
-const EXAMPLE_CHARS_SHOWN: usize = 100;
+/// Example candidates kept per kind, in each part of the output (see [`Examples`]).
+const EXAMPLES_PER_KIND: usize = 6;
+/// How long an example may be: a small token budget (at most 4 × 30 tokens).
+const EXAMPLE_CHARS_SHOWN: usize = 90;
 /// Characters shown before a hit that lies beyond the start of a long example line.
 const EXAMPLE_LEAD_CHARS: usize = 30;
+/// How much of a hit line is kept while it may still be in the tail.
+const RECENT_CHARS: usize = 512;
+
+/// Whether a line's failure words are incidental: a test runner's passing or progress line, or
+/// source code echoed in a report or a code frame. Such lines are neither counted nor shown.
+pub(crate) fn is_incidental(line: &str) -> bool {
+    let t = line.trim_start_matches([' ', '\t']);
+    let Some(&first) = t.as_bytes().first() else {
+        return false;
+    };
+    match first {
+        // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`
+        b'=' => ["=== RUN", "=== PAUSE", "=== CONT", "=== NAME"]
+            .iter()
+            .any(|p| t.starts_with(p)),
+        b'-' => t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "),
+        // libtest: `test a::b ... ok`, `test a::b ... ignored, reason`
+        b't' => t.starts_with("test ") && (t.ends_with(" ... ok") || t.contains(" ... ignored")),
+        // TAP: `ok 12 - name`
+        b'o' => t
+            .strip_prefix("ok ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())),
+        // automake `PASS: name`, jest `PASS src/x.test.js`, pytest -v `… PASSED [ 10%]`
+        b'P' => t.starts_with("PASS: ") || t.starts_with("PASS "),
+        // pytest's echoed source: `>       assert x == y`
+        b'>' => {
+            (line.starts_with('>') && (t.len() == 1 || t[1..].starts_with([' ', '\t'])))
+                || is_code_frame(t)
+        }
+        // rustc's gutter: `   |`, `   = note` is not source
+        b'|' => true,
+        b'0'..=b'9' => is_code_frame(t),
+        // ✓ ✔ √: a passing test
+        0xe2 => t.starts_with('✓') || t.starts_with('✔') || t.starts_with('√'),
+        _ => t.contains(" PASSED") && t.contains("::"),
+    }
+}
+
+/// ` 12 |   code`, `12| code` or `  > 12 | code`: a numbered source line of a code frame.
+fn is_code_frame(t: &str) -> bool {
+    let t = t.trim_start_matches([' ', '>']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && t[digits..].trim_start_matches(' ').starts_with('|')
+}
+
+/// How much a line looks like a diagnostic about the hit at byte `at`: 3 when the word opens
+/// the line (after indentation or a test runner's marker: `error: …`, `FAIL …`, `E   …`,
+/// `panic: …`, `TypeError: …`), follows a `file:line:` location, or is a whole JSON value
+/// (`"level":"error"`); 2 when it opens a clause (after `: `, `] `, `- `) or is capitalised;
+/// 1 otherwise.
+fn example_score(line: &str, at: usize) -> u8 {
+    let before = &line[..at];
+    if (before.ends_with("\":\"") || before.ends_with("\": \""))
+        && line[at..]
+            .find('"')
+            .is_some_and(|end| line[at..at + end].bytes().all(|b| b.is_ascii_alphabetic()))
+    {
+        return 3;
+    }
+    let lead = before.trim_start_matches([' ', '\t', '●', '×', '✗', '✘', '❯', '⨯', '*', '!', '#']);
+    // A word glued to the hit (`TypeError`): the word's start decides.
+    let word_start = lead
+        .rfind(|c: char| !c.is_alphanumeric() && c != '_')
+        .map_or(0, |i| {
+            i + lead[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let lead = &lead[..word_start];
+    if lead.is_empty() || lead == "E " || lead.trim_end() == "E" || is_location(lead) {
+        return 3;
+    }
+    let hit = &line[at..];
+    if lead.ends_with(": ") || lead.ends_with("] ") || lead.ends_with("- ") {
+        return 2;
+    }
+    if hit.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return 2;
+    }
+    1
+}
+
+/// `src/a.c:12:5: `, `a.py:3: `, `src/a.ts(3,4): `: a location ending a line's lead.
+fn is_location(lead: &str) -> bool {
+    let lead = lead.trim_end();
+    let Some(lead) = lead.strip_suffix(':').or_else(|| lead.strip_suffix(" -")) else {
+        return false;
+    };
+    let number_end = lead.trim_end_matches(|c: char| {
+        c.is_ascii_digit() || c == ':' || c == ',' || c == '(' || c == ')'
+    });
+    number_end.len() < lead.len() && !number_end.is_empty() && !number_end.contains(' ')
+}
+
+/// Whether a line shown nearby (a failure with its detail) already says what the example would:
+/// it contains the example's start.
+fn said(example: &Candidate, shown: &[(u64, String)]) -> bool {
+    let text = example.text.trim_start_matches('…').trim();
+    let core: String = text.chars().take(40).collect();
+    let core = core.trim_end_matches('…');
+    shown.iter().any(|(line, said)| {
+        *line == example.line || (line.abs_diff(example.line) <= 3 && said.contains(core))
+    })
+}
+
+/// Whether an example tells more than its failure word: a bare heading (`failures:`,
+/// `FAILED`) does not.
+fn informative(example: &Candidate) -> bool {
+    example
+        .text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .nth(1)
+        .is_some()
+}
+
+/// An example candidate: a line, how diagnostic it looks, and the text shown.
+#[derive(Clone, Debug)]
+struct Candidate {
+    line: u64,
+    score: u8,
+    text: String,
+}
+
+/// The best candidates of one kind in one part of the output: highest score, then earliest.
+#[derive(Clone, Debug, Default)]
+struct Best {
+    kept: Vec<Candidate>,
+}
+
+impl Best {
+    fn offer(&mut self, candidate: Candidate) {
+        if self.kept.len() < EXAMPLES_PER_KIND {
+            self.kept.push(candidate);
+            return;
+        }
+        // Replace the worst (lowest score, latest) when the new one scores higher.
+        let worst = (0..self.kept.len())
+            .min_by_key(|&i| (self.kept[i].score, std::cmp::Reverse(self.kept[i].line)))
+            .expect("full");
+        if candidate.score > self.kept[worst].score {
+            self.kept[worst] = candidate;
+        }
+    }
+
+    fn would_take(&self, score: u8) -> bool {
+        self.kept.len() < EXAMPLES_PER_KIND || self.kept.iter().any(|c| c.score < score)
+    }
+}
+
+/// Example candidates, per kind, kept apart by where they lie: within the first `window` lines
+/// (maybe the head), after them (surely not the head), and among the last `window` lines
+/// (maybe the tail, until later lines push them out of it). Whatever the head and tail turn
+/// out to be, the best candidates of the omitted range are among those kept.
+#[derive(Clone, Debug, Default)]
+struct Examples {
+    early: Vec<Best>,
+    later: Vec<Best>,
+    /// Hit lines among the last `window` lines: number, kinds, scores per kind, text.
+    recent: VecDeque<(u64, u64, String)>,
+}
 
 /// Streams over every line, counting hits per kind, keeping what `finish` needs to count only
 /// the omitted range: the first hits (for the head) and the hits among the last
@@ -388,9 +565,10 @@ pub(crate) struct NotableCounter {
     /// Per kind, the first hit after `covered` once `first_hits` is full (0: none).
     first_after_cover: Vec<u64>,
     tail: VecDeque<(u64, u64)>,
+    /// The most lines the head or the tail can have.
     max_tail_lines: u64,
     last_line: u64,
-    examples: Vec<Vec<(u64, String)>>,
+    examples: Examples,
     lower: Vec<u8>,
 }
 
@@ -408,7 +586,11 @@ impl NotableCounter {
             tail: VecDeque::new(),
             max_tail_lines,
             last_line: 0,
-            examples: vec![Vec::new(); kinds],
+            examples: Examples {
+                early: vec![Best::default(); kinds],
+                later: vec![Best::default(); kinds],
+                recent: VecDeque::new(),
+            },
             lower: Vec::new(),
         }
     }
@@ -438,11 +620,17 @@ impl NotableCounter {
         {
             self.tail.pop_front();
         }
+        while let Some(&(n, _, _)) = self.examples.recent.front()
+            && n.saturating_add(self.max_tail_lines) <= number
+        {
+            let (n, mask, text) = self.examples.recent.pop_front().expect("front");
+            self.settle_example(n, mask, &text);
+        }
         let mask = match default_kinds {
             Some(mask) => mask | self.patterns.extra_kinds(text),
             None => self.patterns.classify_with(text, &mut self.lower),
         };
-        if mask == 0 {
+        if mask == 0 || is_incidental(text) {
             return;
         }
         for kind in bits(mask) {
@@ -450,13 +638,12 @@ impl NotableCounter {
             if self.saturated && self.first_after_cover[kind] == 0 {
                 self.first_after_cover[kind] = number;
             }
-            if self.examples[kind].len() < EXAMPLES_PER_KIND {
-                let at = self
-                    .patterns
-                    .hit_at(text, &mut self.lower, kind)
-                    .unwrap_or(0);
-                self.examples[kind].push((number, example_text(text, at)));
-            }
+        }
+        if self.max_tail_lines > 0 {
+            let kept = crate::format::cut(text, RECENT_CHARS);
+            self.examples.recent.push_back((number, mask, kept));
+        } else {
+            self.settle_example(number, mask, text);
         }
         if !self.saturated {
             self.first_hits.push((number, mask));
@@ -467,28 +654,61 @@ impl NotableCounter {
         }
     }
 
+    /// Offers a hit line that is surely not in the tail as an example of each of its kinds.
+    fn settle_example(&mut self, number: u64, mask: u64, text: &str) {
+        for kind in bits(mask) {
+            let Some(at) = self.patterns.hit_at(text, &mut self.lower, kind) else {
+                continue;
+            };
+            let score = example_score(text, at);
+            let best = if number <= self.max_tail_lines {
+                &mut self.examples.early[kind]
+            } else {
+                &mut self.examples.later[kind]
+            };
+            if best.would_take(score) {
+                best.offer(Candidate {
+                    line: number,
+                    score,
+                    text: example_text(text, at),
+                });
+            }
+        }
+    }
+
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
         use std::mem::size_of;
+        let best = |b: &Vec<Best>| {
+            b.iter()
+                .map(|b| {
+                    b.kept.capacity() * size_of::<Candidate>()
+                        + b.kept.iter().map(|c| c.text.capacity()).sum::<usize>()
+                })
+                .sum::<usize>()
+        };
         self.totals.capacity() * 8
             + self.lower.capacity()
             + self.first_hits.capacity() * 16
             + self.first_after_cover.capacity() * 8
             + self.tail.capacity() * 16
-            + self.examples.capacity() * size_of::<Vec<(u64, String)>>()
+            + best(&self.examples.early)
+            + best(&self.examples.later)
             + self
                 .examples
+                .recent
                 .iter()
-                .map(|e| {
-                    e.capacity() * size_of::<(u64, String)>()
-                        + e.iter().map(|(_, s)| s.capacity()).sum::<usize>()
-                })
+                .map(|(_, _, t)| t.capacity() + 40)
                 .sum::<usize>()
     }
 
+    /// Counts over the `omitted` range; examples are taken from it, except what `shown` (lines
+    /// and their text, shown elsewhere in the summary already) says already.
     pub(crate) fn finish(
-        self,
+        mut self,
         omitted: Option<std::ops::RangeInclusive<u64>>,
+        shown: &[(u64, String)],
+        examples_shown: usize,
     ) -> Option<NotableReport> {
         let (a, b) = omitted?.into_inner();
         let b = b.min(self.last_line);
@@ -540,6 +760,30 @@ impl NotableCounter {
         if kinds.is_empty() {
             return None;
         }
+        // The hit lines still in the window: those in the range are candidates too.
+        for (n, mask, text) in std::mem::take(&mut self.examples.recent) {
+            if in_range(n) {
+                self.settle_example(n, mask, &text);
+            }
+        }
+        let examples = self.pick_examples(&in_range, shown, examples_shown);
+        Some(NotableReport {
+            from,
+            to,
+            omitted: (a, b),
+            kinds,
+            examples,
+        })
+    }
+
+    /// Up to `max` examples from the range: the best of each kind, the most telling
+    /// kinds first, then the next best of those kinds.
+    fn pick_examples(
+        &self,
+        in_range: &dyn Fn(u64) -> bool,
+        shown: &[(u64, String)],
+        max: usize,
+    ) -> Vec<(u64, String)> {
         let priority = |label: &str| {
             EXAMPLE_PRIORITY
                 .iter()
@@ -548,25 +792,42 @@ impl NotableCounter {
         };
         let mut order: Vec<usize> = (0..self.patterns.labels.len()).collect();
         order.sort_by_key(|&kind| priority(&self.patterns.labels[kind]));
+        let ranked: Vec<Vec<&Candidate>> = order
+            .iter()
+            .map(|&kind| {
+                let mut c: Vec<&Candidate> = self.examples.early[kind]
+                    .kept
+                    .iter()
+                    .chain(&self.examples.later[kind].kept)
+                    .filter(|c| in_range(c.line) && informative(c) && !said(c, shown))
+                    .collect();
+                c.sort_by_key(|c| (std::cmp::Reverse(c.score), c.line));
+                c
+            })
+            .collect();
         let mut examples: Vec<(u64, String)> = Vec::new();
-        for kind in order {
-            if examples.len() == EXAMPLES_SHOWN {
-                break;
+        // Each kind's best first; then more of the most telling kinds, diagnostics only.
+        for round in 0..EXAMPLES_PER_KIND {
+            let before = examples.len();
+            for candidates in &ranked {
+                if examples.len() == max {
+                    break;
+                }
+                let next = candidates
+                    .iter()
+                    .find(|c| !examples.iter().any(|(m, _)| *m == c.line));
+                if let Some(c) = next
+                    && (round == 0 || c.score == 3)
+                {
+                    examples.push((c.line, c.text.clone()));
+                }
             }
-            if let Some((n, text)) = self.examples[kind].iter().find(|(n, _)| in_range(*n))
-                && !examples.iter().any(|(m, _)| m == n)
-            {
-                examples.push((*n, text.clone()));
+            if examples.len() == before {
+                break;
             }
         }
         examples.sort();
-        Some(NotableReport {
-            from,
-            to,
-            omitted: (a, b),
-            kinds,
-            examples,
-        })
+        examples
     }
 }
 
@@ -623,6 +884,32 @@ impl NotableReport {
                 .map(|(n, text)| format!("  L{}: {text}", thousands(*n))),
         );
         lines
+    }
+
+    /// `'(?i)error|fail'`-style `grep` arguments for the kinds found, the most telling first.
+    pub(crate) fn hint(&self) -> Option<String> {
+        let mut labels: Vec<&str> = self.kinds.iter().map(|k| k.label.as_str()).collect();
+        let priority = |label: &str| {
+            EXAMPLE_PRIORITY
+                .iter()
+                .position(|&p| p == label)
+                .unwrap_or(EXAMPLE_PRIORITY.len())
+        };
+        labels.sort_by_key(|l| priority(l));
+        labels.truncate(3);
+        let words: Vec<String> = labels
+            .iter()
+            .map(|&l| {
+                FAMILIES
+                    .iter()
+                    .find(|f| f.label == l)
+                    .map_or_else(|| l.to_owned(), |f| f.stems[0].to_owned())
+            })
+            .collect();
+        if words.iter().any(|w| w.contains('\'')) {
+            return None;
+        }
+        Some(format!("'(?i){}' -C 2", words.join("|")))
     }
 
     pub(crate) fn json(&self) -> serde_json::Value {
@@ -687,7 +974,7 @@ mod tests {
             &format!(r#"{{"pad":"{padding}","level":"error","note":"TODO later"}}"#),
         );
         c.line(3, "warning near the start");
-        let r = c.finish(Some(1..=3)).unwrap();
+        let r = c.finish(Some(1..=3), &[], 4).unwrap();
         let shown: Vec<&str> = r.examples.iter().map(|(_, t)| t.as_str()).collect();
         assert_eq!(
             shown,
@@ -718,7 +1005,7 @@ mod tests {
             c.line(n, if n % 2 == 0 { "error here" } else { "fine" });
         }
         // Head 1..=4, tail 18..=20: errors on 6, 8, …, 16.
-        let r = c.finish(Some(5..=17)).unwrap();
+        let r = c.finish(Some(5..=17), &[], 4).unwrap();
         assert_eq!(
             r.kinds,
             [NotableKind {

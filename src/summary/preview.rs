@@ -19,8 +19,13 @@ pub(crate) struct PreviewLine {
 pub(crate) struct Preview {
     pub head: Vec<PreviewLine>,
     pub tail: Vec<PreviewLine>,
-    /// Tokens of the raw text the head and tail stand for (for the omitted count).
+    /// Tokens of the raw text the head and tail stand for, line by line.
     pub shown_tokens: u64,
+    /// Tokens of the raw text neither head nor tail shows, counted as that text on its own.
+    pub omitted_tokens: u64,
+    /// Raw bytes of the whole lines of the head, and from the tail's first line to the end.
+    head_bytes: usize,
+    tail_bytes: usize,
 }
 
 /// What the capture kept of the output's two ends.
@@ -34,6 +39,7 @@ pub(crate) struct Ends<'a> {
     /// Whether `start` holds the whole output.
     pub whole: bool,
     pub total_lines: u64,
+    pub total_bytes: u64,
 }
 
 impl Preview {
@@ -51,6 +57,7 @@ impl Preview {
             if complete && used + tokens <= head_budget {
                 used += tokens;
                 preview.shown_tokens += tokenizer.count_bytes(piece);
+                preview.head_bytes += piece.len();
                 preview.head.push(PreviewLine {
                     number,
                     text: text.into_owned(),
@@ -88,6 +95,7 @@ impl Preview {
             if complete && number > head_end && used + tokens <= tail_budget {
                 used += tokens;
                 preview.shown_tokens += tokenizer.count_bytes(piece) + 1;
+                preview.tail_bytes = ends.end.len() - piece_start(ends.end, piece);
                 preview.tail.push(PreviewLine {
                     number,
                     text: text.into_owned(),
@@ -110,11 +118,82 @@ impl Preview {
         preview
     }
 
+    /// Sets `omitted_tokens`: the tokens of the omitted text on its own, given the `total` of the
+    /// whole output. Only the two ends are in memory: the total is split at line starts where
+    /// no token can span the cut (see [`is_clean_cut`]), near the head's end and the tail's
+    /// start, and the few lines between each clean cut and the preview are counted apart.
+    /// Where no clean cut is found (a single huge line), the omitted count is the total less
+    /// what head and tail show, counted line by line.
+    pub(crate) fn count_omitted(&mut self, ends: &Ends, tokenizer: &Tokenizer, total: u64) {
+        let fallback = total.saturating_sub(self.shown_tokens);
+        let cut = self.head.iter().chain(&self.tail).any(|l| l.cut);
+        let length = ends.total_bytes as usize;
+        let (h, t) = (self.head_bytes, length.saturating_sub(self.tail_bytes));
+        self.omitted_tokens = if h >= t {
+            0
+        } else if cut {
+            fallback
+        } else if t <= ends.start.len() {
+            tokenizer.count_bytes(&ends.start[h..t])
+        } else if let Some(end_at) = length.checked_sub(ends.end.len())
+            && h >= end_at
+        {
+            tokenizer.count_bytes(&ends.end[h - end_at..t - end_at])
+        } else if let Some(t_in_end) = t.checked_sub(length - ends.end.len()) {
+            let end_at = length - ends.end.len();
+            let s2 = (h..ends.start.len()).find(|&c| is_clean_cut(ends.start, c));
+            let s3 = (1..=t_in_end).rev().find(|&c| is_clean_cut(ends.end, c));
+            match (s2, s3) {
+                (Some(s2), Some(s3)) if s2 <= s3 + end_at => {
+                    let before = tokenizer.count_bytes(&ends.start[..s2]);
+                    let after = tokenizer.count_bytes(&ends.end[s3..]);
+                    (total + tokenizer.count_bytes(&ends.start[h..s2]))
+                        .saturating_sub(before + after)
+                        + tokenizer.count_bytes(&ends.end[s3..t_in_end])
+                }
+                _ => fallback,
+            }
+        } else {
+            fallback
+        };
+    }
+
     /// The lines neither head nor tail shows in full or in part.
     pub(crate) fn omitted_lines(&self, total_lines: u64) -> Option<std::ops::RangeInclusive<u64>> {
         let first = self.head.last().map_or(1, |l| l.number + 1);
         let last = self.tail.first().map_or(total_lines, |l| l.number - 1);
         (first <= last).then_some(first..=last)
+    }
+}
+
+/// Where `piece` (a subslice of `text`) starts in it.
+fn piece_start(text: &[u8], piece: &[u8]) -> usize {
+    piece.as_ptr() as usize - text.as_ptr() as usize
+}
+
+/// Whether no token of o200k_base or cl100k_base spans a cut of `text` before byte `at`: `at`
+/// starts a line (a `\n` before it) whose first character after spaces and tabs is neither
+/// whitespace nor a line end, and which does not start with `/`. The pieces the tokenizers'
+/// patterns split text into end at such a point: runs of whitespace with a line end in them
+/// end at their last line end, punctuation runs swallow only `\r`, `\n` and `/` after them, and
+/// letters and digits never a line end.
+pub(crate) fn is_clean_cut(text: &[u8], at: usize) -> bool {
+    if at == 0 || at >= text.len() || text[at - 1] != b'\n' || text[at] == b'/' {
+        return false;
+    }
+    let rest = &text[at..];
+    let indent = rest
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    match rest.get(indent) {
+        Some(&b) if b.is_ascii_graphic() => true,
+        Some(&b) if b >= 0x80 => {
+            let tail = &rest[indent..rest.len().min(indent + 4)];
+            let decoded = String::from_utf8_lossy(tail);
+            decoded.chars().next().is_some_and(|c| !c.is_whitespace())
+        }
+        _ => false,
     }
 }
 
@@ -137,6 +216,7 @@ mod tests {
             end_at_line_start: true,
             whole: false,
             total_lines: 200_000,
+            total_bytes: text.len() as u64,
         };
         let p = Preview::new(&ends, &tok, 1000);
         assert_eq!(p.head.first().map(|l| l.text.as_str()), Some("1"));
@@ -161,6 +241,7 @@ mod tests {
             end_at_line_start: false,
             whole: false,
             total_lines: 1,
+            total_bytes: text.len() as u64,
         };
         let p = Preview::new(&ends, &tok, 100);
         assert_eq!(p.head.len(), 1);

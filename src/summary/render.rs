@@ -64,6 +64,13 @@ pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
     if let Some(note) = off.note {
         out.push(format!("[ctxoff] note: {note}"));
     }
+    if origin.command.is_none() {
+        out.push(
+            "[ctxoff] the producing command's exit status is unknown here (a pipe); \
+             `set -o pipefail` makes the shell report it"
+                .to_string(),
+        );
+    }
     if !e.complete {
         out.push("[ctxoff] ctxoff was interrupted: the saved output is incomplete".to_string());
     }
@@ -81,21 +88,24 @@ pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
     let p = off.preview;
     out.extend(p.head.iter().map(head_line));
     let omitted = p.omitted_lines(e.lines);
-    let omitted_tokens = e.tokens.unwrap_or(0).saturating_sub(p.shown_tokens);
+    // Unknown when counting failed.
+    let omitted_tokens = e
+        .tokens
+        .map_or("?".to_string(), |_| thousands(p.omitted_tokens));
     match &omitted {
         // Nothing previewed (a threshold of 0): the header says what the whole output is.
         Some(_) if p.head.is_empty() && p.tail.is_empty() => {}
         Some(range) => out.push(format!(
             "[ctxoff] … {} omitted ({} tokens) …",
             line_range(range.start(), range.end()),
-            thousands(omitted_tokens)
+            omitted_tokens
         )),
         None if p.head.iter().chain(&p.tail).any(|l| l.cut) => {
             let line = p.head.last().map_or(1, |l| l.number);
             out.push(format!(
                 "[ctxoff] … the middle of line {} omitted ({} tokens) …",
                 thousands(line),
-                thousands(omitted_tokens)
+                omitted_tokens
             ));
         }
         None => {}
@@ -106,9 +116,15 @@ pub(crate) fn render(origin: &Origin, off: &Saved) -> String {
         Some(r) => (*r.start(), (*r.start() + 99).min(*r.end())),
         None => (1, e.lines.min(100)),
     };
-    out.push(format!(
-        "[ctxoff] read more: ctxoff lines {path} {from}:{to} · ctxoff grep {path} 'REGEX' -C 3"
-    ));
+    // The shape's own question first; without one, the omitted lines come first.
+    out.push(match off.report.hint() {
+        Some(grep) => format!(
+            "[ctxoff] read more: ctxoff grep {path} {grep} · ctxoff lines {path} {from}:{to}"
+        ),
+        None => format!(
+            "[ctxoff] read more: ctxoff lines {path} {from}:{to} · ctxoff grep {path} 'REGEX' -C 3"
+        ),
+    });
     join(out)
 }
 
@@ -120,7 +136,7 @@ pub(crate) fn to_json(off: &Saved) -> Value {
         json!({
             "from": r.start(),
             "to": r.end(),
-            "tokens": e.tokens.map(|t| t.saturating_sub(p.shown_tokens)),
+            "tokens": e.tokens.map(|_| p.omitted_tokens),
         })
     });
     let lines = |v: &[PreviewLine]| -> Value {

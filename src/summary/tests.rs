@@ -105,7 +105,9 @@ fn cargo_build_errors_plain_and_ansi() {
                 "src/item.rs:23:9",
                 "src/item.rs:23:18",
                 "src/report.rs:22:32",
-                "src/main.rs:43:24"
+                "src/main.rs:43:24",
+                "src/report.rs:14:23",
+                "src/main.rs:34:9"
             ])
         );
         assert_eq!(
@@ -243,7 +245,18 @@ fn cargo_test_failures_verbose_and_quiet() {
         assert_eq!(json_u64(&f["stopped_binaries"]), 0);
         assert_eq!(
             rendered(&r, "tests:"),
-            "tests: 255 run, 251 passed, 4 failed, 3 ignored (2 cargo test binaries): count_nbsp, roman_table_lookup, title_case_hyphenated, truncate_zero_width"
+            "tests: 255 run, 251 passed, 4 failed, 3 ignored (2 cargo test binaries)"
+        );
+        let lines = r.render();
+        let failed = lines
+            .iter()
+            .position(|l| l == "[ctxoff] failed tests (4):")
+            .unwrap();
+        assert!(
+            lines[failed + 1].ends_with(
+                "count_nbsp: panicked at tests/cli_cases.rs:90:1: · assertion `left == right` failed · left: 3 · right: 2"
+            ),
+            "{name}: {lines:#?}"
         );
     }
 }
@@ -291,14 +304,17 @@ fn pytest_collection_error_is_a_failure_not_no_tests() {
     let line = rendered(&r, "tests:");
     assert_eq!(
         line,
-        "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection); errors: tests/test_units.py"
+        "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection)"
     );
     assert!(!line.contains("no tests"));
     // The cause, which a long run's head and tail would not show.
     assert_eq!(f["first_error"], PYTEST_IMPORT_ERROR);
     assert_eq!(
-        rendered(&r, "first pytest error:"),
-        format!("first pytest error: {PYTEST_IMPORT_ERROR}")
+        r.render()[1..],
+        [
+            "[ctxoff] failed tests and errors (1):".to_owned(),
+            format!("  L18 ERROR collecting tests/test_units.py: {PYTEST_IMPORT_ERROR}"),
+        ]
     );
 }
 
@@ -364,9 +380,22 @@ fn jest_failures() {
     assert_eq!(
         failing,
         [
-            r#"__tests__/case.test.js › snakeCase › snakeCase("XMLHttpRequest") -> "xml_http_request""#,
-            "__tests__/text.test.js › pad › multi-char fill",
-            "__tests__/text.test.js › template › renders a greeting for every user",
+            "pad › multi-char fill",
+            r#"snakeCase › snakeCase("XMLHttpRequest") -> "xml_http_request""#,
+            "template › renders a greeting for every user",
+        ]
+    );
+    assert_eq!(
+        r.render(),
+        [
+            "[ctxoff] tests: 38 run, 35 passed, 3 failed, 1 skipped of 39 (jest, suites: 3 failed of 3)",
+            "[ctxoff] failed files (3): __tests__/text.test.js, __tests__/case.test.js, __tests__/slug.test.js",
+            "[ctxoff] suites that failed to run (1):",
+            "  L59 __tests__/slug.test.js: Cannot find module '../lib/slug' from '__tests__/slug.test.js' · at __tests__/slug.test.js:1:21",
+            "[ctxoff] failed tests (3):",
+            "  L4 pad › multi-char fill: expect(received).toBe(expected) // Object.is equality · Expected: \"abcdx\" · Received: \"ababababx\" · at __tests__/text.test.js:7:59",
+            "  L21 template › renders a greeting for every user: missing template variable: name · at lib/strutil.js:34:29",
+            "  L41 snakeCase › snakeCase(\"XMLHttpRequest\") -> \"xml_http_request\": expect(received).toBe(expected) // Object.is equality · Expected: \"xml_http_request\" · Received: \"xmlhttp_request\" · at __tests__/case.test.js:28:30",
         ]
     );
     assert_eq!(
@@ -395,12 +424,19 @@ fn vitest_failures() {
     assert_eq!(
         f["failing"],
         serde_json::json!([
-            "test/cart.test.ts > Cart > applies discount code SAVE10",
-            "test/checkout.test.ts > checkout > rejects mixing currencies in one cart",
-            "test/checkout.test.ts > checkout > rounds half-cent prices",
-            "test/money.test.ts > money() > money(1.005) has 101 cents",
+            "Cart > applies discount code SAVE10",
+            "checkout > rejects mixing currencies in one cart",
+            "checkout > rounds half-cent prices",
+            "money() > money(1.005) has 101 cents",
         ])
     );
+    assert_eq!(
+        rendered(&r, "files with failed tests"),
+        "files with failed tests (3): test/cart.test.ts, test/checkout.test.ts, test/money.test.ts"
+    );
+    assert!(r.render().contains(
+        &"  L56 Cart > applies discount code SAVE10: AssertionError: expected 1876 to be 1877 // Object.is equality · at test/cart.test.ts:45:44".to_owned()
+    ));
 }
 
 /// SYNTHETIC fixture (hand-written in the shape of `go test -v ./...` output; no Go toolchain
@@ -424,11 +460,18 @@ fn go_test_verbose_synthetic() {
     assert_eq!(counts, [7, 3, 1, 2, 2, 1]);
     assert_eq!(
         f["failing"],
-        serde_json::json!(["TestParse", "TestParse/nested", "TestEvalDivZero"])
+        serde_json::json!(["TestParse/nested", "TestEvalDivZero"])
     );
     assert_eq!(
-        rendered(&r, "tests:"),
-        "tests: 10 run, 7 passed, 3 failed, 1 skipped (go test: 2 packages ok, 2 failed, 1 without test files): TestParse, TestParse/nested, TestEvalDivZero"
+        r.render(),
+        [
+            "[ctxoff] tests: 10 run, 7 passed, 3 failed, 1 skipped (go test: 2 packages ok, 2 failed, 1 without test files)",
+            "[ctxoff] failed top-level tests: TestParse (1 subtest), TestEvalDivZero",
+            "[ctxoff] FAIL example.com/calc/parse · FAIL example.com/calc/eval",
+            "[ctxoff] failed (sub)tests (2):",
+            "  L14 TestParse/nested: parse_test.go:41: parse(\"((1)\"): got <nil>, want error",
+            "  L26 TestEvalDivZero: panic: runtime error: integer divide by zero [recovered]",
+        ]
     );
 }
 
@@ -437,8 +480,14 @@ fn go_test_without_v_counts_only_failures() {
     let text = "--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\nFAIL\nFAIL\texample.com/x\t0.002s\nok  \texample.com/y\t0.001s\nFAIL\n";
     let r = feed(text.as_bytes(), 0).0.finish(None);
     assert_eq!(
-        rendered(&r, "tests:"),
-        "tests: 1 failed (go test: 1 package ok, 1 failed): TestX"
+        r.render(),
+        [
+            "[ctxoff] tests: 1 failed (go test: 1 package ok, 1 failed)",
+            "[ctxoff] failed top-level tests: TestX",
+            "[ctxoff] FAIL example.com/x",
+            "[ctxoff] failed (sub)tests (1):",
+            "  L2 TestX: x_test.go:3: boom",
+        ]
     );
 }
 
@@ -660,12 +709,9 @@ fn other_outputs_get_no_facts() {
         "cargo-tree-fd.txt",
         "find-tokio.txt",
         "git-clone-progress.txt",
-        "git-diff-tokio.txt",
-        "git-log-stat-tokio.txt",
         "gzip-changelog.bin",
         "invalid-utf8-synthetic.txt",
         "ls-laR-tokio.txt",
-        "nul-bytes-synthetic.txt",
         "pip-install.txt",
         "png-fd-logo.bin",
         "tqdm-progress-synthetic.txt",
@@ -685,13 +731,18 @@ fn notable_lines_over_the_omitted_range() {
     assert_eq!(n, 309);
     let r = analysis.finish(Some(221..=299));
     let lines = r.render();
+    // The failures come first, with their details; examples repeat none of them (the panic at
+    // L275 and its assertion are shown already) and no bare heading (`failures:` at L271).
     assert_eq!(
-        lines[..4],
+        lines[2..],
         [
+            "[ctxoff] failed tests (4):",
+            "  L275 count_nbsp: panicked at tests/cli_cases.rs:90:1: · assertion `left == right` failed · left: 3 · right: 2",
+            "  L283 roman_table_lookup: panicked at tests/cli_cases.rs:149:57: · called `Option::unwrap()` on a `None` value",
+            "  L288 title_case_hyphenated: panicked at tests/cli_cases.rs:127:5: · assertion `left == right` failed · left: \"Well-known Fact\" · right: \"Well-Known Fact\"",
+            "  L295 truncate_zero_width: panicked at tests/cli_cases.rs:116:5: · assertion `left == right` failed · left: \"…\" · right: \"\"",
             "[ctxoff] omitted lines contain: fail ×8 (first L223) · panic ×4 (first L275) · assert ×3 (first L276)",
             "  L223: test count_nbsp ... FAILED",
-            "  L275: thread 'count_nbsp' (4298) panicked at tests/cli_cases.rs:90:1:",
-            "  L276: assertion `left == right` failed",
         ]
     );
     // Lines 300..=309 hold `test result: FAILED.` and `error: test failed…`: not counted.
@@ -711,12 +762,9 @@ fn passing_run_has_nothing_notable() {
 #[test]
 fn notable_counts_match_a_direct_count_on_the_corpus() {
     let patterns = NotablePatterns::default();
-    for name in [
-        "git-log-stat-tokio.txt",
-        "rg-tokio-defs.txt",
-        "cargo-build-errors-ansi.txt",
-        "vitest-failures.txt",
-    ] {
+    // Content (a commit log, search results) has no notable counts: see
+    // `content_has_facts_not_failure_words`.
+    for name in ["cargo-build-errors-ansi.txt", "vitest-failures.txt"] {
         let bytes = corpus(name);
         let (analysis, n) = feed(&bytes, 50);
         let (a, b) = (20, n - 50);
@@ -727,7 +775,12 @@ fn notable_counts_match_a_direct_count_on_the_corpus() {
             if !(a..=b).contains(&number) {
                 continue;
             }
-            let mask = patterns.classify(&clean_line(line));
+            // Passing-test lines and echoed source are not counted (`is_incidental`).
+            let line = clean_line(line);
+            if super::notable::is_incidental(&line) {
+                continue;
+            }
+            let mask = patterns.classify(&line);
             for (kind, label) in patterns.labels().iter().enumerate() {
                 if mask & (1 << kind) != 0 {
                     direct.entry(label.clone()).or_insert((0, number)).0 += 1;
@@ -991,7 +1044,7 @@ mod properties {
                 let n = lines.len() as u64;
                 let a = (head as u64 + 1).min(n);
                 let b = n.saturating_sub(tail).max(a);
-                let Some(report) = counter.finish(Some(a..=b)) else {
+                let Some(report) = counter.finish(Some(a..=b), &[], 0) else {
                     // Nothing notable in the range counted (which is at least part of a..=b).
                     continue;
                 };
@@ -1214,4 +1267,92 @@ fn throughput() {
             report.render().len()
         );
     }
+}
+
+/// A shape that panics on its second line.
+struct Explodes(u64);
+
+impl super::shapes::Shape for Explodes {
+    fn line(&mut self, _number: u64, _text: &str) {
+        self.0 += 1;
+        assert!(self.0 < 2, "a shape's bug");
+    }
+
+    fn finish(self: Box<Self>) -> Option<super::shapes::Fact> {
+        unreachable!("a shape that panicked is never asked for facts")
+    }
+
+    fn approx_heap(&self) -> usize {
+        0
+    }
+}
+
+#[test]
+fn a_panicking_shape_loses_only_its_own_facts() {
+    let bytes = corpus("cargo-test-failures.txt");
+    let mut analysis =
+        Analysis::new(&NotablePatterns::default(), 0).with_shape(Box::new(Explodes(0)));
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        analysis.line(i as u64 + 1, &clean_line(line));
+    }
+    let report = analysis.finish(None);
+    assert_eq!(shapes(&report), ["cargo test"]);
+}
+
+#[test]
+fn content_has_facts_not_failure_words() {
+    for (name, shape) in [
+        ("git-diff-tokio.txt", "diff"),
+        ("git-log-stat-tokio.txt", "git log"),
+        ("rg-tokio-defs.txt", "grep"),
+    ] {
+        let (analysis, n) = feed(&corpus(name), 10);
+        let r = analysis.finish(Some(20..=n - 10));
+        assert_eq!(shapes(&r), [shape], "{name}");
+        assert!(r.notable_json().is_null(), "{name}: {:#}", r.notable_json());
+    }
+}
+
+#[test]
+fn stray_nuls_are_counted_and_shown_escaped() {
+    let r = facts("nul-bytes-synthetic.txt");
+    assert_eq!(shapes(&r), ["nul bytes"]);
+    let line = rendered(&r, "NUL bytes:");
+    assert!(
+        line.starts_with("NUL bytes: 7 on 2 lines (shown as \\0); L191: "),
+        "{line}"
+    );
+    assert!(
+        line.ends_with("L192: find -print0 fragment: ./a.txt\\0./b.txt\\0./c d.txt\\0"),
+        "{line}"
+    );
+}
+
+/// 17 failing subtests of 4 top-level tests, most failing with the same message: within a
+/// tight budget, each top-level test's first failure and each distinct message come before a
+/// repeat of one already shown.
+#[test]
+fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus2/go-test-v-go-cmp.txt");
+    let (analysis, _) = feed(&std::fs::read(path).unwrap(), 0);
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let lines = analysis
+        .conclude()
+        .failure_lines(Some((&tokenizer, 400)))
+        .lines;
+    let shown = lines.join("\n");
+    for wanted in [
+        "TestDiff/Project3/Inequal: panic: runtime error: index out of range [1] with length 1",
+        "util_test.go:1101: unexpected Equal panic",
+        "util_test.go:1103: Equal = false, want true",
+        "func_test.go:47: NameOf() = , want function.myType.valueMethod",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let repeats = lines
+        .iter()
+        .filter(|l| l.contains("util_test.go:1101: unexpected Equal panic"))
+        .count();
+    assert_eq!(repeats, 1, "{shown}");
 }

@@ -453,6 +453,7 @@ fn store_of(w: &World) -> Store {
     let settings = ctxoff::config::Settings {
         threshold: 100,
         preview: 100,
+        content_limit: 100,
         encoding: Default::default(),
         root: w.root(),
         session: Some(w.session.clone()),

@@ -124,7 +124,7 @@ fn crlf_ansi_and_progress_are_cleaned_for_display_and_stored_raw() {
     let w = World::new();
     let raw = std::fs::read(fixture("tqdm-progress-synthetic.txt")).unwrap();
     let out = run(w
-        .ctxoff(&["--threshold", "100", "cat"])
+        .ctxoff(&["--threshold", "100", "--content-limit", "100", "cat"])
         .arg(fixture("tqdm-progress-synthetic.txt")));
     let summary = stdout(&out);
     assert!(
@@ -139,7 +139,7 @@ fn crlf_ansi_and_progress_are_cleaned_for_display_and_stored_raw() {
 
     let ansi = std::fs::read(fixture("cargo-build-errors-ansi.txt")).unwrap();
     let out = run(w
-        .ctxoff(&["--threshold", "100", "cat"])
+        .ctxoff(&["--threshold", "100", "--content-limit", "100", "cat"])
         .arg(fixture("cargo-build-errors-ansi.txt")));
     assert!(!stdout(&out).contains('\x1b'), "{}", stdout(&out));
     assert!(std::fs::read(w.session_dir().join("cat_2.txt")).unwrap() == ansi);
@@ -555,7 +555,9 @@ fn at_under_and_over_the_default_threshold_in_bytes_and_in_tokens() {
             assert_eq!(reference_tokens(text.as_bytes()), tokens as u64, "{shape}");
             let file = w.dir.path().join("input.txt");
             std::fs::write(&file, &text).unwrap();
-            let out = run(w.ctxoff(&["cat"]).arg(&file));
+            // `cat` reads content, which may pass through up to a larger limit: held at the
+            // default threshold here.
+            let out = run(w.ctxoff(&["--content-limit", "2500", "cat"]).arg(&file));
             assert_eq!(out.status.code(), Some(0));
             if tokens <= 2_500 {
                 assert!(out.stdout == text.as_bytes(), "{shape} {tokens} passes");

@@ -97,6 +97,7 @@ impl Scratch {
         let settings = Settings {
             threshold: cap,
             preview: 1_000,
+            content_limit: cap,
             encoding: Encoding::O200kBase,
             root: self.store.root.clone(),
             session: Some(self.store.session.clone()),

@@ -144,13 +144,18 @@ fn threshold_is_strict_in_tokens() {
     assert_eq!(tokens, 3_000);
     let file = w.dir.path().join("words.txt");
     std::fs::write(&file, &text).unwrap();
-    let at = run(w.ctxoff(&["--threshold", "3000", "cat"]).arg(&file));
+    // `cat` reads content: its larger limit is held at the threshold here.
+    let at = run(w
+        .ctxoff(&["--threshold", "3000", "--content-limit", "3000", "cat"])
+        .arg(&file));
     assert_eq!(
         at.stdout,
         text.as_bytes(),
         "exactly at the threshold passes through"
     );
-    let over = run(w.ctxoff(&["--threshold", "2999", "cat"]).arg(&file));
+    let over = run(w
+        .ctxoff(&["--threshold", "2999", "--content-limit", "2999", "cat"])
+        .arg(&file));
     assert!(
         stdout(&over).starts_with("[ctxoff] `cat "),
         "one over offloads"

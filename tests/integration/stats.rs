@@ -24,9 +24,14 @@ fn printed_tokens(out: &Output) -> u64 {
     reference_tokens(&out.stdout) + reference_tokens(&out.stderr)
 }
 
-/// `ctxoff --threshold 100 ARGS`, which offloads; the run's output.
+/// `ctxoff --threshold 100 ARGS`, which offloads (content read with `cat` too: its larger
+/// limit is held at the threshold); the run's output.
 fn offload(w: &World, args: &[&str]) -> Output {
-    let args: Vec<&str> = ["--threshold", "100"].iter().chain(args).copied().collect();
+    let args: Vec<&str> = ["--threshold", "100", "--content-limit", "100"]
+        .iter()
+        .chain(args)
+        .copied()
+        .collect();
     let out = run(&mut w.ctxoff(&args));
     assert_eq!(stderr(&out), "");
     assert!(stdout(&out).contains("full output: "), "{}", stdout(&out));

@@ -53,14 +53,9 @@ impl World {
     fn new(rules: &[(Behavior, &'static str)]) -> World {
         let dir = tempfile::tempdir().unwrap();
         let settings = Settings {
-            threshold: 2_500,
-            preview: 1_000,
-            encoding: Default::default(),
-            root: dir.path().join("root"),
-            session: None,
-            notable: Vec::new(),
             keep: vec!["git diff*".into()],
             wrap: vec!["just test*".into()],
+            ..Settings::at(dir.path().join("root"))
         };
         World {
             dir,

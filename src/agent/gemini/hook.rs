@@ -551,15 +551,9 @@ mod tests {
                 ctxoff: Some(PathBuf::from(CTXOFF)),
             };
             let settings = Settings {
-                threshold: 2_500,
-                preview: 1_000,
-                encoding: Default::default(),
-                root: PathBuf::from("/tmp/agent"),
-                session: None,
-                notable: Vec::new(),
-                keep: Vec::new(),
                 // `seq` is no default entry: the rules below are about it.
                 wrap: vec!["seq *".into()],
+                ..Settings::at("/tmp/agent")
             };
             Setup { dir, env, settings }
         }

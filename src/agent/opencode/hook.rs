@@ -98,6 +98,7 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
             settings.session = Some(session);
             let note = after_the_fact(&call["output"]["metadata"]);
             let finished = Finished {
+                agent: crate::run::content::Agent::Opencode,
                 command,
                 note: &note,
             };
@@ -151,16 +152,7 @@ mod tests {
             path: Some(dir.path().as_os_str().to_owned()),
             ctxoff: Some(PathBuf::from(CTXOFF)),
         };
-        let settings = Settings {
-            threshold: 2_500,
-            preview: 1_000,
-            encoding: Default::default(),
-            root: PathBuf::from("/tmp/agent"),
-            session: None,
-            notable: Vec::new(),
-            keep: Vec::new(),
-            wrap: Vec::new(),
-        };
+        let settings = Settings::at("/tmp/agent");
         (dir, env, settings)
     }
 

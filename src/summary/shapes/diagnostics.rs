@@ -1,12 +1,13 @@
-//! Compiler diagnostics counted by the rustc, gcc/clang and tsc summarisers: errors, warnings
-//! and notes, the first error and warning with their locations, error locations, codes and
-//! files, each list bounded.
+//! Compiler and linter diagnostics, counted by the rustc, gcc/clang, tsc, mypy, ruff, eslint and
+//! go vet summarisers: errors, warnings and notes, codes and files, and the diagnostics to read
+//! first: the first error, the first error of each other code, more errors at other places,
+//! then the first warning of each code, the rarest first (a warning printed a hundred times is
+//! a habit of the code base; one printed once is news). Every list is bounded.
 
 use serde_json::json;
 
-use super::names::Names;
+use super::names::{Failure, Failures, Names};
 use crate::format::{cut, thousands};
-use crate::summary::analysis::Fact;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {
@@ -35,6 +36,11 @@ impl Tally {
         } else {
             self.overflow = true;
         }
+    }
+
+    /// The number of distinct keys, when complete.
+    pub(crate) fn distinct(&self) -> Option<usize> {
+        (!self.overflow).then_some(self.counts.len())
     }
 
     /// `a ×3, b ×2 +4 more`, most frequent first (ties: first seen first); `None` when
@@ -75,7 +81,20 @@ impl Tally {
     }
 }
 
-const MESSAGE_CHARS: usize = 120;
+const MESSAGE_CHARS: usize = 140;
+/// Distinct (level, code) pairs whose first diagnostic is kept.
+const FIRSTS_KEPT: usize = 64;
+/// Errors without a code (or of a code seen before) kept at other places.
+const MORE_ERRORS: usize = 6;
+
+/// The first diagnostic of one level and code, and how often that pair occurred.
+#[derive(Debug)]
+struct First {
+    level: Level,
+    code: String,
+    count: u64,
+    failure: Failure,
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct Diagnostics {
@@ -87,36 +106,109 @@ pub(crate) struct Diagnostics {
     error_locations: Names,
     pub(crate) codes: Tally,
     pub(crate) files: Tally,
+    firsts: Vec<First>,
+    more_errors: Vec<Failure>,
 }
 
 impl Diagnostics {
-    /// One diagnostic; `header` is its message as printed, `location` `file:line:col` if any.
-    pub(crate) fn add(&mut self, level: Level, location: Option<&str>, header: &str) {
-        let described = || match location {
-            Some(loc) => cut(&format!("{loc}: {header}"), MESSAGE_CHARS),
-            None => cut(header, MESSAGE_CHARS),
+    /// One diagnostic reported at output line `line`: `header` is its message as printed,
+    /// `location` `file:line:col` if any, `code` its code or rule if any (errors' codes are
+    /// tallied).
+    pub(crate) fn add(
+        &mut self,
+        line: u64,
+        level: Level,
+        location: Option<&str>,
+        header: &str,
+        code: Option<&str>,
+    ) {
+        let described = match location {
+            Some(loc) if !header.starts_with(loc) => {
+                cut(&format!("{loc}: {header}"), MESSAGE_CHARS)
+            }
+            _ => cut(header, MESSAGE_CHARS),
         };
         match level {
             Level::Error => {
                 self.errors += 1;
                 if self.first_error.is_none() {
-                    self.first_error = Some(described());
+                    self.first_error = Some(described.clone());
                 }
-                if let Some(loc) = location {
+                if let Some(loc) = location
+                    && !self.error_locations.contains(loc)
+                {
                     self.error_locations.push(loc);
+                }
+                if let Some(code) = code {
+                    self.codes.add(code);
                 }
             }
             Level::Warning => {
                 self.warnings += 1;
                 if self.first_warning.is_none() {
-                    self.first_warning = Some(described());
+                    self.first_warning = Some(described.clone());
                 }
             }
-            Level::Note => self.notes += 1,
+            Level::Note => {
+                self.notes += 1;
+                return;
+            }
+        }
+        let code = code.unwrap_or("");
+        if let Some(first) = self
+            .firsts
+            .iter_mut()
+            .find(|f| f.level == level && f.code == code)
+        {
+            first.count += 1;
+            let elsewhere = location.is_some_and(|loc| !first.failure.detail[0].starts_with(loc));
+            if level == Level::Error && self.more_errors.len() < MORE_ERRORS && elsewhere {
+                self.more_errors.push(failure(line, &described));
+            }
+        } else if self.firsts.len() < FIRSTS_KEPT {
+            self.firsts.push(First {
+                level,
+                code: code.to_owned(),
+                count: 1,
+                failure: failure(line, &described),
+            });
         }
     }
 
-    pub(crate) fn fact(&self, tool: &str, shape: &str, files_label: &str) -> Fact {
+    /// The diagnostics to read first (see the module documentation); `rare_first` orders the
+    /// errors' codes by rarity too (linters, whose every finding is an "error").
+    pub(crate) fn failures(&self, rare_first: bool) -> Failures {
+        let mut out = Failures::new("first of each kind");
+        let mut errors: Vec<&First> = self
+            .firsts
+            .iter()
+            .filter(|f| f.level == Level::Error)
+            .collect();
+        if let Some((first, rest)) = errors.split_first_mut() {
+            if rare_first {
+                rest.sort_by_key(|f| f.count);
+            }
+            for f in std::iter::once(&**first).chain(rest.iter().copied()) {
+                out.push_failure(f.failure.clone());
+            }
+        }
+        for f in &self.more_errors {
+            out.push_failure(f.clone());
+        }
+        let mut warnings: Vec<&First> = self
+            .firsts
+            .iter()
+            .filter(|f| f.level == Level::Warning)
+            .collect();
+        warnings.sort_by_key(|f| (f.count, f.failure.line));
+        for f in warnings {
+            out.push_failure(f.failure.clone());
+        }
+        out
+    }
+
+    /// `tool: 3 errors, 2 warnings; codes: …; files: …`, and the JSON of the counts.
+    pub(crate) fn summary(&self, tool: &str, files_label: &str) -> String {
         let plural = |n: u64, word: &str| {
             format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
         };
@@ -134,42 +226,46 @@ impl Diagnostics {
         if let Some(files) = self.files.render() {
             first.push_str(&format!("; {files_label}: {files}"));
         }
-        let mut lines = vec![first];
-        if let Some(e) = &self.first_error {
-            let mut line = format!("first error: {e}");
-            if self.error_locations.total > 1 {
-                line.push_str(&format!(
-                    "; errors at {}",
-                    self.error_locations.render(self.error_locations.total)
-                ));
-            }
-            lines.push(line);
-        }
-        if let Some(w) = &self.first_warning {
-            lines.push(format!("first warning: {w}"));
-        }
-        Fact {
-            lines,
-            json: json!({
-                "shape": shape,
-                "errors": self.errors,
-                "warnings": self.warnings,
-                "notes": self.notes,
-                "first_error": self.first_error,
-                "first_warning": self.first_warning,
-                "error_locations": self.error_locations.kept,
-                "codes": self.codes.json(),
-                "files": self.files.json(),
-            }),
-        }
+        first
+    }
+
+    pub(crate) fn json(&self, shape: &str) -> serde_json::Value {
+        json!({
+            "shape": shape,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "notes": self.notes,
+            "first_error": self.first_error,
+            "first_warning": self.first_warning,
+            "error_locations": self.error_locations.json(),
+            "codes": self.codes.json(),
+            "files": self.files.json(),
+        })
     }
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
+        let failure = |f: &Failure| {
+            64 + f.name.capacity() + f.detail.iter().map(String::capacity).sum::<usize>()
+        };
         self.first_error.as_ref().map_or(0, String::capacity)
             + self.first_warning.as_ref().map_or(0, String::capacity)
             + self.error_locations.approx_heap()
             + self.codes.approx_heap()
             + self.files.approx_heap()
+            + self
+                .firsts
+                .iter()
+                .map(|f| f.code.capacity() + failure(&f.failure) + 32)
+                .sum::<usize>()
+            + self.more_errors.iter().map(failure).sum::<usize>()
+    }
+}
+
+fn failure(line: u64, described: &str) -> Failure {
+    Failure {
+        line,
+        name: String::new(),
+        detail: vec![described.to_owned()],
     }
 }

@@ -1,34 +1,48 @@
 //! gcc / clang diagnostics: `file:line:col: error|warning|note|fatal error: message` lines
-//! (the column is optional), counted per level, with error and warning counts per file.
+//! (the column is optional), counted per level, with error and warning counts per file; a
+//! warning's `[-Wflag]` is its code.
 
 use super::diagnostics::{Diagnostics, Level};
-use crate::summary::analysis::Fact;
+use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
 pub(crate) struct Gcc {
     diagnostics: Diagnostics,
 }
 
-impl Gcc {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Gcc {
+    fn line(&mut self, number: u64, text: &str) {
         let Some((file, location, level)) = parse(text) else {
             return;
         };
+        let message = &text[location.len() + 2..];
+        let code = message
+            .strip_suffix(']')
+            .and_then(|m| m.rsplit_once(" ["))
+            .map(|(_, code)| code)
+            .filter(|c| c.starts_with("-W"));
         self.diagnostics
-            .add(level, Some(location), &text[location.len() + 2..]);
+            .add(number, level, Some(location), message, code);
         if level != Level::Note {
             self.diagnostics.files.add(file);
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
+    fn finish(self: Box<Self>) -> Option<Fact> {
         let d = &self.diagnostics;
-        (d.errors + d.warnings + d.notes > 0)
-            .then(|| d.fact("gcc/clang", "gcc", "errors and warnings by file"))
+        (d.errors + d.warnings + d.notes > 0).then(|| {
+            Fact::new(
+                "gcc",
+                vec![d.summary("gcc/clang", "errors and warnings by file")],
+                d.json("gcc"),
+            )
+            .failures(d.failures(false))
+            .hint("': (fatal )?error: |: warning: ' -A 3")
+        })
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
+    fn approx_heap(&self) -> usize {
         self.diagnostics.approx_heap()
     }
 }

@@ -12,8 +12,8 @@ use std::hash::{BuildHasher, RandomState};
 
 use serde_json::json;
 
+use super::{Fact, Shape};
 use crate::format::{cut, thousands};
-use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Grep {
@@ -21,8 +21,8 @@ pub(crate) struct Grep {
     heading: Heading,
 }
 
-impl Grep {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Grep {
+    fn line(&mut self, _number: u64, text: &str) {
         if self.prefixed.plausible {
             self.prefixed.line(text);
         }
@@ -31,7 +31,7 @@ impl Grep {
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
+    fn finish(self: Box<Self>) -> Option<Fact> {
         let p = self.prefixed;
         if p.plausible && p.matches > 0 {
             return Some(fact(
@@ -59,7 +59,7 @@ impl Grep {
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
+    fn approx_heap(&self) -> usize {
         self.prefixed.files.approx_heap() + self.heading.files.approx_heap()
     }
 }
@@ -100,19 +100,17 @@ fn fact(
             if binary == 1 { "" } else { "s" }
         ));
     }
-    Fact {
-        lines: vec![line],
-        json: json!({
-            "shape": "grep",
-            "layout": layout,
-            "matches": matches,
-            "files": count,
-            "context_lines": context,
-            "separators": separators,
-            "binary_files": binary,
-            "top_files": top.map(|t| t.into_iter().map(|(p, n)| json!({"path": p, "matches": n})).collect::<Vec<_>>()),
-        }),
-    }
+    let json = json!({
+        "shape": "grep",
+        "layout": layout,
+        "matches": matches,
+        "files": count,
+        "context_lines": context,
+        "separators": separators,
+        "binary_files": binary,
+        "top_files": top.map(|t| t.into_iter().map(|(p, n)| json!({"path": p, "matches": n})).collect::<Vec<_>>()),
+    });
+    Fact::new("grep", vec![line], json).content()
 }
 
 /// `path:line:text` / `path-line-text` / `--` output.

@@ -1,11 +1,13 @@
 //! jest output: the `Tests:` and `Test Suites:` summary lines, failing tests (`FAIL file` then
-//! `  ● describe › test`, named `file › describe › test`) and suites that failed to run.
+//! `  ● describe › test`, named `describe › test` under their file) with their first detail (the
+//! matcher or error line, `Expected:`/`Received:`, where), and suites that failed to run with
+//! theirs. Jest repeats the failures after `Summary of all failing tests`: they are read once.
 
 use serde_json::json;
 
-use super::names::{Names, js_test_counts};
+use super::names::{Failure, Failures, Names, js_test_counts};
+use super::{Fact, Shape};
 use crate::format::thousands;
-use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default)]
 pub(crate) struct Jest {
@@ -14,19 +16,38 @@ pub(crate) struct Jest {
     /// passed, failed, total
     suites: Option<[u64; 3]>,
     current_file: Option<String>,
-    /// Jest repeats the failures after `Summary of all failing tests`: names are taken before.
     repeated: bool,
-    failing: Names,
-    not_run: Names,
+    failures: Failures,
+    not_run: Failures,
+    failed_files: Names,
+    /// Reading the detail of the last failure (of `failures`, or of `not_run` when set).
+    detail: Option<JsDetail>,
+    detail_of_suite: bool,
 }
 
-impl Jest {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Jest {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some(reader) = &mut self.detail {
+            let list = if self.detail_of_suite {
+                &mut self.not_run
+            } else {
+                &mut self.failures
+            };
+            if let Some(failure) = list.current()
+                && reader.line(failure, number, text)
+            {
+                return;
+            }
+            self.detail = None;
+        }
         match text.as_bytes().first() {
             Some(b'F') => {
                 if let Some(file) = text.strip_prefix("FAIL ") {
                     let file = file.split(" (").next().unwrap_or(file).trim();
                     self.current_file = Some(file.to_owned());
+                    if !self.repeated && !self.failed_files.contains(file) {
+                        self.failed_files.push(file);
+                    }
                 }
             }
             Some(b'P') if text.starts_with("PASS ") => self.current_file = None,
@@ -36,10 +57,13 @@ impl Jest {
                     && let Some(file) = &self.current_file
                 {
                     if name == "Test suite failed to run" {
-                        self.not_run.push(file);
+                        self.not_run.push(number, file);
+                        self.detail_of_suite = true;
                     } else {
-                        self.failing.push(&format!("{file} › {name}"));
+                        self.failures.push(number, name);
+                        self.detail_of_suite = false;
                     }
+                    self.detail = Some(JsDetail::default());
                 }
             }
             Some(b'T') => {
@@ -63,7 +87,7 @@ impl Jest {
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
         let [passed, failed, skipped, todo, total] = self.tests?;
         let mut line = js_test_counts(passed, failed, skipped, todo, total);
         line.push_str(" (jest");
@@ -75,41 +99,123 @@ impl Jest {
             ));
         }
         line.push(')');
-        if failed > 0 && !self.failing.kept.is_empty() {
-            line.push_str(&format!(": {}", self.failing.render(failed)));
-        }
-        if self.not_run.total > 0 {
-            let s = if self.not_run.total == 1 { "" } else { "s" };
-            line.push_str(&format!(
-                "; {} suite{s} failed to run: {}",
-                thousands(self.not_run.total),
-                self.not_run.render(self.not_run.total)
+        let mut lines = vec![line];
+        if self.failed_files.total > 0 {
+            let count = self.suites.map_or(self.failed_files.total, |s| s[1]);
+            lines.push(format!(
+                "failed files ({}): {}",
+                thousands(count),
+                self.failed_files.render(count)
             ));
         }
-        Some(Fact {
-            lines: vec![line],
-            json: json!({
-                "shape": "jest",
-                "run": passed + failed,
-                "passed": passed,
-                "failed": failed,
-                "skipped": skipped,
-                "todo": todo,
-                "total": total,
-                "suites_failed": self.suites.map(|s| s[1]),
-                "suites_total": self.suites.map(|s| s[2]),
-                "failing": self.failing.kept,
-                "suites_not_run": self.not_run.kept,
-            }),
-        })
+        let json = json!({
+            "shape": "jest",
+            "run": passed + failed,
+            "passed": passed,
+            "failed": failed,
+            "skipped": skipped,
+            "todo": todo,
+            "total": total,
+            "suites_failed": self.suites.map(|s| s[1]),
+            "suites_total": self.suites.map(|s| s[2]),
+            "failed_files": self.failed_files.json(),
+            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "suites_not_run": self.not_run.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+        });
+        let mut not_run = std::mem::take(&mut self.not_run);
+        not_run.heading = "suites that failed to run";
+        let mut failures = std::mem::take(&mut self.failures);
+        failures.heading = "failed tests";
+        Some(
+            Fact::new("jest", lines, json)
+                .failures(not_run)
+                .failures(failures)
+                .hint("'●|Expected|Received' -A 3"),
+        )
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap()
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
             + self.not_run.approx_heap()
+            + self.failed_files.approx_heap()
             + self.current_file.as_ref().map_or(0, String::capacity)
     }
+}
+
+/// Reads a JS test failure's report (jest's after `●`, vitest's after ` FAIL `) into its first
+/// detail: the error or matcher line, `Expected:` and `Received:`, and where it failed (the
+/// first `at …(file:line:col)` or `❯ file:line:col`). The report ends at the first code frame
+/// or stack line after the message, or at a line that starts another report.
+#[derive(Debug, Default)]
+pub(crate) struct JsDetail {
+    located: bool,
+}
+
+impl JsDetail {
+    /// Reads one line into `failure`; false when the report is over (the line is not its own).
+    pub(crate) fn line(&mut self, failure: &mut Failure, number: u64, text: &str) -> bool {
+        let t = text.trim();
+        if t.is_empty() {
+            return true;
+        }
+        if text.starts_with("  ● ") || text.starts_with("FAIL ") || text.starts_with("PASS ") {
+            return false;
+        }
+        if self.located {
+            // The code frame and the rest of the stack (indented), until the next report or
+            // the run's own summary (`Tests:`, at the line's start).
+            let indented = text.starts_with([' ', '\t']);
+            return indented && !text.starts_with(" FAIL ");
+        }
+        if let Some(at) = location(t) {
+            self.located = true;
+            if failure.has_detail() {
+                failure.add_detail(&format!("at {at}"));
+            }
+            return true;
+        }
+        if is_frame(t) || t.starts_with('⎯') {
+            return !t.starts_with('⎯');
+        }
+        if t == "- Expected" || t == "+ Received" || t.starts_with("- ") || t.starts_with("+ ") {
+            return true;
+        }
+        let wanted =
+            t.starts_with("Expected") || t.starts_with("Received") || !failure.has_detail();
+        if wanted {
+            if !failure.has_detail() {
+                failure.line = number;
+            }
+            failure.add_detail(t);
+        }
+        true
+    }
+}
+
+/// `at Object.toBe (test/a.test.js:698:17)`, `at test/a.test.js:5:3`, `❯ src/a/test.ts:19:65`:
+/// the place, `file:line:col`, skipping frames inside dependencies.
+fn location(t: &str) -> Option<&str> {
+    let rest = t.strip_prefix("at ").or_else(|| t.strip_prefix("❯ "))?;
+    let place = match rest.rsplit_once(" (") {
+        Some((_, p)) => p.strip_suffix(')')?,
+        None => rest.rsplit(' ').next()?,
+    };
+    let (file, _) = place.split_once(':')?;
+    if file.contains("node_modules") || file.starts_with("node:") || file.is_empty() {
+        return None;
+    }
+    place.bytes().any(|b| b.is_ascii_digit()).then_some(place)
+}
+
+/// A code frame line (`> 698 |   expect(…)`, `     17| `, `|   ^`) or a stack frame.
+fn is_frame(t: &str) -> bool {
+    let t = t.trim_start_matches(['>', ' ']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    t.starts_with('|')
+        || (digits > 0 && t[digits..].trim_start().starts_with('|'))
+        || t.starts_with("at ")
+        || t.starts_with("❯ ")
 }
 
 /// `3 failed, 1 skipped, 35 passed, 39 total` (jest) or `4 failed | 35 passed (41)` (vitest,
@@ -129,4 +235,24 @@ pub(crate) fn parse_counts(text: &str, words: &[&str]) -> Option<Vec<u64>> {
         any = true;
     }
     any.then_some(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_locations() {
+        assert_eq!(
+            location("at Object.toBe (test/a.test.js:698:17)"),
+            Some("test/a.test.js:698:17")
+        );
+        assert_eq!(
+            location("❯ src/a/test.ts:19:65"),
+            Some("src/a/test.ts:19:65")
+        );
+        assert_eq!(location("at x (node_modules/jest/y.js:1:2)"), None);
+        assert!(is_frame("> 698 |   expect(i.day).toBe(11);"));
+        assert!(is_frame("17| "));
+    }
 }

@@ -10,8 +10,8 @@
 
 use serde_json::json;
 
+use super::{Fact, Shape};
 use crate::format::{cut, thousands};
-use crate::summary::analysis::Fact;
 
 const MAX_DEPTH: usize = 1 << 16;
 /// Keys and discriminating values longer than this are not told apart.
@@ -355,6 +355,23 @@ static STRING_STOP: [bool; 256] = {
     table[b'\\' as usize] = true;
     table
 };
+
+impl Shape for JsonScan {
+    fn line(&mut self, _number: u64, _text: &str) {}
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.feed(bytes);
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        self.conclude()
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.heap()
+    }
+}
 
 impl JsonScan {
     pub(crate) fn feed(&mut self, bytes: &[u8]) {
@@ -721,8 +738,9 @@ impl JsonScan {
         }
     }
 
-    /// The facts, and whether the whole output is one valid JSON value.
-    pub(crate) fn finish(mut self) -> (Option<Fact>, bool) {
+    /// The facts: a `json` fact when the whole output is one valid JSON value, `json lines`
+    /// for records.
+    fn conclude(mut self) -> Option<Fact> {
         if let State::Number(num) = self.state
             && self.depth == 0
             && matches!(num, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
@@ -732,17 +750,17 @@ impl JsonScan {
         let valid =
             !self.failed && self.utf8_len == 0 && self.depth == 0 && self.state == State::After;
         if !valid || self.values == 0 {
-            return (None, false);
+            return None;
         }
         if self.values == 1 {
-            return (Some(self.document_fact()), true);
+            return Some(self.document_fact());
         }
         let r = &self.records;
         // Lines of bare numbers or strings (`seq`, `ls`) are JSON, but not JSON Lines anyone means:
         // records must be objects or arrays.
         let containers = r.kinds[Kind::Object as usize] + r.kinds[Kind::Array as usize];
         if self.multiline || self.crowded || containers != r.count {
-            return (None, false);
+            return None;
         }
         let mut line = format!(
             "JSON Lines: {} records ({})",
@@ -755,11 +773,11 @@ impl JsonScan {
         for values in r.values_lines() {
             line.push_str(&format!("; {values}"));
         }
-        let fact = Fact {
-            lines: vec![line],
-            json: json!({"shape": "json lines", "records": r.json()}),
-        };
-        (Some(fact), false)
+        Some(Fact::new(
+            "json lines",
+            vec![line],
+            json!({"shape": "json lines", "records": r.json()}),
+        ))
     }
 
     fn document_fact(&self) -> Fact {
@@ -810,9 +828,10 @@ impl JsonScan {
             }
             other => format!("JSON: a {}", other.name()),
         };
-        Fact {
-            lines: vec![line],
-            json: json!({
+        Fact::new(
+            "json",
+            vec![line],
+            json!({
                 "shape": "json",
                 "type": kind.name(),
                 "length": matches!(kind, Kind::Object | Kind::Array).then_some(if kind == Kind::Object { self.top_keys_total } else { self.top_len }),
@@ -823,11 +842,11 @@ impl JsonScan {
                 })).collect::<Vec<_>>()),
                 "elements": (kind == Kind::Array).then(|| self.elements.json()),
             }),
-        }
+        )
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
+    fn heap(&self) -> usize {
         self.stack.capacity() * 8
             + self.capture.capacity()
             + self.top_keys.capacity() * std::mem::size_of::<TopKey>()
@@ -850,12 +869,15 @@ fn is_space(b: u8) -> bool {
 mod tests {
     use super::*;
 
+    /// The fact, and whether the whole output is one valid JSON value.
     fn scan(input: &[u8], chunk: usize) -> (Option<Fact>, bool) {
         let mut s = JsonScan::default();
         for c in input.chunks(chunk.max(1)) {
             s.feed(c);
         }
-        s.finish()
+        let fact = s.conclude();
+        let document = fact.as_ref().is_some_and(|f| f.shape == "json");
+        (fact, document)
     }
 
     #[test]

@@ -1,13 +1,18 @@
 //! `cargo test` / libtest output: totals summed over every test binary's `test result:` line,
-//! failing test names from `test NAME ... FAILED` (or `-q`'s `NAME --- FAILED`) lines, and test
-//! binaries that stopped before their result line (a crash or abort), which get no invented
-//! totals.
+//! each binary's own result, failing tests from `test NAME ... FAILED` (or `-q`'s
+//! `NAME --- FAILED`) lines with their first detail from the `---- NAME stdout ----` sections
+//! (the panic's location and message, `left:`/`right:`, `test did not panic as expected at …`),
+//! and test binaries that stopped before their result line (a crash or abort), which get no
+//! invented totals.
 
 use serde_json::json;
 
-use super::names::Names;
-use crate::format::thousands;
-use crate::summary::analysis::Fact;
+use super::names::{Failures, Names};
+use super::{Fact, Shape};
+use crate::format::{cut, thousands};
+
+/// Binaries whose results are all listed; with more, only the failing ones are.
+const BINARIES_LISTED: u64 = 4;
 
 #[derive(Debug, Default)]
 pub(crate) struct Libtest {
@@ -17,26 +22,176 @@ pub(crate) struct Libtest {
     failed: u64,
     ignored: u64,
     measured: u64,
-    failing: Names,
+    failures: Failures,
+    /// The binary running now (from `Running …` / `Doc-tests …`).
+    binary: String,
+    /// Each binary's result: `tests/x.rs: 24 passed; 2 failed` (failing ones, and the first
+    /// few of the others).
+    results_shown: Names,
+    passing_binaries: Vec<String>,
     /// The binary currently running: tests it announced and `... ok` lines it printed.
     open: Option<(u64, u64)>,
     stopped: u64,
     first_stopped: Option<(u64, u64)>,
     overflowed: Option<String>,
+    /// The `---- NAME stdout ----` section being read: its test and whether a panic was seen.
+    section: Option<(String, bool)>,
 }
 
-impl Libtest {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Libtest {
+    fn line(&mut self, number: u64, text: &str) {
+        if self.section.is_some() {
+            self.section_line(number, text);
+        }
         if let Some(name) = text.strip_suffix(" --- FAILED")
             && !name.is_empty()
             && !name.contains(' ')
         {
-            self.failing.push(name);
+            self.fail(number, name);
             return;
         }
-        if !matches!(text.as_bytes().first(), Some(b'r' | b't')) {
-            return;
+        match text.as_bytes().first() {
+            Some(b'-') => {
+                if let Some(name) = text
+                    .strip_prefix("---- ")
+                    .and_then(|r| r.strip_suffix(" stdout ----"))
+                {
+                    self.section = Some((name.to_owned(), false));
+                }
+            }
+            Some(b' ') => {
+                let t = text.trim_start();
+                if let Some(rest) = t.strip_prefix("Running ") {
+                    // `Running unittests src/lib.rs (target/…)`, `Running tests/a.rs (target/…)`
+                    let rest = rest.strip_prefix("unittests ").unwrap_or(rest);
+                    self.binary = rest.split(" (").next().unwrap_or(rest).to_owned();
+                } else if let Some(krate) = t.strip_prefix("Doc-tests ") {
+                    self.binary = format!("doc-tests {krate}");
+                }
+            }
+            Some(b'r' | b't' | b'f') => self.status_line(number, text),
+            _ => {}
         }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.close_open();
+        if self.suites == 0 && self.results == 0 {
+            return None;
+        }
+        let mut lines = Vec::new();
+        if self.results > 0 {
+            let mut line = format!(
+                "tests: {} run, {} passed, {} failed",
+                thousands(self.passed + self.failed),
+                thousands(self.passed),
+                thousands(self.failed)
+            );
+            if self.ignored > 0 {
+                line.push_str(&format!(", {} ignored", thousands(self.ignored)));
+            }
+            if self.measured > 0 {
+                line.push_str(&format!(", {} measured", thousands(self.measured)));
+            }
+            let binaries = if self.results == 1 {
+                "binary"
+            } else {
+                "binaries"
+            };
+            line.push_str(&format!(" ({} cargo test {binaries})", self.results));
+            lines.push(line);
+            let failing_binaries = self.results_shown.total;
+            let mut shown = self.results_shown.render(failing_binaries);
+            if self.results <= BINARIES_LISTED {
+                for passing in &self.passing_binaries {
+                    if !shown.is_empty() {
+                        shown.push_str(" · ");
+                    }
+                    shown.push_str(passing);
+                }
+            } else if failing_binaries < self.results {
+                let others = self.results - failing_binaries;
+                if !shown.is_empty() {
+                    shown.push_str(" · ");
+                }
+                shown.push_str(&format!(
+                    "{} other binar{} passed",
+                    thousands(others),
+                    if others == 1 { "y" } else { "ies" }
+                ));
+            }
+            if !shown.is_empty() {
+                lines.push(format!("per binary: {shown}"));
+            }
+        }
+        if let Some((announced, ok)) = self.first_stopped {
+            let mut line = if self.stopped == 1 {
+                format!(
+                    "tests: a test binary stopped before its result line (running {} tests",
+                    thousands(announced)
+                )
+            } else {
+                format!(
+                    "tests: {} test binaries stopped before their result line (the first: running {} tests",
+                    self.stopped,
+                    thousands(announced)
+                )
+            };
+            if ok > 0 {
+                line.push_str(&format!(", {} reported ok", thousands(ok)));
+            }
+            line.push(')');
+            if let Some(name) = &self.overflowed {
+                line.push_str(&format!("; thread '{name}' overflowed its stack"));
+            }
+            lines.push(line);
+        }
+        let json = json!({
+            "shape": "cargo test",
+            "binaries": self.results,
+            "run": self.passed + self.failed,
+            "passed": self.passed,
+            "failed": self.failed,
+            "ignored": self.ignored,
+            "measured": self.measured,
+            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "stopped_binaries": self.stopped,
+            "overflowed": self.overflowed,
+        });
+        let mut failures = std::mem::take(&mut self.failures);
+        failures.heading = "failed tests";
+        Some(
+            Fact::new("cargo test", lines, json)
+                .failures(failures)
+                .hint("'^---- |panicked at|^test .* FAILED' -A 4"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.results_shown.approx_heap()
+            + self
+                .passing_binaries
+                .iter()
+                .map(|b| b.capacity() + 24)
+                .sum::<usize>()
+            + self.binary.capacity()
+            + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
+            + self.overflowed.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Libtest {
+    fn fail(&mut self, number: u64, name: &str) {
+        if self.failures.named(name).is_none() {
+            self.failures.push(number, name);
+        }
+    }
+
+    /// `running N tests`, `test result: …`, `test NAME ... FAILED`, `thread '…' has
+    /// overflowed its stack`, `failures:`.
+    fn status_line(&mut self, number: u64, text: &str) {
         if let Some(rest) = text.strip_prefix("running ") {
             if let Some(n) = rest
                 .strip_suffix(" tests")
@@ -51,8 +206,9 @@ impl Libtest {
             self.result(rest);
         } else if let Some(rest) = text.strip_prefix("test ") {
             if let Some((name, outcome)) = rest.split_once(" ... ") {
+                let name = name.strip_suffix(" - should panic").unwrap_or(name);
                 if outcome == "FAILED" {
-                    self.failing.push(name);
+                    self.fail(number, name);
                 } else if outcome == "ok"
                     && let Some((_, ok)) = &mut self.open
                 {
@@ -65,6 +221,55 @@ impl Libtest {
             && self.overflowed.is_none()
         {
             self.overflowed = Some(name.to_owned());
+        } else if text == "failures:" {
+            self.section = None;
+        }
+    }
+
+    /// A line of a `---- NAME stdout ----` section: the first panic and the lines after it,
+    /// else the first line that says something.
+    fn section_line(&mut self, number: u64, text: &str) {
+        let Some((name, panicked)) = &mut self.section else {
+            return;
+        };
+        let t = text.trim();
+        if t == "failures:" || text.starts_with("---- ") {
+            self.section = None;
+            return;
+        }
+        if t.is_empty()
+            || t == "stderr:"
+            || t == "stdout:"
+            || t.starts_with("note: run with `RUST_BACKTRACE=1`")
+            || t.starts_with("stack backtrace:")
+        {
+            return;
+        }
+        let Some(failure) = self.failures.named(name) else {
+            return;
+        };
+        if let Some(at) = t.find(" panicked at ")
+            && t.starts_with("thread '")
+        {
+            if *panicked {
+                return;
+            }
+            *panicked = true;
+            failure.detail.clear();
+            failure.line = number;
+            failure.add_detail(&t[at + 1..]);
+        } else if *panicked {
+            failure.add_detail(t);
+        } else if t.starts_with("Test executable failed") {
+            // Doc tests: the panic follows, on the test's stderr.
+            if !failure.has_detail() {
+                failure.line = number;
+                failure.add_detail(t);
+            }
+        } else if t.starts_with("note: test did not panic") || !failure.has_detail() {
+            failure.line = number;
+            failure.detail.clear();
+            failure.add_detail(t);
         }
     }
 
@@ -104,79 +309,22 @@ impl Libtest {
         self.measured += measured.unwrap_or(0);
         self.results += 1;
         self.open = None;
-    }
-
-    pub(crate) fn finish(mut self) -> Option<Fact> {
-        self.close_open();
-        if self.suites == 0 && self.results == 0 {
-            return None;
+        // The result as libtest words it, so it reads (and greps) the same.
+        let mut result = format!("{passed} passed; {failed} failed");
+        if let Some(i) = ignored.filter(|&i| i > 0) {
+            result.push_str(&format!("; {i} ignored"));
         }
-        let mut lines = Vec::new();
-        if self.results > 0 {
-            let mut line = format!(
-                "tests: {} run, {} passed, {} failed",
-                thousands(self.passed + self.failed),
-                thousands(self.passed),
-                thousands(self.failed)
-            );
-            if self.ignored > 0 {
-                line.push_str(&format!(", {} ignored", thousands(self.ignored)));
-            }
-            if self.measured > 0 {
-                line.push_str(&format!(", {} measured", thousands(self.measured)));
-            }
-            let binaries = if self.results == 1 {
-                "binary"
-            } else {
-                "binaries"
-            };
-            line.push_str(&format!(" ({} cargo test {binaries})", self.results));
-            if self.failed > 0 && !self.failing.kept.is_empty() {
-                line.push_str(&format!(": {}", self.failing.render(self.failed)));
-            }
-            lines.push(line);
+        let binary = if self.binary.is_empty() {
+            format!("binary {}", self.results)
+        } else {
+            cut(&self.binary, 80)
+        };
+        let described = format!("{binary}: {result}");
+        if failed > 0 {
+            self.results_shown.push(&described);
+        } else if self.passing_binaries.len() < BINARIES_LISTED as usize {
+            self.passing_binaries.push(described);
         }
-        if let Some((announced, ok)) = self.first_stopped {
-            let mut line = if self.stopped == 1 {
-                format!(
-                    "tests: a test binary stopped before its result line (running {} tests",
-                    thousands(announced)
-                )
-            } else {
-                format!(
-                    "tests: {} test binaries stopped before their result line (the first: running {} tests",
-                    self.stopped,
-                    thousands(announced)
-                )
-            };
-            if ok > 0 {
-                line.push_str(&format!(", {} reported ok", thousands(ok)));
-            }
-            line.push(')');
-            if let Some(name) = &self.overflowed {
-                line.push_str(&format!("; thread '{name}' overflowed its stack"));
-            }
-            lines.push(line);
-        }
-        Some(Fact {
-            lines,
-            json: json!({
-                "shape": "cargo test",
-                "binaries": self.results,
-                "run": self.passed + self.failed,
-                "passed": self.passed,
-                "failed": self.failed,
-                "ignored": self.ignored,
-                "measured": self.measured,
-                "failing": self.failing.kept,
-                "stopped_binaries": self.stopped,
-                "overflowed": self.overflowed,
-            }),
-        })
-    }
-
-    #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap() + self.overflowed.as_ref().map_or(0, String::capacity)
+        self.section = None;
     }
 }

@@ -1,26 +1,157 @@
-//! One summariser per recognised output shape. Each reads the display-cleaned lines (JSON reads
-//! the raw bytes), counts what it recognises, and states facts only about a shape it recognised.
+//! One summariser per recognised output shape, each behind [`Shape`] and listed once in
+//! [`registry`]. Each reads the display-cleaned lines (JSON and NUL-separated records read the
+//! raw bytes), counts what it recognises, and states facts only about a shape it recognised.
+//! A new shape is one file here and one line in [`registry`].
 
 mod diagnostics;
+mod diff;
+mod eslint;
 mod gcc;
+mod gitlog;
 mod gotest;
+mod govet;
 mod grep;
+mod install;
 mod jest;
 mod json;
 mod libtest;
+mod listing;
+mod make;
+mod mypy;
 pub(crate) mod names;
+mod nul;
 mod pytest;
+mod ruff;
 mod rustc;
+mod tap;
 mod tsc;
 mod vitest;
 
-pub(crate) use gcc::Gcc;
-pub(crate) use gotest::GoTest;
-pub(crate) use grep::Grep;
-pub(crate) use jest::Jest;
-pub(crate) use json::JsonScan;
-pub(crate) use libtest::Libtest;
-pub(crate) use pytest::Pytest;
-pub(crate) use rustc::Rustc;
-pub(crate) use tsc::Tsc;
-pub(crate) use vitest::Vitest;
+use serde_json::Value;
+
+use crate::command::{Invocation, Purpose};
+pub(crate) use names::{Failure, Failures};
+
+/// A summariser of one output shape. It sees every line once, in order, and keeps bounded
+/// memory whatever the output's size.
+pub(crate) trait Shape: Send {
+    /// Every display-cleaned line, numbered from 1, without its newline.
+    fn line(&mut self, number: u64, text: &str);
+
+    /// Every raw output byte, in order, in chunks of any size (for shapes that read bytes).
+    fn raw(&mut self, _bytes: &[u8]) {}
+
+    /// What was counted, when the output had this shape.
+    fn finish(self: Box<Self>) -> Option<Fact>;
+
+    /// Heap bytes held, roughly (to test that memory stays bounded).
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize;
+}
+
+/// What ran, for shapes whose reading depends on it (`cat` of source code is content).
+#[derive(Clone, Debug)]
+pub(crate) struct Source {
+    pub purpose: Purpose,
+}
+
+impl Default for Source {
+    /// Unknown (pipe mode).
+    fn default() -> Source {
+        Source {
+            purpose: Purpose::Other,
+        }
+    }
+}
+
+impl Source {
+    pub(crate) fn of(argv: &[String]) -> Source {
+        Source {
+            purpose: Invocation::of(argv).purpose(),
+        }
+    }
+}
+
+/// Every shape, in the order their facts are listed.
+pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
+    vec![
+        Box::<libtest::Libtest>::default(),
+        Box::<pytest::Pytest>::default(),
+        Box::<gotest::GoTest>::default(),
+        Box::<jest::Jest>::default(),
+        Box::<vitest::Vitest>::default(),
+        Box::<tap::Tap>::default(),
+        Box::<rustc::Rustc>::default(),
+        Box::<mypy::Mypy>::default(),
+        Box::<ruff::Ruff>::default(),
+        Box::<eslint::Eslint>::default(),
+        Box::<gcc::Gcc>::default(),
+        Box::<tsc::Tsc>::default(),
+        Box::<govet::GoVet>::default(),
+        Box::<make::Make>::default(),
+        Box::<install::Install>::default(),
+        Box::<diff::Diff>::default(),
+        Box::<gitlog::GitLog>::default(),
+        Box::<grep::Grep>::default(),
+        Box::new(listing::Listing::new(source)),
+        Box::<nul::NulRecords>::default(),
+        Box::<json::JsonScan>::default(),
+    ]
+}
+
+/// One recognised shape's counted facts.
+#[derive(Clone, Debug)]
+pub(crate) struct Fact {
+    /// The shape's name, as in the JSON (`"cargo test"`, `"mypy"`).
+    pub(crate) shape: &'static str,
+    /// Summary lines (without the `[ctxoff] ` prefix), always shown.
+    pub(crate) lines: Vec<String>,
+    pub(crate) json: Value,
+    /// Failures with their first detail, most important first (lists in order: suites that
+    /// did not run before failed tests), shown within a token budget.
+    pub(crate) failures: Vec<Failures>,
+    /// The output is content (a diff, a log of commits, search results, a listing, source):
+    /// failure words in it are not failures.
+    pub(crate) content: bool,
+    /// The `ctxoff grep` arguments that answer the obvious next question (`'panicked at' -A 3`).
+    pub(crate) hint: Option<String>,
+    /// Shapes whose facts this one replaces (mypy's `file:line: error:` lines look like gcc's).
+    pub(crate) supersedes: &'static [&'static str],
+}
+
+impl Fact {
+    pub(crate) fn new(shape: &'static str, lines: Vec<String>, json: Value) -> Fact {
+        Fact {
+            shape,
+            lines,
+            json,
+            failures: Vec::new(),
+            content: false,
+            hint: None,
+            supersedes: &[],
+        }
+    }
+
+    /// Adds a list of failures (an empty one is left out).
+    pub(crate) fn failures(mut self, failures: Failures) -> Fact {
+        if !failures.is_empty() {
+            self.failures.push(failures);
+        }
+        self
+    }
+
+    pub(crate) fn content(mut self) -> Fact {
+        self.content = true;
+        self
+    }
+
+    pub(crate) fn hint(mut self, hint: &str) -> Fact {
+        self.hint = Some(hint.to_owned());
+        self
+    }
+
+    pub(crate) fn supersedes(mut self, shapes: &'static [&'static str]) -> Fact {
+        self.supersedes = shapes;
+        self
+    }
+}

@@ -1,16 +1,16 @@
 //! pytest output: the final summary line (`3 failed, 59 passed, 1 error in 0.10s`, with or
 //! without `=` banners), failing tests and errors from the `short test summary info` section,
 //! and an interrupted collection (`Interrupted: 1 error during collection`), which is a failure
-//! with 0 tests run — never "no tests". The first `E   …` line of the `ERRORS` section is the
-//! first error's cause (`ImportError: …`), shown because a long run's head and tail miss it.
+//! with 0 tests run — never "no tests". Each failure's first detail comes from its section of
+//! the `FAILURES` or `ERRORS` report (`____ test_x ____`): the first `E   …` lines and where it
+//! failed (`tests/a.py:12: AssertionError`); with `--tb=line`, the report's `E` lines and
+//! `path:line: message` lines, in the order of the summary.
 
 use serde_json::json;
 
-use super::names::Names;
-use crate::format::{cut, thousands};
-use crate::summary::analysis::Fact;
-
-const CAUSE_CHARS: usize = 160;
+use super::names::{Failures, Names};
+use super::{Fact, Shape};
+use crate::format::thousands;
 
 #[derive(Debug, Default)]
 pub(crate) struct Pytest {
@@ -18,8 +18,16 @@ pub(crate) struct Pytest {
     /// passed, failed, skipped, xfailed, xpassed, errors, deselected, warnings
     counts: [u64; 8],
     in_short_summary: bool,
-    in_errors: bool,
-    first_error: Option<String>,
+    /// Inside the `FAILURES` or `ERRORS` report.
+    in_report: bool,
+    /// A failure of the report is being read, and whether its location was seen.
+    open: bool,
+    located: bool,
+    /// Failures and errors in report order, named by their section (or, with `--tb=line`,
+    /// by the summary).
+    failures: Failures,
+    /// Failures of the report not yet named (`--tb=line` has no sections).
+    unnamed: usize,
     failing: Names,
     errors: Names,
     interrupted: Option<String>,
@@ -36,17 +44,20 @@ const WORDS: [&[&str]; 8] = [
     &["warning", "warnings"],
 ];
 
-impl Pytest {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Pytest {
+    fn line(&mut self, number: u64, text: &str) {
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
-                // Any banner ends the ERRORS section; only its own starts it.
-                self.in_errors &= !text.starts_with('=');
-                if text.starts_with('=') && text.trim_matches('=') == " ERRORS " {
-                    self.in_errors = true;
-                } else if text.starts_with('=') && text.contains(" short test summary info ") {
-                    self.in_short_summary = true;
-                } else if let Some(counts) = parse_final_line(text) {
+                if text.starts_with('=') {
+                    let title = text.trim_matches('=');
+                    self.in_report = title == " FAILURES " || title == " ERRORS ";
+                    self.open = false;
+                    if title.contains(" short test summary info ") {
+                        self.in_short_summary = true;
+                        return;
+                    }
+                }
+                if let Some(counts) = parse_final_line(text) {
                     self.sessions += 1;
                     for (total, n) in self.counts.iter_mut().zip(counts) {
                         *total += n;
@@ -54,16 +65,27 @@ impl Pytest {
                     self.in_short_summary = false;
                 }
             }
-            Some(b'E') if self.in_errors && self.first_error.is_none() => {
-                if let Some(cause) = text.strip_prefix("E   ") {
-                    self.first_error = Some(cut(cause.trim(), CAUSE_CHARS));
+            Some(b'_') if self.in_report => {
+                if let Some(title) = section_title(text) {
+                    self.failures.push(number, title);
+                    self.open = true;
+                    self.located = false;
+                }
+            }
+            Some(b'E') if self.in_report => {
+                if let Some(detail) = text.strip_prefix('E').filter(|d| d.starts_with(' ')) {
+                    self.detail(number, detail);
                 }
             }
             Some(b'F' | b'E') if self.in_short_summary => {
                 if let Some(rest) = text.strip_prefix("FAILED ") {
-                    self.failing.push(node_id(rest));
+                    let id = node_id(rest);
+                    self.failing.push(id);
+                    self.name(number, id, message(rest));
                 } else if let Some(rest) = text.strip_prefix("ERROR ") {
-                    self.errors.push(node_id(rest));
+                    let id = node_id(rest);
+                    self.errors.push(id);
+                    self.name(number, id, message(rest));
                 }
             }
             Some(b'!') => {
@@ -71,11 +93,16 @@ impl Pytest {
                     self.interrupted = Some(rest.trim_end_matches(['!', ' ']).to_owned());
                 }
             }
+            Some(b'-') if self.in_report && text.starts_with("--") && text.ends_with('-') => {
+                // `--- Captured stdout call ---`: the failure's detail is over.
+                self.located = true;
+            }
+            Some(_) if self.in_report && !self.located => self.location(text),
             _ => {}
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
         if self.sessions == 0 {
             return None;
         }
@@ -111,58 +138,174 @@ impl Pytest {
             Some(why) => line.push_str(&format!(" (pytest, interrupted: {why})")),
             None => line.push_str(" (pytest)"),
         }
-        if failed > 0 && !self.failing.kept.is_empty() {
+        // The failures listed below name them; only what they miss is named here.
+        let detailed = self.failures.total;
+        if failed > 0 && !self.failing.kept.is_empty() && detailed == 0 {
             line.push_str(&format!(": {}", self.failing.render(failed)));
         }
-        if errors > 0 && !self.errors.kept.is_empty() {
+        if errors > 0 && !self.errors.kept.is_empty() && detailed == 0 {
             line.push_str(&format!("; errors: {}", self.errors.render(errors)));
         }
-        let mut lines = vec![line];
-        if let Some(cause) = self.first_error.as_ref().filter(|_| errors > 0) {
-            lines.push(format!("first pytest error: {cause}"));
-        }
-        Some(Fact {
-            lines,
-            json: json!({
-                "shape": "pytest",
-                "run": run,
-                "passed": passed,
-                "failed": failed,
-                "errors": errors,
-                "skipped": skipped,
-                "xfailed": xfailed,
-                "xpassed": xpassed,
-                "deselected": deselected,
-                "interrupted": self.interrupted,
-                "failing": self.failing.kept,
-                "error_names": self.errors.kept,
-                "first_error": self.first_error.filter(|_| errors > 0),
-            }),
-        })
+        let first_error = self
+            .failures
+            .iter()
+            .find(|f| f.name.starts_with("ERROR "))
+            .and_then(|f| f.detail.first().cloned())
+            .filter(|_| errors > 0);
+        let json = json!({
+            "shape": "pytest",
+            "run": run,
+            "passed": passed,
+            "failed": failed,
+            "errors": errors,
+            "skipped": skipped,
+            "xfailed": xfailed,
+            "xpassed": xpassed,
+            "deselected": deselected,
+            "interrupted": self.interrupted,
+            "failing": self.failing.json(),
+            "error_names": self.errors.json(),
+            "first_error": first_error,
+        });
+        let mut failures = std::mem::take(&mut self.failures);
+        failures.heading = "failed tests and errors";
+        Some(
+            Fact::new("pytest", vec![line], json)
+                .failures(failures)
+                .hint("'^E |^_{3,} ' -A 2"),
+        )
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap()
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.failing.approx_heap()
             + self.errors.approx_heap()
             + self.interrupted.as_ref().map_or(0, String::capacity)
-            + self.first_error.as_ref().map_or(0, String::capacity)
     }
+}
+
+impl Pytest {
+    /// An `E   …` line of the report: the first ones are the failure's detail.
+    fn detail(&mut self, number: u64, detail: &str) {
+        if !self.open {
+            // `--tb=line`: no section before its `E` lines; the summary names it.
+            self.failures.push(number, "");
+            self.unnamed += 1;
+            self.open = true;
+            self.located = false;
+        }
+        if self.located {
+            return;
+        }
+        let Some(failure) = self.failures.current() else {
+            return;
+        };
+        let d = detail.trim();
+        let useful = !d.is_empty() && !d.starts_with(['+', '-', '?']) && !d.starts_with("where ");
+        let wanted = match failure.detail.first() {
+            None => true,
+            Some(first) => failure.detail.len() == 1 && first.chars().count() < 80,
+        };
+        if useful && wanted {
+            if !failure.has_detail() {
+                failure.line = number;
+            }
+            failure.add_detail(d);
+        }
+    }
+
+    /// `tests/a.py:12: AssertionError` (long and short tracebacks end with it; `--tb=line`
+    /// prints `path:12: message`): where the failure happened.
+    fn location(&mut self, text: &str) {
+        let Some((path, rest)) = text.split_once(':') else {
+            return;
+        };
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if path.contains(' ') || !path.ends_with(".py") || digits == 0 {
+            return;
+        }
+        if !rest[digits..].starts_with(": ") || rest[digits..].starts_with(": in ") {
+            return;
+        }
+        let Some(failure) = self.failures.current().filter(|f| f.has_detail()) else {
+            return;
+        };
+        let path = path.rsplit_once("/tests/").map_or(path, |(_, p)| p);
+        failure.add_detail(&format!("at {path}:{}", &rest[..digits]));
+        self.located = true;
+        if failure.name.is_empty() {
+            // `--tb=line`: the next `E` line starts the next failure.
+            self.open = false;
+        }
+    }
+
+    /// A failure or error named in the short summary, with the summary's message: names the
+    /// next unnamed failure of the report, or adds the failure when the report had none.
+    fn name(&mut self, number: u64, id: &str, message: &str) {
+        let short = id.rsplit("::").next().unwrap_or(id);
+        let dotted = id.split_once("::").map(|(_, t)| t.replace("::", "."));
+        let known = self.failures.iter().any(|f| {
+            let base = f.name.split(" (").next().unwrap_or(&f.name);
+            f.name == short
+                || dotted.as_deref() == Some(base)
+                || f.name.strip_prefix("ERROR collecting ") == Some(id)
+        });
+        if known {
+            return;
+        }
+        if self.unnamed > 0
+            && let Some(failure) = self
+                .failures
+                .kept
+                .iter_mut()
+                .chain(self.failures.last.as_mut())
+                .find(|f| f.name.is_empty())
+        {
+            self.unnamed -= 1;
+            failure.name = short.to_owned();
+            return;
+        }
+        self.failures.push(number, short);
+        if let Some(f) = self.failures.current() {
+            f.add_detail(message);
+        }
+    }
+}
+
+/// `____ test_x[1-2] ____` → `test_x[1-2]`.
+fn section_title(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix("__")?.trim_start_matches('_');
+    let inner = inner.strip_suffix("__")?.trim_end_matches('_');
+    let title = inner.strip_prefix(' ')?.strip_suffix(' ')?;
+    (!title.is_empty()).then_some(title)
 }
 
 /// `tests/a.py::test_x[1 - 2] - assert …` → `tests/a.py::test_x[1 - 2]`: the message follows the
 /// first ` - ` outside brackets.
 fn node_id(rest: &str) -> &str {
+    match message_at(rest) {
+        Some(i) => &rest[..i],
+        None => rest,
+    }
+}
+
+/// The message after the node id, empty when there is none.
+fn message(rest: &str) -> &str {
+    message_at(rest).map_or("", |i| &rest[i + 3..])
+}
+
+fn message_at(rest: &str) -> Option<usize> {
     let mut depth = 0i32;
     for (i, b) in rest.bytes().enumerate() {
         match b {
             b'[' => depth += 1,
             b']' => depth -= 1,
-            b' ' if depth <= 0 && rest[i..].starts_with(" - ") => return &rest[..i],
+            b' ' if depth <= 0 && rest[i..].starts_with(" - ") => return Some(i),
             _ => {}
         }
     }
-    rest
+    None
 }
 
 /// `==== 3 failed, 59 passed, 1 error in 0.10s ====`, `3 failed, 59 passed in 0.10s`,
@@ -224,5 +367,12 @@ mod tests {
     fn node_ids_keep_brackets() {
         assert_eq!(node_id("t.py::x[a - b] - assert 1"), "t.py::x[a - b]");
         assert_eq!(node_id("t.py::y"), "t.py::y");
+        assert_eq!(message("t.py::x[a - b] - assert 1"), "assert 1");
+        assert_eq!(section_title("____ test_x[1-2] ____"), Some("test_x[1-2]"));
+        assert_eq!(
+            section_title("___ ERROR collecting tests/t.py ___"),
+            Some("ERROR collecting tests/t.py")
+        );
+        assert_eq!(section_title("________"), None);
     }
 }

@@ -11,30 +11,28 @@
 use serde_json::Value;
 
 use super::diagnostics::{Diagnostics, Level};
-use crate::summary::analysis::Fact;
+use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
 pub(crate) struct Rustc {
     diagnostics: Diagnostics,
     located: bool,
-    /// The header seen on the previous line, waiting for its location.
-    pending: Option<(Level, Option<String>)>,
+    /// The header seen on the previous line, waiting for its location: its line, level, code.
+    pending: Option<(u64, Level, Option<String>)>,
     header: String,
     unsure: bool,
 }
 
-impl Rustc {
-    pub(crate) fn line(&mut self, text: &str) {
-        if let Some((level, code)) = self.pending.take() {
+impl Shape for Rustc {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some((at, level, code)) = self.pending.take() {
             let location = text.trim_start_matches(' ').strip_prefix("--> ");
             self.located |= location.is_some();
-            self.diagnostics.add(level, location, &self.header);
-            if let Some(code) = code {
-                self.diagnostics.codes.add(&code);
-            }
+            self.diagnostics
+                .add(at, level, location, &self.header, code.as_deref());
         }
         if text.starts_with(r#"{"reason":"compiler-message""#) {
-            self.json_message(text);
+            self.json_message(number, text);
             return;
         }
         let bytes = text.as_bytes();
@@ -65,11 +63,34 @@ impl Rustc {
         self.header.push_str(text);
         // Only error codes are tallied (warnings carry lint names in their notes instead).
         let code = code.filter(|_| level == Level::Error).map(str::to_owned);
-        self.pending = Some((level, code));
+        self.pending = Some((number, level, code));
     }
 
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if let Some((at, level, code)) = self.pending.take() {
+            self.diagnostics
+                .add(at, level, None, &self.header, code.as_deref());
+        }
+        if !self.located || self.unsure {
+            return None;
+        }
+        let d = &self.diagnostics;
+        Some(
+            Fact::new("rustc", vec![d.summary("rustc", "files")], d.json("rustc"))
+                .failures(d.failures(false))
+                .hint("'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap() + self.header.capacity() + 64
+    }
+}
+
+impl Rustc {
     /// One `compiler-message` record of cargo's JSON output.
-    fn json_message(&mut self, text: &str) {
+    fn json_message(&mut self, number: u64, text: &str) {
         let Ok(record) = serde_json::from_str::<Value>(text) else {
             self.unsure = true;
             return;
@@ -108,25 +129,8 @@ impl Rustc {
                 ))
             });
         self.located |= location.is_some();
-        self.diagnostics.add(level, location.as_deref(), &header);
-        if let Some(code) = code {
-            self.diagnostics.codes.add(code);
-        }
-    }
-
-    pub(crate) fn finish(mut self) -> Option<Fact> {
-        if let Some((level, code)) = self.pending.take() {
-            self.diagnostics.add(level, None, &self.header);
-            if let Some(code) = code {
-                self.diagnostics.codes.add(&code);
-            }
-        }
-        (self.located && !self.unsure).then(|| self.diagnostics.fact("rustc", "rustc", "files"))
-    }
-
-    #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
-        self.diagnostics.approx_heap() + self.header.capacity() + 64
+        self.diagnostics
+            .add(number, level, location.as_deref(), &header, code);
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::diagnostics::{Diagnostics, Level};
-use crate::summary::analysis::Fact;
+use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
 pub(crate) struct Tsc {
@@ -14,8 +14,8 @@ pub(crate) struct Tsc {
     location: String,
 }
 
-impl Tsc {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Tsc {
+    fn line(&mut self, number: u64, text: &str) {
         let Some((position, code, message)) = parse(text) else {
             return;
         };
@@ -26,19 +26,34 @@ impl Tsc {
             }
             self.location.as_str()
         });
-        self.diagnostics.add(Level::Error, location, message);
-        self.diagnostics.codes.add(code);
+        self.diagnostics
+            .add(number, Level::Error, location, message, Some(code));
         if let Some((file, _, _)) = position {
             self.diagnostics.files.add(file);
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
-        (self.diagnostics.errors > 0).then(|| self.diagnostics.fact("tsc", "tsc", "errors by file"))
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let d = &self.diagnostics;
+        if d.errors == 0 {
+            return None;
+        }
+        let mut summary = d.summary("tsc", "errors by file");
+        if let Some(files) = d.files.distinct() {
+            summary.push_str(&format!(
+                "; {files} file{}",
+                if files == 1 { "" } else { "s" }
+            ));
+        }
+        Some(
+            Fact::new("tsc", vec![summary], d.json("tsc"))
+                .failures(d.failures(false))
+                .hint("'error TS[0-9]+' -A 2"),
+        )
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
+    fn approx_heap(&self) -> usize {
         self.diagnostics.approx_heap() + self.location.capacity()
     }
 }

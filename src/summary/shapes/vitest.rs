@@ -1,13 +1,15 @@
-//! vitest output: the `Test Files` and `Tests` summary lines, and failing tests and suites
-//! from the ` FAIL  file > describe > test` lines of the `Failed Tests` / `Failed Suites`
-//! sections.
+//! vitest output: the `Test Files` and `Tests` summary lines, failing tests and suites from
+//! the ` FAIL  file > describe > test` lines of the `Failed Tests` / `Failed Suites` sections,
+//! each with its first detail (the error line, `Expected:`/`Received:`, where), and the files
+//! they are in. A suite that failed to load (`FAIL  file [ file ]`, `Error: Cannot find
+//! package …`) comes first: none of its tests ran.
 
 use serde_json::json;
 
-use super::jest::parse_counts;
-use super::names::{Names, js_test_counts};
+use super::jest::{JsDetail, parse_counts};
+use super::names::{Failures, Names, js_test_counts};
+use super::{Fact, Shape};
 use crate::format::thousands;
-use crate::summary::analysis::Fact;
 
 #[derive(Debug, Default, PartialEq)]
 enum Section {
@@ -24,12 +26,27 @@ pub(crate) struct Vitest {
     /// failed, passed, total
     files: Option<Vec<u64>>,
     section: Section,
-    failing: Names,
-    failed_suites: Names,
+    failures: Failures,
+    failed_suites: Failures,
+    /// Files with failing tests, in report order.
+    failed_files: Names,
+    detail: Option<JsDetail>,
 }
 
-impl Vitest {
-    pub(crate) fn line(&mut self, text: &str) {
+impl Shape for Vitest {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some(reader) = &mut self.detail {
+            let list = match self.section {
+                Section::FailedSuites => &mut self.failed_suites,
+                _ => &mut self.failures,
+            };
+            if let Some(failure) = list.current()
+                && reader.line(failure, number, text)
+            {
+                return;
+            }
+            self.detail = None;
+        }
         let trimmed = text.trim_start_matches(' ');
         match trimmed.as_bytes().first() {
             Some(0xe2) if trimmed.starts_with('⎯') => {
@@ -42,8 +59,20 @@ impl Vitest {
             Some(b'F') => {
                 if let Some(name) = trimmed.strip_prefix("FAIL  ") {
                     match self.section {
-                        Section::FailedTests => self.failing.push(name),
-                        Section::FailedSuites => self.failed_suites.push(name),
+                        Section::FailedTests => {
+                            let (file, test) = name.split_once(" > ").unwrap_or((name, name));
+                            if !self.failed_files.contains(file) {
+                                self.failed_files.push(file);
+                            }
+                            self.failures.push(number, test);
+                            self.detail = Some(JsDetail::default());
+                        }
+                        Section::FailedSuites => {
+                            // `src/a/test.ts [ src/a/test.ts ]`
+                            let suite = name.split(" [ ").next().unwrap_or(name);
+                            self.failed_suites.push(number, suite);
+                            self.detail = Some(JsDetail::default());
+                        }
                         Section::Other => {}
                     }
                 }
@@ -61,8 +90,8 @@ impl Vitest {
         }
     }
 
-    pub(crate) fn finish(self) -> Option<Fact> {
-        let tests = self.tests?;
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let tests = self.tests.take()?;
         let (failed, passed, skipped, todo, total) =
             (tests[0], tests[1], tests[2], tests[3], tests[4]);
         let mut line = js_test_counts(passed, failed, skipped, todo, total);
@@ -75,36 +104,58 @@ impl Vitest {
             ));
         }
         line.push(')');
-        if failed > 0 && !self.failing.kept.is_empty() {
-            line.push_str(&format!(": {}", self.failing.render(failed)));
+        let mut lines = vec![line];
+        if self.failed_files.total > 0 {
+            let mut files = format!(
+                "files with failed tests ({}): {}",
+                thousands(self.failed_files.total),
+                self.failed_files.render(self.failed_files.total)
+            );
+            if self.failed_suites.total > 0 {
+                files.push_str(&format!(
+                    "; failed to load ({}): {}",
+                    thousands(self.failed_suites.total),
+                    self.failed_suites
+                        .iter()
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            lines.push(files);
         }
-        if self.failed_suites.total > 0 {
-            line.push_str(&format!(
-                "; failed suites: {}",
-                self.failed_suites.render(self.failed_suites.total)
-            ));
-        }
-        Some(Fact {
-            lines: vec![line],
-            json: json!({
-                "shape": "vitest",
-                "run": passed + failed,
-                "passed": passed,
-                "failed": failed,
-                "skipped": skipped,
-                "todo": todo,
-                "total": total,
-                "files_failed": self.files.as_ref().map(|f| f[0]),
-                "files_total": self.files.as_ref().map(|f| f[2]),
-                "failing": self.failing.kept,
-                "failed_suites": self.failed_suites.kept,
-            }),
-        })
+        let json = json!({
+            "shape": "vitest",
+            "run": passed + failed,
+            "passed": passed,
+            "failed": failed,
+            "skipped": skipped,
+            "todo": todo,
+            "total": total,
+            "files_failed": self.files.as_ref().map(|f| f[0]),
+            "files_total": self.files.as_ref().map(|f| f[2]),
+            "failed_files": self.failed_files.json(),
+            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "failed_suites": self.failed_suites.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+        });
+        let mut suites = std::mem::take(&mut self.failed_suites);
+        suites.heading = "suites that failed to load";
+        let mut failures = std::mem::take(&mut self.failures);
+        failures.heading = "failed tests";
+        Some(
+            Fact::new("vitest", lines, json)
+                .failures(suites)
+                .failures(failures)
+                .hint("'^ FAIL |Error|Expected|Received' -A 2"),
+        )
     }
 
     #[cfg(test)]
-    pub(crate) fn approx_heap(&self) -> usize {
-        self.failing.approx_heap() + self.failed_suites.approx_heap() + 2 * 5 * 8
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.failed_suites.approx_heap()
+            + self.failed_files.approx_heap()
+            + 2 * 5 * 8
     }
 }
 

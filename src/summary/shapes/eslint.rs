@@ -1,0 +1,159 @@
+//! ESLint output, stylish (a file's path, then `  43:3  error  message  rule` lines) or compact
+//! (`path: line 43, col 3, Error - message (rule)`), with its totals (`✖ 210 problems (35 errors,
+//! 175 warnings)`, `210 problems`). Problems are counted per severity and rule; the first error
+//! and the first problem of each rule are listed, errors first, the rarest rules first.
+
+use super::diagnostics::{Diagnostics, Level};
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+#[derive(Debug, Default)]
+pub(crate) struct Eslint {
+    diagnostics: Diagnostics,
+    /// The file whose problems follow (stylish).
+    file: String,
+    /// `✖ 210 problems (35 errors, 175 warnings)` as printed.
+    total: Option<String>,
+}
+
+impl Shape for Eslint {
+    fn line(&mut self, number: u64, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let t = text.trim_start();
+        if let Some(rest) = t.strip_prefix("✖ ").or(Some(t)).filter(|r| is_total(r)) {
+            self.total = Some(rest.to_owned());
+            return;
+        }
+        if text.starts_with("  ") {
+            if !self.file.is_empty() {
+                self.stylish(number, t);
+            }
+        } else if let Some((file, problem)) = text.split_once(": line ") {
+            self.compact(number, file, problem);
+        } else if !text.contains(' ') && (text.contains('/') || text.contains('\\')) {
+            self.file.clear();
+            self.file.push_str(text);
+        } else {
+            self.file.clear();
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let d = &self.diagnostics;
+        let total = self.total.as_ref()?;
+        if d.errors + d.warnings == 0 {
+            return None;
+        }
+        let mut line = format!(
+            "eslint: {total}; counted: {} error{}, {} warning{}",
+            thousands(d.errors),
+            if d.errors == 1 { "" } else { "s" },
+            thousands(d.warnings),
+            if d.warnings == 1 { "" } else { "s" }
+        );
+        if let Some(files) = d.files.distinct() {
+            line.push_str(&format!(
+                " in {files} file{}",
+                if files == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; error rules: {codes}"));
+        }
+        Some(
+            Fact::new("eslint", vec![line], d.json("eslint"))
+                .failures(d.failures(true))
+                .hint("'  error  |, Error - ' -C 1"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap()
+            + self.file.capacity()
+            + self.total.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Eslint {
+    /// `43:3   error    'x' is defined but never used   no-unused-vars` (trimmed).
+    fn stylish(&mut self, number: u64, t: &str) {
+        let Some((position, rest)) = t.split_once(' ') else {
+            return;
+        };
+        let Some((l, c)) = position.split_once(':') else {
+            return;
+        };
+        if !is_number(l) || !is_number(c) {
+            return;
+        }
+        let rest = rest.trim_start();
+        let (level, rest) = if let Some(r) = rest.strip_prefix("error") {
+            (Level::Error, r)
+        } else if let Some(r) = rest.strip_prefix("warning") {
+            (Level::Warning, r)
+        } else {
+            return;
+        };
+        let rest = rest.trim();
+        // The rule is the last word, after a run of spaces.
+        let (message, rule) = match rest.rsplit_once("  ") {
+            Some((m, r)) if !r.contains(' ') => (m.trim_end(), Some(r.trim())),
+            _ => (rest, None),
+        };
+        let word = if level == Level::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        let header = match rule {
+            Some(rule) => format!("{}:{l}:{c} {word} {message} {rule}", self.file),
+            None => format!("{}:{l}:{c} {word} {message}", self.file),
+        };
+        let file = self.file.clone();
+        self.diagnostics.add(number, level, None, &header, rule);
+        self.diagnostics.files.add(&file);
+    }
+
+    /// `path: line 43, col 3, Error - message (rule)` (split after the path).
+    fn compact(&mut self, number: u64, file: &str, problem: &str) {
+        let Some((_, rest)) = problem.split_once(", col ") else {
+            return;
+        };
+        let Some((_, rest)) = rest.split_once(", ") else {
+            return;
+        };
+        let level = if rest.starts_with("Error - ") {
+            Level::Error
+        } else if rest.starts_with("Warning - ") {
+            Level::Warning
+        } else {
+            return;
+        };
+        let rule = rest
+            .strip_suffix(')')
+            .and_then(|r| r.rsplit_once(" ("))
+            .map(|(_, rule)| rule);
+        let header = format!("{file}: line {problem}");
+        self.diagnostics.add(number, level, None, &header, rule);
+        self.diagnostics.files.add(file);
+    }
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `210 problems (35 errors, 175 warnings)` or `210 problems`.
+fn is_total(text: &str) -> bool {
+    let Some((n, rest)) = text.split_once(' ') else {
+        return false;
+    };
+    is_number(n)
+        && (rest == "problems"
+            || rest == "problem"
+            || rest.starts_with("problems (")
+            || rest.starts_with("problem ("))
+}

@@ -1,0 +1,90 @@
+//! `go vet` and `go build` problems: a `# package` line, then `file.go:line:col: message` lines.
+//! Counted per package; the first problem of each package is listed.
+
+use super::diagnostics::{Diagnostics, Level};
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+#[derive(Debug, Default)]
+pub(crate) struct GoVet {
+    diagnostics: Diagnostics,
+    package: Option<String>,
+    /// Packages with problems, and whether the current one is counted.
+    packages: u64,
+    counted: bool,
+}
+
+impl Shape for GoVet {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some(package) = text.strip_prefix("# ") {
+            let valid = !package.is_empty() && !package.contains(' ');
+            self.package = valid.then(|| package.to_owned());
+            self.counted = false;
+            return;
+        }
+        let Some(package) = &self.package else {
+            return;
+        };
+        let Some(location) = go_location(text) else {
+            // A problem's own continuation (`\tfoo`) or the end of the package's problems.
+            if !text.starts_with('\t') {
+                self.package = None;
+            }
+            return;
+        };
+        let message = text[location.len() + 1..].trim_start();
+        if !self.counted {
+            self.counted = true;
+            self.packages += 1;
+        }
+        let package = package.clone();
+        let header = format!("{location}: {message}");
+        self.diagnostics
+            .add(number, Level::Error, None, &header, Some(&package));
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let d = &self.diagnostics;
+        if d.errors == 0 {
+            return None;
+        }
+        let line = format!(
+            "go: {} problem{} in {} package{}",
+            thousands(d.errors),
+            if d.errors == 1 { "" } else { "s" },
+            thousands(self.packages),
+            if self.packages == 1 { "" } else { "s" }
+        );
+        let mut failures = d.failures(false);
+        failures.heading = "first problem of each package";
+        Some(
+            Fact::new("go vet", vec![line], d.json("go vet"))
+                .failures(failures)
+                .hint("'^# |\\.go:[0-9]+:[0-9]+: ' -A 1"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap() + self.package.as_ref().map_or(0, String::capacity)
+    }
+}
+
+/// `cmp/compare.go:214:9: …` → `cmp/compare.go:214:9`.
+fn go_location(text: &str) -> Option<&str> {
+    let (file, rest) = text.split_once(':')?;
+    if !file.ends_with(".go") || file.contains(' ') {
+        return None;
+    }
+    let mut end = file.len();
+    let mut rest = rest;
+    for _ in 0..2 {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(':') {
+            break;
+        }
+        end += 1 + digits;
+        rest = &rest[digits + 1..];
+    }
+    (end > file.len() && rest.starts_with(' ')).then_some(&text[..end])
+}

@@ -1,0 +1,177 @@
+//! mypy output: `path:line[:col]: error|note: message  [code]` lines, with `--pretty`'s messages
+//! wrapped over the next lines (up to the `[code]`) and followed by the source line it points
+//! at. Recognised by mypy's last line (`Found 163 errors in 15 files (checked 19 source
+//! files)`, `Success: no issues found …`); its `error:` lines look like gcc's, whose facts it
+//! then replaces.
+
+use super::diagnostics::{Diagnostics, Level};
+use super::{Fact, Shape};
+
+#[derive(Debug, Default)]
+pub(crate) struct Mypy {
+    diagnostics: Diagnostics,
+    /// A diagnostic whose message may go on (`--pretty`): line, level, location, message.
+    pending: Option<(u64, Level, String, String)>,
+    /// mypy's own last line.
+    verdict: Option<String>,
+}
+
+impl Shape for Mypy {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some((at, level, location, mut message)) = self.pending.take() {
+            let continues = !text.starts_with(' ') && !text.is_empty() && parse(text).is_none();
+            if continues && !is_verdict(text) {
+                message.push(' ');
+                message.push_str(text.trim());
+                if code_of(&message).is_some() {
+                    self.add(at, level, &location, &message);
+                } else {
+                    self.pending = Some((at, level, location, message));
+                }
+                return;
+            }
+            self.add(at, level, &location, &message);
+        }
+        if is_verdict(text) {
+            self.verdict = Some(text.trim().to_owned());
+            return;
+        }
+        let Some((location, level, message)) = parse(text) else {
+            return;
+        };
+        if level == Level::Note || code_of(message).is_some() {
+            self.add(number, level, location, message);
+        } else {
+            self.pending = Some((number, level, location.to_owned(), message.to_owned()));
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if let Some((at, level, location, message)) = self.pending.take() {
+            self.add(at, level, &location, &message);
+        }
+        let verdict = self.verdict.as_ref()?;
+        let d = &self.diagnostics;
+        let mut line = format!("mypy: {verdict}");
+        if d.notes > 0 {
+            line.push_str(&format!(
+                "; {} note{}",
+                d.notes,
+                if d.notes == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; codes: {codes}"));
+        }
+        Some(
+            Fact::new("mypy", vec![line], d.json("mypy"))
+                .failures(d.failures(true))
+                .hint("': error: ' -A 1")
+                .supersedes(&["gcc"]),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap()
+            + self
+                .pending
+                .as_ref()
+                .map_or(0, |(_, _, l, m)| l.capacity() + m.capacity())
+            + self.verdict.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Mypy {
+    fn add(&mut self, at: u64, level: Level, location: &str, message: &str) {
+        let code = code_of(message);
+        let file = location.split(':').next().unwrap_or(location);
+        self.diagnostics
+            .add(at, level, Some(location), message, code);
+        if level == Level::Error {
+            self.diagnostics.files.add(file);
+        }
+    }
+}
+
+/// `Found 3 errors in 2 files (checked 9 source files)`, `Success: no issues found in 9 source
+/// files`.
+fn is_verdict(text: &str) -> bool {
+    (text.starts_with("Found ") && text.contains(" error") && text.contains(" source file"))
+        || (text.starts_with("Success: no issues found"))
+}
+
+/// `a.py:12: error: Message  [code]` → (`a.py:12`, error, `Message  [code]`); a column
+/// (`a.py:12:5:`) is part of the location.
+fn parse(text: &str) -> Option<(&str, Level, &str)> {
+    let (path, rest) = text.split_once(':')?;
+    if path.is_empty() || path.contains(' ') || !(path.ends_with(".py") || path.ends_with(".pyi")) {
+        return None;
+    }
+    let mut end = path.len();
+    let mut rest = rest;
+    for _ in 0..2 {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(':') {
+            break;
+        }
+        end += 1 + digits;
+        rest = &rest[digits + 1..];
+    }
+    if end == path.len() {
+        return None;
+    }
+    let rest = rest.strip_prefix(' ')?;
+    let (level, message) = if let Some(m) = rest.strip_prefix("error:") {
+        (Level::Error, m)
+    } else if let Some(m) = rest.strip_prefix("note:") {
+        (Level::Note, m)
+    } else if let Some(m) = rest.strip_prefix("warning:") {
+        (Level::Warning, m)
+    } else {
+        return None;
+    };
+    Some((&text[..end], level, message.trim_start()))
+}
+
+/// The `[code]` that ends a mypy message.
+fn code_of(message: &str) -> Option<&str> {
+    let inner = message.trim_end().strip_suffix(']')?;
+    let (before, code) = inner.rsplit_once('[')?;
+    let valid = !code.is_empty()
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit());
+    (valid && before.ends_with("  ")).then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_mypy_lines() {
+        assert_eq!(
+            parse("src/a.py:15: error: Cannot find  [import-not-found]"),
+            Some((
+                "src/a.py:15",
+                Level::Error,
+                "Cannot find  [import-not-found]"
+            ))
+        );
+        assert_eq!(
+            parse("src/a.py:77: error:"),
+            Some(("src/a.py:77", Level::Error, ""))
+        );
+        assert_eq!(
+            parse("a.py:3:5: note: See x"),
+            Some(("a.py:3:5", Level::Note, "See x"))
+        );
+        assert_eq!(parse("src/a.c:3: error: x"), None);
+        assert_eq!(
+            code_of("Name \"x\" is not defined  [name-defined]"),
+            Some("name-defined")
+        );
+        assert_eq!(code_of("list[int]"), None);
+    }
+}

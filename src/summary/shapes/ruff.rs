@@ -1,0 +1,172 @@
+//! ruff (and flake8-style) lint output: the concise `path:line:col: CODE message` lines, or
+//! ruff's full format (`CODE message` then `  --> path:line:col` and a code frame), with
+//! ruff's totals (`Found 225 errors.`, `[*] 31 fixable with `--fix``). Findings are counted
+//! per rule; the first of each rule is listed, the rarest rules first.
+
+use super::diagnostics::{Diagnostics, Level};
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+#[derive(Debug, Default)]
+pub(crate) struct Ruff {
+    diagnostics: Diagnostics,
+    /// A full-format header waiting for its `-->` line: line, code, message.
+    pending: Option<(u64, String, String)>,
+    found: Option<u64>,
+    fixable: Option<u64>,
+}
+
+impl Shape for Ruff {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some((at, code, message)) = self.pending.take()
+            && let Some(location) = text.trim_start().strip_prefix("--> ")
+        {
+            self.add(at, location, &code, &message);
+            return;
+        }
+        match text.as_bytes().first() {
+            Some(b'A'..=b'Z') => {
+                if let Some(rest) = text.strip_prefix("Found ") {
+                    self.found = rest
+                        .strip_suffix(" errors.")
+                        .or_else(|| rest.strip_suffix(" error."))
+                        .and_then(|n| n.parse().ok());
+                } else if let Some((code, message)) = rule_then_message(text) {
+                    self.pending = Some((number, code.to_owned(), message.to_owned()));
+                } else {
+                    self.concise(number, text);
+                }
+            }
+            Some(b'[') => {
+                if let Some(rest) = text.strip_prefix("[*] ") {
+                    self.fixable = rest.split(' ').next().and_then(|n| n.parse().ok());
+                }
+            }
+            Some(_) => self.concise(number, text),
+            None => {}
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let d = &self.diagnostics;
+        if d.errors == 0 {
+            return None;
+        }
+        let tool = if self.found.is_some() { "ruff" } else { "lint" };
+        let mut line = format!(
+            "{tool}: {} finding{}",
+            thousands(d.errors),
+            if d.errors == 1 { "" } else { "s" }
+        );
+        if let Some(found) = self.found {
+            line.push_str(&format!(" (Found {} errors", thousands(found)));
+            if let Some(fixable) = self.fixable {
+                line.push_str(&format!(", {} fixable", thousands(fixable)));
+            }
+            line.push(')');
+        }
+        if let Some(files) = d.files.distinct() {
+            line.push_str(&format!(
+                " in {files} file{}",
+                if files == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; rules: {codes}"));
+        }
+        Some(
+            Fact::new(
+                if tool == "ruff" { "ruff" } else { "lint" },
+                vec![line],
+                d.json("ruff"),
+            )
+            .failures(d.failures(true))
+            .hint("':[0-9]+:[0-9]+: [A-Z]+[0-9]+ |^  --> ' -B 1")
+            .supersedes(&["gcc"]),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap()
+            + self
+                .pending
+                .as_ref()
+                .map_or(0, |(_, c, m)| c.capacity() + m.capacity())
+    }
+}
+
+impl Ruff {
+    /// `src/a.py:69:37: PLR2004 Magic value …`.
+    fn concise(&mut self, number: u64, text: &str) {
+        let Some((location, rest)) = located(text) else {
+            return;
+        };
+        let Some((code, message)) = rule_then_message(rest) else {
+            return;
+        };
+        self.add(number, location, code, message);
+    }
+
+    fn add(&mut self, at: u64, location: &str, code: &str, message: &str) {
+        let file = location.split(':').next().unwrap_or(location);
+        let header = format!("{code} {message}");
+        self.diagnostics
+            .add(at, Level::Error, Some(location), &header, Some(code));
+        self.diagnostics.files.add(file);
+    }
+}
+
+/// `path:12:5: rest` → (`path:12:5`, `rest`).
+fn located(text: &str) -> Option<(&str, &str)> {
+    let (path, rest) = text.split_once(':')?;
+    if path.is_empty() || path.contains(' ') {
+        return None;
+    }
+    let mut end = path.len();
+    let mut rest = rest;
+    for _ in 0..2 {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(':') {
+            return None;
+        }
+        end += 1 + digits;
+        rest = &rest[digits + 1..];
+    }
+    Some((&text[..end], rest.strip_prefix(' ')?))
+}
+
+/// `PLR2004 Magic value…` or `F401 [*] `os` imported but unused` → (code, message).
+fn rule_then_message(text: &str) -> Option<(&str, &str)> {
+    let (code, message) = text.split_once(' ')?;
+    let letters = code.bytes().take_while(u8::is_ascii_uppercase).count();
+    let digits = code[letters..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let valid = (1..=4).contains(&letters) && digits >= 1 && letters + digits == code.len();
+    let message = message.strip_prefix("[*] ").unwrap_or(message);
+    (valid && !message.is_empty()).then_some((code, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ruff_lines() {
+        assert_eq!(
+            located("src/a.py:69:37: PLR2004 Magic"),
+            Some(("src/a.py:69:37", "PLR2004 Magic"))
+        );
+        assert_eq!(
+            rule_then_message("F821 Undefined name"),
+            Some(("F821", "Undefined name"))
+        );
+        assert_eq!(rule_then_message("Found 225 errors."), None);
+        assert_eq!(
+            rule_then_message("E501 [*] Line too long"),
+            Some(("E501", "Line too long"))
+        );
+    }
+}

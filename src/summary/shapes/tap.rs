@@ -1,0 +1,240 @@
+//! Test Anything Protocol and the harnesses around it: TAP lines (`ok 3 - …`, `not ok 9`, with
+//! Test::More's `#   Failed test …` diagnostics and their `got:`/`expected:` lines), `prove`'s
+//! summary (`Test Summary Report`, `Files=40, Tests=1230, …`, `Result: FAIL`), automake's test
+//! driver (`FAIL: tests/x`, `# TOTAL: 4`, `# FAIL:  3`), and test logs that report a failure
+//! as `*** Expected …, but got …` with a closing `339 of 340 tests passed`.
+
+use serde_json::json;
+
+use super::names::{Failures, Names};
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+/// automake's result words, in the order its summary lists them.
+const AUTOMAKE: [&str; 6] = ["PASS", "SKIP", "XFAIL", "FAIL", "XPASS", "ERROR"];
+
+#[derive(Debug, Default)]
+pub(crate) struct Tap {
+    ok: u64,
+    not_ok: u64,
+    /// `Files=40, Tests=1230` of prove.
+    prove_totals: Option<(u64, u64)>,
+    result: Option<String>,
+    /// Failing test files of prove's summary report, with their failed tests.
+    failed_files: Names,
+    in_report: bool,
+    report_file: Option<String>,
+    /// automake: counts per result word from its `# WORD: N` summary, and from its lines.
+    automake_summary: [Option<u64>; 6],
+    automake_total: Option<u64>,
+    automake_failed: Names,
+    /// `339 of 340 tests passed`
+    passed_of: Option<(u64, u64)>,
+    failures: Failures,
+    /// Reading the diagnostics of the last failure.
+    in_diagnostic: bool,
+}
+
+impl Shape for Tap {
+    fn line(&mut self, number: u64, text: &str) {
+        if self.in_diagnostic {
+            if let Some(diag) = text.strip_prefix('#')
+                && !diag.trim_start().starts_with("Failed test")
+                && !diag.trim_start().starts_with("Looks like")
+            {
+                if let Some(f) = self.failures.current() {
+                    f.add_detail(diag.trim());
+                }
+                return;
+            }
+            self.in_diagnostic = false;
+        }
+        match text.as_bytes().first() {
+            Some(b'o') => {
+                if text == "ok" {
+                    return;
+                }
+                if let Some(rest) = text.strip_prefix("ok ")
+                    && rest.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    self.ok += 1;
+                }
+            }
+            Some(b'n') => {
+                if let Some(rest) = text.strip_prefix("not ok")
+                    && (rest.is_empty() || rest.starts_with(' '))
+                {
+                    self.not_ok += 1;
+                }
+            }
+            Some(b'#') => {
+                let diag = text[1..].trim_start();
+                if diag.starts_with("Failed test") {
+                    let name = diag.trim_end_matches(['.', ' ']);
+                    self.failures.push(number, name);
+                    self.in_diagnostic = true;
+                } else if let Some((word, n)) = diag.split_once(':')
+                    && let Some(i) = AUTOMAKE.iter().position(|w| *w == word)
+                    && let Ok(n) = n.trim().parse()
+                {
+                    self.automake_summary[i] = Some(n);
+                } else if let Some(n) = diag.strip_prefix("TOTAL:") {
+                    self.automake_total = n.trim().parse().ok();
+                }
+            }
+            Some(b'F') => {
+                if let Some(rest) = text.strip_prefix("Files=") {
+                    let files = rest.split(',').next().and_then(|n| n.parse().ok());
+                    let tests = rest
+                        .split_once("Tests=")
+                        .and_then(|(_, t)| t.split(',').next())
+                        .and_then(|n| n.parse().ok());
+                    if let (Some(f), Some(t)) = (files, tests) {
+                        self.prove_totals = Some((f, t));
+                    }
+                    self.in_report = false;
+                } else if text.starts_with("FAIL: ") {
+                    self.automake_failed.push(text);
+                }
+            }
+            Some(b'E' | b'X') if text.starts_with("ERROR: ") || text.starts_with("XPASS: ") => {
+                self.automake_failed.push(text);
+            }
+            Some(b'R') => {
+                if let Some(result) = text.strip_prefix("Result: ") {
+                    self.result = Some(result.trim().to_owned());
+                }
+            }
+            Some(b'T') if text == "Test Summary Report" => self.in_report = true,
+            Some(b' ') if self.in_report => {
+                // `  Failed test:  9`, `  Failed tests:  3, 5-7`
+                let t = text.trim_start();
+                if let Some(which) = t
+                    .strip_prefix("Failed tests:")
+                    .or_else(|| t.strip_prefix("Failed test:"))
+                    && let Some(file) = self.report_file.take()
+                {
+                    self.failed_files
+                        .push(&format!("{file} (Failed test: {})", which.trim()));
+                }
+            }
+            Some(b'*') => {
+                if let Some(rest) = text.strip_prefix("*** ")
+                    && rest.to_ascii_lowercase().contains("expected")
+                {
+                    self.failures.push(number, "");
+                    if let Some(f) = self.failures.current() {
+                        f.add_detail(text);
+                    }
+                }
+            }
+            Some(b'0'..=b'9') => {
+                // `339 of 340 tests passed (0 malformed)`
+                let mut words = text.split(' ');
+                if let (Some(a), Some("of"), Some(b), Some("tests"), Some("passed")) = (
+                    words.next(),
+                    words.next(),
+                    words.next(),
+                    words.next(),
+                    words.next(),
+                ) && let (Ok(a), Ok(b)) = (a.parse(), b.parse())
+                {
+                    self.passed_of = Some((a, b));
+                }
+            }
+            _ => {}
+        }
+        if self.in_report
+            && !text.starts_with(' ')
+            && let Some((file, _)) = text.split_once(" (Wstat:")
+        {
+            self.report_file = Some(file.trim().to_owned());
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let automake = self.automake_total.is_some();
+        let recognised = self.prove_totals.is_some()
+            || automake
+            || self.passed_of.is_some()
+            || (self.ok + self.not_ok > 0 && !self.failures.is_empty());
+        if !recognised {
+            return None;
+        }
+        let mut lines = Vec::new();
+        if let Some((files, tests)) = self.prove_totals {
+            let mut line = format!(
+                "prove: Files={}, Tests={}",
+                thousands(files),
+                thousands(tests)
+            );
+            if let Some(result) = &self.result {
+                line.push_str(&format!("; Result: {result}"));
+            }
+            if self.failed_files.total > 0 {
+                line.push_str(&format!(
+                    "; failed files ({}): {}",
+                    self.failed_files.total,
+                    self.failed_files.render(self.failed_files.total)
+                ));
+            }
+            lines.push(line);
+        }
+        if let Some(total) = self.automake_total {
+            let counts: Vec<String> = AUTOMAKE
+                .iter()
+                .zip(self.automake_summary)
+                .filter_map(|(w, n)| n.filter(|&n| n > 0).map(|n| format!("{w}: {n}")))
+                .collect();
+            let mut line = format!("tests: TOTAL: {total}, {}", counts.join(", "));
+            if self.automake_failed.total > 0 {
+                let failed = self.automake_failed.render(self.automake_failed.total);
+                line.push_str(&format!(" (automake): {failed}"));
+            }
+            lines.push(line);
+        }
+        if let Some((passed, of)) = self.passed_of {
+            lines.push(format!(
+                "tests: {} of {} tests passed, {} failed",
+                thousands(passed),
+                thousands(of),
+                thousands(of.saturating_sub(passed))
+            ));
+        }
+        if self.prove_totals.is_none() && self.ok + self.not_ok > 0 {
+            lines.push(format!(
+                "TAP: {} ok, {} not ok",
+                thousands(self.ok),
+                thousands(self.not_ok)
+            ));
+        }
+        let json = json!({
+            "shape": "tap",
+            "ok": self.ok,
+            "not_ok": self.not_ok,
+            "prove_files": self.prove_totals.map(|t| t.0),
+            "prove_tests": self.prove_totals.map(|t| t.1),
+            "result": self.result,
+            "failed_files": self.failed_files.json(),
+            "automake_total": self.automake_total,
+            "automake_failed": self.automake_failed.json(),
+            "passed_of": self.passed_of.map(|(p, o)| json!({"passed": p, "of": o})),
+        });
+        let mut failures = std::mem::take(&mut self.failures);
+        failures.heading = "failed tests";
+        Some(
+            Fact::new("tap", lines, json)
+                .failures(failures)
+                .hint("'^not ok|^#   Failed|^FAIL|^\\*\\*\\* ' -A 3"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.failed_files.approx_heap()
+            + self.automake_failed.approx_heap()
+            + self.report_file.as_ref().map_or(0, String::capacity)
+            + self.result.as_ref().map_or(0, String::capacity)
+    }
+}
