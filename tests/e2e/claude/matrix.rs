@@ -299,8 +299,10 @@ fn an_allowed_command_stays_allowed_and_reaches_the_model_as_a_summary() {
             return Some(format!("expected ctxoff's summary: {expected:?}"));
         }
         let saved = h.content.contains("full output: <run>/scratch/<id>/")
-            && h.content
-                .contains("[ctxoff] read more: ctxoff lines <run>/scratch/<id>/");
+            && h.content.lines().any(|line| {
+                line.starts_with("[ctxoff] read more: ")
+                    && line.contains("ctxoff lines <run>/scratch/<id>/")
+            });
         (!saved).then(|| "the summary does not say where the output is".into())
     });
     assert!(problems.is_empty(), "{}", problems.join("\n"));
