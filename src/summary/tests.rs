@@ -200,6 +200,28 @@ fn gcc_errors() {
     );
 }
 
+/// A build log whose every line reads `path:line:…` (gcc's diagnostics, make's
+/// `make: *** [Makefile:3: all]`) is a build log, not search results: no grep fact, and its
+/// failure words are counted.
+#[test]
+fn a_build_log_shaped_like_grep_output_is_a_build_log() {
+    let mut log: String = (1..=300)
+        .map(|i| {
+            format!("src/mod{i}.c:{i}:5: warning: unused variable 'x{i}' [-Wunused-variable]\n")
+        })
+        .collect();
+    log.push_str("src/main.c:42:7: error: expected ';' before '}' token\n");
+    log.push_str("make: *** [Makefile:3: all] Error 1\n");
+    let r = feed(log.as_bytes(), 0).0.finish(Some(1..=302));
+    assert_eq!(shapes(&r), ["gcc", "make"]);
+    assert_eq!(json_u64(&fact(&r, "gcc")["errors"]), 1);
+    let omitted = rendered(&r, "omitted lines contain: ");
+    assert!(
+        omitted.contains("error ×2 ") && omitted.contains("warning ×300 "),
+        "{omitted}"
+    );
+}
+
 #[test]
 fn tsc_errors_plain_and_pretty() {
     for name in ["tsc-errors.txt", "tsc-errors-pretty.txt"] {

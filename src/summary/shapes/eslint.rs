@@ -65,7 +65,8 @@ impl Shape for Eslint {
         Some(
             Fact::new("eslint", vec![line], d.json("eslint"))
                 .failures(d.failures(true))
-                .hint("'  error  |, Error - ' -C 1"),
+                .hint("'  error  |, Error - ' -C 1")
+                .supersedes(&["grep"]),
         )
     }
 

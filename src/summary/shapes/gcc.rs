@@ -38,6 +38,7 @@ impl Shape for Gcc {
             )
             .failures(d.failures(false))
             .hint("': (fatal )?error: |: warning: ' -A 3")
+            .supersedes(&["grep"])
         })
     }
 

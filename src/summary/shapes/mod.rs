@@ -115,7 +115,9 @@ pub(crate) struct Fact {
     pub(crate) content: bool,
     /// The `ctxoff grep` arguments that answer the obvious next question (`'panicked at' -A 3`).
     pub(crate) hint: Option<String>,
-    /// Shapes whose facts this one replaces (mypy's `file:line: error:` lines look like gcc's).
+    /// Shapes whose facts this one replaces (mypy's `file:line: error:` lines look like gcc's;
+    /// every diagnostics shape's `file:line:…` lines look like grep's, and a build log is no
+    /// search result: its failure words count).
     pub(crate) supersedes: &'static [&'static str],
 }
 

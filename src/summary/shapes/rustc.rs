@@ -21,6 +21,8 @@ pub(crate) struct Rustc {
     pending: Option<(u64, Level, Option<String>)>,
     header: String,
     unsure: bool,
+    /// Records of `--message-format=json` were read: the read-more hint searches JSON.
+    json: bool,
 }
 
 impl Shape for Rustc {
@@ -75,10 +77,16 @@ impl Shape for Rustc {
             return None;
         }
         let d = &self.diagnostics;
+        let hint = if self.json {
+            "'\"level\":\"(error|warning)\"'"
+        } else {
+            "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
+        };
         Some(
             Fact::new("rustc", vec![d.summary("rustc", "files")], d.json("rustc"))
                 .failures(d.failures(false))
-                .hint("'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"),
+                .hint(hint)
+                .supersedes(&["grep"]),
         )
     }
 
@@ -91,6 +99,7 @@ impl Shape for Rustc {
 impl Rustc {
     /// One `compiler-message` record of cargo's JSON output.
     fn json_message(&mut self, number: u64, text: &str) {
+        self.json = true;
         let Ok(record) = serde_json::from_str::<Value>(text) else {
             self.unsure = true;
             return;

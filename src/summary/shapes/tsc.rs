@@ -48,7 +48,8 @@ impl Shape for Tsc {
         Some(
             Fact::new("tsc", vec![summary], d.json("tsc"))
                 .failures(d.failures(false))
-                .hint("'error TS[0-9]+' -A 2"),
+                .hint("'error TS[0-9]+' -A 2")
+                .supersedes(&["grep"]),
         )
     }
 
