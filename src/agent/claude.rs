@@ -60,6 +60,8 @@ pub(crate) struct Hook<'a> {
     /// The client's permission rules, read when a command is worth wrapping
     /// ([`client_rules`]), or why they cannot be known.
     pub rules: &'a dyn Fn() -> Result<Loaded, String>,
+    /// Where offloads after the fact are recorded for `ctxoff stats` (`None`: nowhere).
+    pub history: Option<&'a Path>,
 }
 
 /// The answer to one hook event (a JSON line to print), or why there is none.
@@ -135,7 +137,7 @@ fn post_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
     settings.session = Some(session);
     may_offload(command, &settings.keep).map_err(|why| why.to_string())?;
     let finished = Finished {
-        agent: crate::run::content::Agent::Claude,
+        agent: crate::agent::Agent::Claude,
         command,
         note: AFTER_THE_FACT,
     };
@@ -143,7 +145,7 @@ fn post_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
         Some(path) => {
             let mut file = std::fs::File::open(path)
                 .map_err(|e| format!("cannot read the client's saved output {path}: {e}"))?;
-            offload(&finished, &mut file, &settings)
+            offload(&finished, &mut file, &settings, hook.history)
         }
         None => {
             let stdout = response["stdout"].as_str().ok_or("no stdout")?;
@@ -159,7 +161,7 @@ fn post_tool_use(event: &Value, hook: &Hook) -> Result<Value, String> {
                     text.push('\n');
                 }
             }
-            offload(&finished, &mut text.as_bytes(), &settings)
+            offload(&finished, &mut text.as_bytes(), &settings, hook.history)
         }
     }
     .map_err(|why| why.to_string())?;

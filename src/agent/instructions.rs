@@ -6,7 +6,26 @@
 
 use std::io::Write;
 
-use crate::cmd::init::SNIPPET;
+/// The AGENTS.md / CLAUDE.md snippet printed by `ctxoff init --print`.
+pub(crate) const SNIPPET: &str = r#"## Long command output: ctxoff
+
+Prefix shell commands whose output may be long with `ctxoff`: `ctxoff cargo test`,
+`ctxoff npm run build`. Use `ctxoff -- CMD` when CMD is named `lines`, `list`, `gc` or `count`.
+Small output passes through unchanged and the exit status is always the command's.
+
+Large output is saved to a file and you get a summary instead: the first and last lines, how
+many lines and tokens were left out, counts of error/warning/panic lines among them (with the
+first few), test and compiler totals when recognised, and the file's path. The numbers are
+exact. The summary is not the whole output: when it reports failures in omitted lines, read
+them before drawing conclusions.
+
+Read more of a saved output (REF is the path from the summary, `@last` for the latest, or a
+name like `cargo_4`):
+
+- `ctxoff lines REF 120:180` — lines 120 to 180 (`-50:` for the last 50)
+- `ctxoff grep REF 'REGEX' -C 3` — matching lines with 3 lines of context
+- `ctxoff list` — the outputs saved in this session
+"#;
 
 /// An agent and the instruction file it reads.
 struct Target {

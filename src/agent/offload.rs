@@ -5,13 +5,15 @@
 //! streams apart) is the caller's to say, in the note the summary carries.
 
 use std::io::Read;
+use std::path::Path;
 
 use crate::config::Settings;
 use crate::run::capture::{Ending, Sink, Stream};
-use crate::run::content::{Agent, Limit};
+use crate::run::content::Limit;
 use crate::run::{Job, Outcome, Recorder};
 use crate::summary::{self, NotablePatterns, Origin};
 
+use super::Agent;
 use super::wrap::{kept_by, runs_ctxoff};
 
 /// A finished command whose output an agent holds.
@@ -60,11 +62,13 @@ pub(crate) fn may_offload(command: &str, keep: &[String]) -> Result<(), Left> {
 }
 
 /// Saves `output` in the session of `settings` when it is over the threshold, and returns the
-/// summary that replaces it. Memory stays bounded as in run mode: the output is read in blocks.
+/// summary that replaces it, recorded in the history in `history` (`None`: nowhere) as run
+/// mode's are. Memory stays bounded as in run mode: the output is read in blocks.
 pub(crate) fn offload(
     finished: &Finished,
     output: &mut dyn Read,
     settings: &Settings,
+    history: Option<&Path>,
 ) -> Result<String, Left> {
     may_offload(finished.command, &settings.keep)?;
     let argv = match crate::command::lex::simple_command(finished.command) {
@@ -80,7 +84,7 @@ pub(crate) fn offload(
     );
     let notable =
         NotablePatterns::new(&settings.notable).map_err(|e| Left::Failed(e.to_string()))?;
-    let limit = Limit::for_command(settings, &argv, Some(finished.agent));
+    let limit = Limit::for_command(settings, &argv, Some(finished.agent.keeps()));
     let mut recorder = Recorder::new(Job {
         settings: settings.clone(),
         progress: None,
@@ -116,10 +120,9 @@ pub(crate) fn offload(
             let text = summary::render(&origin, &off.saved(None));
             // The note goes right under the header line, before anything is read as output.
             let (header, rest) = text.split_once('\n').unwrap_or((&text, ""));
-            Ok(format!(
-                "{header}\n[ctxoff] note: {}\n{rest}",
-                finished.note
-            ))
+            let summary = format!("{header}\n[ctxoff] note: {}\n{rest}", finished.note);
+            off.record(history, &summary);
+            Ok(summary)
         }
     }
 }
@@ -156,17 +159,20 @@ mod tests {
         (1..=n).map(|i| format!("line {i}\n")).collect()
     }
 
+    /// Saved, summarised with the note, and recorded for `ctxoff stats` like run mode's
+    /// offloads: the summary's tokens are those of the text returned.
     #[test]
-    fn a_large_output_is_saved_in_the_session_and_summarised_with_the_note() {
+    fn a_large_output_is_saved_in_the_session_summarised_with_the_note_and_recorded() {
         let dir = tempfile::tempdir().unwrap();
         let s = settings(dir.path().join("root"));
+        let history = dir.path().join("history");
         let finished = Finished {
             agent: Agent::Claude,
             command: "seq 1 2000 | sed 's/^/line /'",
             note: "what is not known",
         };
         let output = numbers(2000);
-        let summary = offload(&finished, &mut output.as_bytes(), &s).unwrap();
+        let summary = offload(&finished, &mut output.as_bytes(), &s, Some(&history)).unwrap();
         let lines: Vec<&str> = summary.lines().collect();
         assert!(
             lines[0].starts_with("[ctxoff] `seq 1 2000 | sed 's/^/line /'` ended · 2,000 lines · "),
@@ -180,12 +186,28 @@ mod tests {
         let manifest =
             std::fs::read_to_string(dir.path().join("root/offload-test/index.jsonl")).unwrap();
         assert!(manifest.contains(r#""argv":["bash","-c","seq 1 2000 | sed 's/^/line /'"]"#));
+        let text = std::fs::read_to_string(history.join("history.jsonl")).unwrap();
+        let (records, unreadable) = crate::history::records(&text);
+        assert!(unreadable.is_empty());
+        let tokenizer = crate::tokens::Tokenizer::load(s.encoding);
+        match records.as_slice() {
+            [crate::history::Record::Offload(o)] => {
+                assert_eq!(
+                    (o.session.as_str(), o.output.as_str(), o.command.as_str()),
+                    ("offload-test", "seq_1", "seq")
+                );
+                assert_eq!(o.output_tokens, tokenizer.count(&output));
+                assert_eq!(o.summary_tokens, tokenizer.count(&summary));
+            }
+            other => panic!("one offload expected: {other:?}"),
+        }
     }
 
     #[test]
     fn small_kept_and_ctxoff_outputs_are_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let s = settings(dir.path().join("root"));
+        let history = dir.path().join("history");
         let large = numbers(2000);
         for (command, output, left) in [
             ("seq 1 3", "1\n2\n3\n".to_string(), Left::Small),
@@ -216,12 +238,13 @@ mod tests {
                 note: "",
             };
             assert_eq!(
-                offload(&finished, &mut output.as_bytes(), &s),
+                offload(&finished, &mut output.as_bytes(), &s, Some(&history)),
                 Err(left),
                 "{command}"
             );
         }
         assert!(!dir.path().join("root").exists(), "nothing was stored");
+        assert!(!history.exists(), "nothing was recorded");
     }
 
     #[test]

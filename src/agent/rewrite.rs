@@ -5,26 +5,9 @@
 
 use std::path::Path;
 
+use super::Agent;
 use super::wrap::{Rewrite, program_on_path, wrap};
 use crate::config::Settings;
-
-/// The agents whose hooks rewrite commands, as `CTXOFF_AGENT` names them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Agent {
-    Codex,
-    Gemini,
-    Opencode,
-}
-
-impl Agent {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-            Agent::Opencode => "opencode",
-        }
-    }
-}
 
 /// `command` rewritten by the shared wrap decision ([`wrap`]) to run through the ctxoff at
 /// `ctxoff` in `session`, or `None` when it leaves the command alone. Programs named without a

@@ -1,21 +1,26 @@
-//! `ctxoff hook`: an agent's hook handler (SPEC §8). It reads one hook event on stdin and prints
-//! the agent's answer, or nothing; what the answer is, is the agent module's business
-//! (`agent::claude`). It never breaks the agent: whatever the event, the environment or the
-//! configuration, it exits 0 and prints nothing but its JSON answer on stdout (Claude Code takes
-//! exit status 2 as "block this tool call"). Settings that cannot be resolved mean no answer, since
-//! a rewritten command would fail on them the same way.
+//! `ctxoff hook AGENT`: an agent's hook handler (SPEC §8). It reads one hook event (or the
+//! opencode plugin's call) on stdin and prints the agent module's answer, one JSON line, or
+//! nothing when there is nothing to change. It never breaks the agent: whatever the event, the
+//! environment or the configuration, it exits 0 and prints nothing but its answer on stdout
+//! (Claude Code takes exit status 2 as "block this tool call"). Settings that cannot be resolved
+//! mean no answer, since a rewritten command would fail on them the same way. (A Gemini CLI
+//! replay, the follow-up command its `AfterTool` answer asks for, is the one run that prints a
+//! summary and may fail.)
 //!
 //! `--explain CMD` says what the hook would do with a command, here and now, and why.
 
-use std::io::{Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::builder::PossibleValue;
 use clap::{Arg, ArgMatches, Command, ValueEnum, value_parser};
 
+use serde_json::Value;
+
 use super::{Context, Run};
 use crate::agent::claude::{self, Hook, settings::ClientArgs};
 use crate::agent::wrap::{ctxoff_path, program_on_path};
+use crate::agent::{Agent, codex, gemini, opencode};
 
 /// `ctxoff hook`'s arguments.
 #[derive(Debug)]
@@ -105,19 +110,10 @@ impl HookArgs {
     }
 }
 
-/// Agents ctxoff integrates with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    Claude,
-    Codex,
-    Gemini,
-    Opencode,
-}
-
 /// How agents are named on the command line, with the help `--help` shows for each.
 impl ValueEnum for Agent {
     fn value_variants<'a>() -> &'a [Agent] {
-        &[Agent::Claude, Agent::Codex, Agent::Gemini, Agent::Opencode]
+        &Agent::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
@@ -141,29 +137,49 @@ impl Run for HookArgs {
             Some(why) => Err(why.clone()),
             None => ctx.settings().cloned().map_err(|e| format!("{e:#}")),
         };
-        let other = match self.agent {
-            Agent::Claude => None,
-            Agent::Codex => Some(crate::agent::rewrite::Agent::Codex),
-            Agent::Gemini => Some(crate::agent::rewrite::Agent::Gemini),
-            Agent::Opencode => Some(crate::agent::rewrite::Agent::Opencode),
-        };
-        if let Some(agent) = other {
-            if self.explain.is_some() {
-                anyhow::bail!("--explain is for claude only");
+        if self.explain.is_some() && self.agent != Agent::Claude {
+            anyhow::bail!("--explain is for claude only");
+        }
+        // Settings that cannot be read mean no rewrite, never a failed hook.
+        let usable = settings.as_ref().ok();
+        let home = ctx.home.clone();
+        let home = home.as_deref();
+        let history = ctx.history().map(Path::to_path_buf);
+        let history = history.as_deref();
+        match self.agent {
+            Agent::Claude => {}
+            Agent::Codex => {
+                let env = codex::hook::Env::from_process(home);
+                return Ok(answer(ctx, |event| {
+                    codex::hook::answer(event, usable, &env)
+                }));
             }
-            // Settings that cannot be read mean no rewrite, never a failed hook.
-            return Ok(crate::agent::hooks::run(agent, settings.ok().as_ref(), ctx));
+            Agent::Gemini => {
+                if let Some(staged) = std::env::var_os(gemini::hook::REPLAY) {
+                    return Ok(gemini::hook::replay(Path::new(&staged)));
+                }
+                let env = gemini::hook::Env::from_process(home);
+                return Ok(answer(ctx, |event| {
+                    gemini::hook::answer(event, usable, &env)
+                }));
+            }
+            Agent::Opencode => {
+                let env = opencode::hook::Env::from_process(history);
+                return Ok(answer(ctx, |event| {
+                    opencode::hook::answer(event, usable, &env)
+                }));
+            }
         }
         let ctxoff = ctxoff_path();
         let path = std::env::var_os("PATH");
-        let home = ctx.home.clone();
-        let rules = || claude::client_rules(home.clone());
+        let rules = || claude::client_rules(home.map(Path::to_path_buf));
         let hook = Hook {
             settings: settings.as_ref().map_err(Clone::clone),
             ctxoff: ctxoff.as_deref(),
             path: path.as_deref(),
             is_program: &program_on_path,
             rules: &rules,
+            history,
         };
         if let Some(command) = &self.explain {
             let cwd = ctx.cwd.clone().unwrap_or_default();
@@ -182,26 +198,24 @@ impl Run for HookArgs {
             ctx.out.write_all(text.as_bytes())?;
             return Ok(ExitCode::SUCCESS);
         }
-        answer(&hook, ctx.stdin, ctx.out);
-        Ok(ExitCode::SUCCESS)
+        Ok(answer(ctx, |event| claude::answer(event, &hook)))
     }
 }
 
-/// Reads one event from `input` and writes the answer, if any, to `out`.
-fn answer(hook: &Hook, input: &mut dyn Read, out: &mut dyn Write) {
+/// Reads one event from the context's stdin and prints the agent's answer, if any: one JSON
+/// line. Always exit status 0.
+fn answer(ctx: &mut Context, agent: impl FnOnce(&str) -> Result<Value, String>) -> ExitCode {
     let mut event = String::new();
-    if input.read_to_string(&mut event).is_err() {
-        return;
+    if ctx.stdin.read_to_string(&mut event).is_ok() {
+        // A bug must not cost the agent its tool call either: a panic is reported on stderr
+        // and taken for "no answer".
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| agent(&event)));
+        if let Ok(Ok(response)) = answered {
+            // A failed write leaves the client with no answer, which is "no change".
+            let _ = writeln!(ctx.out, "{response}").and_then(|()| ctx.out.flush());
+        }
     }
-    // A bug must not cost the agent its tool call either: a panic is reported on stderr and
-    // taken for "no answer".
-    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        claude::answer(&event, hook)
-    }));
-    if let Ok(Ok(response)) = answered {
-        // A failed write leaves the client with no answer, which is "no change".
-        let _ = writeln!(out, "{response}").and_then(|()| out.flush());
-    }
+    ExitCode::SUCCESS
 }
 
 /// Whether the command line calls the hook handler (`ctxoff hook …`, maybe after ctxoff's own
@@ -219,21 +233,27 @@ mod tests {
     use super::*;
     use crate::agent::claude::tests::{event, hook_with};
 
+    /// What the hook prints for `input` on its stdin.
+    fn answered(input: &[u8]) -> String {
+        let (mut stdin, mut out, mut err) = (input, Vec::new(), Vec::new());
+        let settings = crate::config::Settings::at("/tmp/agent");
+        let mut ctx = Context::with_settings(settings, &mut stdin, &mut out, &mut err);
+        let code = hook_with(|hook| answer(&mut ctx, |event| claude::answer(event, hook)));
+        assert_eq!(code, ExitCode::SUCCESS);
+        assert!(err.is_empty());
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
     fn reads_stdin_and_writes_one_line() {
-        let input = event("cargo test").to_string();
-        let mut out = Vec::new();
-        hook_with(|hook| answer(hook, &mut input.as_bytes(), &mut out));
-        let out = String::from_utf8(out).unwrap();
+        let out = answered(event("cargo test").to_string().as_bytes());
         assert!(out.contains(" -- cargo test\""), "{out}");
         assert!(out.ends_with("}\n") && out.lines().count() == 1, "{out}");
     }
 
     #[test]
     fn invalid_utf8_on_stdin_means_no_answer() {
-        let mut out = Vec::new();
-        hook_with(|hook| answer(hook, &mut &b"\xff\xfe{}"[..], &mut out));
-        assert!(out.is_empty());
+        assert_eq!(answered(b"\xff\xfe{}"), "");
     }
 
     #[test]

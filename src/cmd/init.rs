@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Arg, ArgAction, ArgGroup, ArgMatches, Command, value_parser};
 
-use super::hook::Agent;
 use super::{Context, Run};
+use crate::agent::Agent;
 use crate::agent::claude::install;
 use crate::agent::wrap::ctxoff_path;
 
@@ -201,27 +201,6 @@ fn install_agent(
         Agent::Claude => unreachable!("Claude Code is installed by agent::claude::install"),
     }
 }
-
-/// The AGENTS.md / CLAUDE.md snippet printed by `ctxoff init --print`.
-pub(crate) const SNIPPET: &str = r#"## Long command output: ctxoff
-
-Prefix shell commands whose output may be long with `ctxoff`: `ctxoff cargo test`,
-`ctxoff npm run build`. Use `ctxoff -- CMD` when CMD is named `lines`, `list`, `gc` or `count`.
-Small output passes through unchanged and the exit status is always the command's.
-
-Large output is saved to a file and you get a summary instead: the first and last lines, how
-many lines and tokens were left out, counts of error/warning/panic lines among them (with the
-first few), test and compiler totals when recognised, and the file's path. The numbers are
-exact. The summary is not the whole output: when it reports failures in omitted lines, read
-them before drawing conclusions.
-
-Read more of a saved output (REF is the path from the summary, `@last` for the latest, or a
-name like `cargo_4`):
-
-- `ctxoff lines REF 120:180` — lines 120 to 180 (`-50:` for the last 50)
-- `ctxoff grep REF 'REGEX' -C 3` — matching lines with 3 lines of context
-- `ctxoff list` — the outputs saved in this session
-"#;
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use super::read::{Budget, Fit, LONG_LINE, LineRange, LongLines, TextFile};
 use super::record::{self, Target};
 use super::{Context, Run};
+use crate::agent::Agent;
 use crate::config::Settings;
 use crate::format::{shell_quote, thousands};
-use crate::run::content::{Agent, Limit};
+use crate::run::content::{Keeps, Limit};
 use crate::text::clean_line;
 
 /// `ctxoff lines`'s arguments.
@@ -86,9 +87,9 @@ impl Run for LinesArgs {
     fn run(&self, ctx: &mut Context) -> Result<ExitCode> {
         let settings = ctx.settings()?.clone();
         let request = Request::parse(self)?;
-        let agent = Agent::from_env();
+        let keeps = Agent::from_env().map(Agent::keeps);
         let read = |target: &Target, out: &mut dyn Write, err: &mut dyn Write| {
-            print_lines(&request, target, &settings, agent, out, err)
+            print_lines(&request, target, &settings, keeps, out, err)
         };
         record::read_back(ctx, &settings, "lines", &self.reference, read)
     }
@@ -127,13 +128,13 @@ impl<'a> Request<'a> {
 }
 
 /// Runs `ctxoff lines`. Lines and the cap note go to `out`, the note about a clamped range to
-/// `err`. Content a command was run to read is capped at the content limit (and the `agent`'s
-/// own), the rest at the threshold.
+/// `err`. Content a command was run to read is capped at the content limit (and at what the
+/// agent running ctxoff `keeps` whole), the rest at the threshold.
 fn print_lines(
     request: &Request,
     target: &Target,
     settings: &Settings,
-    agent: Option<Agent>,
+    keeps: Option<Keeps>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitCode> {
@@ -150,7 +151,7 @@ fn print_lines(
         .entry()
         .map(|e| e.argv.as_slice())
         .unwrap_or_default();
-    let limit = Limit::for_command(settings, argv, agent);
+    let limit = Limit::for_command(settings, argv, keeps);
     let keeps = limit.keeps.filter(|_| limit.tokens > limit.threshold);
     let mut printer = Printer {
         plain,

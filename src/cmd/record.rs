@@ -1,5 +1,5 @@
-//! Recording in the history (`crate::history`) what ctxoff printed: the summary of an offload
-//! (run and pipe mode) and what `grep` and `lines` printed of an output.
+//! Recording in the history (`crate::history`) what `grep` and `lines` printed of an output
+//! (an offload's summary is recorded by `run::Offloaded::record`).
 //!
 //! Recording changes nothing that is printed and no exit status, and says nothing when it
 //! fails: the reader is usually an agent, and a note about ctxoff's own bookkeeping on every
@@ -8,41 +8,13 @@
 
 use anyhow::Result;
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use super::Context;
 use crate::config::Settings;
-use crate::history::{self, History, Offload, ReadBack, Record};
-use crate::run::Offloaded;
+use crate::history::{self, History, ReadBack, Record};
 use crate::store::reference::{self, Output};
-use crate::store::stem;
-use crate::summary::Report;
 use crate::tokens::{ParallelCounter, Tokenizer};
-
-/// Records an offload whose summary (or `--json` object), `printed`, was printed. Binary
-/// output is not tokenized, so it has no figures to record.
-pub(super) fn offload(history: Option<&Path>, off: &Offloaded, printed: &str) {
-    let Some(output_tokens) = off.entry.tokens else {
-        return;
-    };
-    let Some(history) = open(history) else {
-        return;
-    };
-    let record = Record::Offload(Offload {
-        time: history::now(),
-        session: off.store.session.clone(),
-        output: stem(&off.entry.file).to_string(),
-        started: off.entry.started.clone(),
-        path: off.path.to_string_lossy().into_owned(),
-        command: off.entry.name.clone(),
-        shapes: shapes(&off.report),
-        encoding: off.entry.encoding.clone(),
-        output_tokens,
-        summary_tokens: off.tokenizer.count(printed),
-    });
-    let _ = history.append(&record);
-}
 
 /// The output a read-back reads, resolved once, and how hints refer to it.
 pub(super) struct Target<'a> {
@@ -68,7 +40,7 @@ pub(super) fn read_back(
         output: &output,
         short_ref: output.short_ref(&store),
     };
-    let Some(history) = open(ctx.history()) else {
+    let Some(history) = History::writable(ctx.history()) else {
         return read(&target, ctx.out, ctx.err);
     };
     let tokenizer = Tokenizer::load(settings.encoding);
@@ -86,24 +58,6 @@ pub(super) fn read_back(
     });
     let _ = history.append(&record);
     Ok(code)
-}
-
-/// The history in `dir`, created as needed; `None` when there is none or it is not safe to use.
-fn open(dir: Option<&Path>) -> Option<History> {
-    History::open(dir?, true).ok().flatten()
-}
-
-/// The output shapes the summary recognised, as its report names them.
-fn shapes(report: &Report) -> Vec<String> {
-    let facts = report.facts_json();
-    let mut shapes: Vec<String> = facts
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|fact| fact["shape"].as_str().map(str::to_string))
-        .collect();
-    shapes.dedup();
-    shapes
 }
 
 /// A stream that counts the tokens of what goes through it, exactly, in bounded memory.

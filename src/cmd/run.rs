@@ -7,12 +7,13 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use super::{Context, Run};
+use crate::agent::Agent;
 use crate::command::output_name;
 use crate::config::Settings;
 use crate::error::Failure;
 use crate::format::shell_quote;
 use crate::run::capture::{self, Ending};
-use crate::run::content::{Agent, Limit};
+use crate::run::content::Limit;
 use crate::run::{Buffered, Job, Outcome, Recorder};
 use crate::store::{ORDER_EXACT, ORDER_PER_STREAM, sanitize};
 use crate::summary::{self, NotablePatterns, Origin};
@@ -101,7 +102,7 @@ fn run(
         None if pipe => "pipe".to_string(),
         None => output_name(argv),
     };
-    let limit = Limit::for_command(&settings, &words, Agent::from_env());
+    let limit = Limit::for_command(&settings, &words, Agent::from_env().map(Agent::keeps));
     // In pipe mode the order is what was piped in; else exact where one pipe can serve both.
     let one_pipe = !pipe && capture::one_destination();
     let job = Job {
@@ -142,7 +143,7 @@ fn run(
             };
             let printed = stdout.write_all(summary.as_bytes());
             if printed.is_ok() {
-                super::record::offload(ctx.history(), &off, &summary);
+                off.record(ctx.history(), &summary);
             }
             printed
         }

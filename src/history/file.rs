@@ -46,6 +46,12 @@ impl History {
         directories::ProjectDirs::from("", "", "ctxoff").map(|dirs| dirs.data_dir().to_path_buf())
     }
 
+    /// The history in `dir`, created as needed, to record in; `None` when there is none or it
+    /// is not safe to use (recording says nothing: `ctxoff stats` says why).
+    pub(crate) fn writable(dir: Option<&Path>) -> Option<History> {
+        History::open(dir?, true).ok().flatten()
+    }
+
     /// Opens the history in `dir`, creating the directory (0700) when `create` and it is
     /// missing; `Ok(None)` when it is missing and not to be created. The error says why the
     /// directory is not used: a symbolic link, not a directory, another user's, writable by

@@ -1,73 +1,14 @@
 //! How much output passes through untouched: up to the threshold, or, for a command run to read
 //! content (`cat`, `head`, `tail`, `sed -n`, `git show`, a diff: `command::Purpose::Reads`), up
 //! to the content limit, but never more than the agent running ctxoff keeps whole of one
-//! output. Reading is not summarising: a reader who asked for a 300-line file wants the file,
+//! output ([`Keeps`]; each agent's figures are `agent::Agent::keeps`). Reading is not summarising: a reader who asked for a 300-line file wants the file,
 //! not a summary and three more calls. Passing more than the agent keeps would lose the rest
 //! for good (Codex keeps the first and last 5 KB of an output and drops its middle).
-//!
-//! The agent is named by `CTXOFF_AGENT` (every hook rewrite sets it); without it, plain use.
-//! What each agent keeps whole, as measured against the real clients:
-//!
-//! | agent       | keeps whole                                                  |
-//! |-------------|--------------------------------------------------------------|
-//! | Codex       | 10,000 bytes (then 5 KB head + 5 KB tail)                     |
-//! | Claude Code | 30,000 characters; a failing command's first 10,000 only     |
-//! | Gemini CLI  | 40,000 characters (then 8,000 + 32,000)                      |
-//! | opencode    | 2,000 lines (then the last 2,000)                            |
 //!
 //! Precedence: `keep` (never captured) > content limit > threshold.
 
 use crate::command::{Invocation, Purpose};
 use crate::config::Settings;
-
-/// The agent ctxoff runs for, from `CTXOFF_AGENT`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Agent {
-    Claude,
-    Codex,
-    Gemini,
-    Opencode,
-}
-
-impl Agent {
-    /// The agent named by `CTXOFF_AGENT`; `None` when unset or unknown (plain use).
-    pub(crate) fn from_env() -> Option<Agent> {
-        Agent::named(&std::env::var("CTXOFF_AGENT").ok()?)
-    }
-
-    fn named(name: &str) -> Option<Agent> {
-        match name {
-            "claude" => Some(Agent::Claude),
-            "codex" => Some(Agent::Codex),
-            "gemini" => Some(Agent::Gemini),
-            "opencode" => Some(Agent::Opencode),
-            _ => None,
-        }
-    }
-
-    /// What the agent keeps whole of one output.
-    pub(crate) fn keeps(self) -> Keeps {
-        match self {
-            Agent::Codex => Keeps {
-                bytes: Some(10_000),
-                ..Keeps::default()
-            },
-            Agent::Claude => Keeps {
-                chars: Some(30_000),
-                failing_chars: Some(10_000),
-                ..Keeps::default()
-            },
-            Agent::Gemini => Keeps {
-                chars: Some(40_000),
-                ..Keeps::default()
-            },
-            Agent::Opencode => Keeps {
-                lines: Some(2_000),
-                ..Keeps::default()
-            },
-        }
-    }
-}
 
 /// The most of one output an agent keeps whole, in the units it counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -116,15 +57,16 @@ pub(crate) struct Limit {
 }
 
 impl Limit {
-    /// The limit for `argv` run by `agent` with `settings`.
-    pub(crate) fn for_command(settings: &Settings, argv: &[String], agent: Option<Agent>) -> Limit {
+    /// The limit for `argv` run with `settings` by an agent that `keeps` so much whole (`None`:
+    /// plain use).
+    pub(crate) fn for_command(settings: &Settings, argv: &[String], keeps: Option<Keeps>) -> Limit {
         let reads =
             !argv.is_empty() && matches!(Invocation::of(argv).purpose(), Purpose::Reads { .. });
-        Limit::for_content(settings, reads, agent)
+        Limit::for_content(settings, reads, keeps)
     }
 
     /// The limit for output that is (`reads`) or is not content the command was run to read.
-    pub(crate) fn for_content(settings: &Settings, reads: bool, agent: Option<Agent>) -> Limit {
+    pub(crate) fn for_content(settings: &Settings, reads: bool, keeps: Option<Keeps>) -> Limit {
         Limit {
             threshold: settings.threshold,
             tokens: if reads {
@@ -132,7 +74,7 @@ impl Limit {
             } else {
                 settings.threshold
             },
-            keeps: agent.map(Agent::keeps),
+            keeps,
         }
     }
 
@@ -172,31 +114,5 @@ mod tests {
         // A content limit under the threshold raises nothing.
         let low = Limit::for_command(&settings(2_500, 100), &words("cat a.rs"), None);
         assert!(low.passes(2_500, &text, false) && !low.passes(2_501, &text, false));
-    }
-
-    #[test]
-    fn never_more_than_the_agent_keeps_whole() {
-        let s = settings(2_500, 50_000);
-        let limit = |agent| Limit::for_command(&s, &words("cat notes.md"), Some(agent));
-        let ascii = b"abcdefghi\n".repeat(1_500); // 15,000 bytes, chars, 1,500 lines
-        assert!(!limit(Agent::Codex).passes(3_000, &ascii, false));
-        assert!(limit(Agent::Codex).passes(2_500, &ascii, false));
-        assert!(limit(Agent::Claude).passes(3_000, &ascii, false));
-        assert!(!limit(Agent::Claude).passes(3_000, &ascii, true));
-        assert!(limit(Agent::Gemini).passes(3_000, &ascii, true));
-        assert!(limit(Agent::Opencode).passes(3_000, &ascii, false));
-        let many_lines = b"x\n".repeat(2_001);
-        assert!(!limit(Agent::Opencode).passes(3_000, &many_lines, false));
-        // 40,000 characters of 2 bytes each are 80,000 bytes, and still kept by Gemini CLI.
-        let wide = "é".repeat(40_000);
-        assert!(limit(Agent::Gemini).passes(3_000, wide.as_bytes(), false));
-        assert!(!limit(Agent::Gemini).passes(3_000, format!("{wide}é").as_bytes(), false));
-    }
-
-    #[test]
-    fn agents_by_name() {
-        assert_eq!(Agent::named("codex"), Some(Agent::Codex));
-        assert_eq!(Agent::named("claude"), Some(Agent::Claude));
-        assert_eq!(Agent::named("cursor"), None);
     }
 }

@@ -12,12 +12,13 @@ pub(crate) mod sniff;
 mod writer;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::config::Settings;
-use crate::store::{Entry, Kind, Store};
+use crate::history::{self, History, Offload, Record};
+use crate::store::{Entry, Kind, Store, stem};
 use crate::summary::preview::Preview;
 use crate::summary::{NotablePatterns, Report, Saved};
 use crate::tokens::{Counter, ParallelCounter, Tokenizer};
@@ -98,6 +99,40 @@ impl Offloaded {
             preview: &self.preview,
             report: &self.report,
         }
+    }
+
+    /// Records this offload, whose summary (or `--json` object) `printed` was printed, in the
+    /// history in `dir` (`None`: nowhere). Binary output is not tokenized, so it has no figures
+    /// to record. Recording never fails a run: a history that cannot be used is skipped.
+    pub(crate) fn record(&self, dir: Option<&Path>, printed: &str) {
+        let Some(output_tokens) = self.entry.tokens else {
+            return;
+        };
+        let Some(history) = History::writable(dir) else {
+            return;
+        };
+        let mut shapes: Vec<String> = self
+            .report
+            .facts_json()
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|fact| fact["shape"].as_str().map(str::to_string))
+            .collect();
+        shapes.dedup();
+        let record = Record::Offload(Offload {
+            time: history::now(),
+            session: self.store.session.clone(),
+            output: stem(&self.entry.file).to_string(),
+            started: self.entry.started.clone(),
+            path: self.path.to_string_lossy().into_owned(),
+            command: self.entry.name.clone(),
+            shapes,
+            encoding: self.entry.encoding.clone(),
+            output_tokens,
+            summary_tokens: self.tokenizer.count(printed),
+        });
+        let _ = history.append(&record);
     }
 }
 

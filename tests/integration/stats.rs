@@ -221,6 +221,53 @@ fn human_figures_say_the_same() {
     assert_eq!(stdout(&out), expected);
 }
 
+/// An output a Claude Code hook saved after the fact (PostToolUse) is an offload like run
+/// mode's: its summary, the text the hook handed the client, is what the figures count.
+#[test]
+fn an_offload_by_an_agents_hook_counts_too() {
+    let w = World::new();
+    let output: String = (1..=3_000).map(|i| format!("{i}\n")).collect();
+    let event = serde_json::json!({
+        "session_id": "9d0c5e4e-6b1f-4a55-9f3e-0a4f5d1c2b3a", "cwd": "/",
+        "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "seq 1 3000", "description": "x"},
+        "tool_response": {"stdout": output, "stderr": "", "interrupted": false,
+                          "isImage": false, "noOutputExpected": false},
+        "tool_use_id": "toolu_1"
+    });
+    let mut hook = w.ctxoff(&["--threshold", "100", "hook", "claude"]);
+    hook.env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = hook.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("the hook's answer");
+    let summary = answer["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+        .as_str()
+        .expect("a summary replaces the output");
+    let totals = &stats_json(&w, &[])["totals"];
+    assert_eq!(
+        counts(totals),
+        [
+            1,
+            reference_tokens(output.as_bytes()),
+            reference_tokens(summary.as_bytes()),
+            0,
+            0,
+            0
+        ]
+    );
+}
+
 #[test]
 fn pass_through_records_nothing() {
     let w = World::new();

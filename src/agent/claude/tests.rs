@@ -87,6 +87,7 @@ impl World {
             path: None,
             is_program: &|name: &str, _: Option<&OsStr>| name != "ll",
             rules: &rules,
+            history: None,
         };
         f(&hook)
     }

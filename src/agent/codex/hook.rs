@@ -24,7 +24,8 @@ use serde_json::{Map, Value, json};
 use super::execpolicy::Policy;
 use super::transcript::{self, Approval};
 use super::{Verdict, sandbox, verdict};
-use crate::agent::rewrite::{self, Agent};
+use crate::agent::Agent;
+use crate::agent::rewrite;
 use crate::config::Settings;
 
 /// Where the hook looks: the user's and the system's folders, and the process environment the

@@ -16,7 +16,8 @@ use serde_json::{Map, Value, json};
 
 use super::policy::{PolicyError, Rule, Tier, parse_policy_file, settings_rules};
 use super::{Launch, Verdict, launch, verdict};
-use crate::agent::rewrite::{self, Agent};
+use crate::agent::Agent;
+use crate::agent::rewrite;
 use crate::config::Settings;
 use crate::format::shell_quote;
 

@@ -23,8 +23,9 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{Verdict, rules_from_ruleset, verdict};
+use crate::agent::Agent;
 use crate::agent::offload::{self, Finished};
-use crate::agent::rewrite::{self, Agent};
+use crate::agent::rewrite;
 use crate::config::Settings;
 
 /// What the hook uses from its process.
@@ -32,13 +33,17 @@ use crate::config::Settings;
 pub(crate) struct Env {
     pub path: Option<std::ffi::OsString>,
     pub ctxoff: Option<PathBuf>,
+    /// Where offloads after the fact are recorded for `ctxoff stats` (`None`: nowhere).
+    pub history: Option<PathBuf>,
 }
 
 impl Env {
-    pub(crate) fn from_process() -> Env {
+    /// The process's, with the history in `history`.
+    pub(crate) fn from_process(history: Option<&std::path::Path>) -> Env {
         Env {
             path: std::env::var_os("PATH").filter(|v| !v.is_empty()),
             ctxoff: crate::agent::wrap::ctxoff_path(),
+            history: history.map(Into::into),
         }
     }
 }
@@ -98,11 +103,12 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
             settings.session = Some(session);
             let note = after_the_fact(&call["output"]["metadata"]);
             let finished = Finished {
-                agent: crate::run::content::Agent::Opencode,
+                agent: Agent::Opencode,
                 command,
                 note: &note,
             };
-            let summary = offload::offload(&finished, &mut output.as_slice(), &settings)
+            let history = env.history.as_deref();
+            let summary = offload::offload(&finished, &mut output.as_slice(), &settings, history)
                 .map_err(|why| why.to_string())?;
             Ok(json!({"output": summary}))
         }
@@ -151,6 +157,7 @@ mod tests {
         let env = Env {
             path: Some(dir.path().as_os_str().to_owned()),
             ctxoff: Some(PathBuf::from(CTXOFF)),
+            history: None,
         };
         let settings = Settings::at("/tmp/agent");
         (dir, env, settings)
