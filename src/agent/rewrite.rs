@@ -9,6 +9,39 @@ use super::Agent;
 use super::wrap::{Rewrite, program_on_path, wrap};
 use crate::config::Settings;
 
+/// What every rewriting hook takes from a call before it decides anything: the command, the
+/// agent's session id as a session name, and ctxoff's settings and own path. Each is an error
+/// (no answer) when missing or unusable.
+pub(crate) struct Call<'a> {
+    pub command: &'a str,
+    pub session: String,
+    pub settings: &'a Settings,
+    pub ctxoff: &'a Path,
+}
+
+impl<'a> Call<'a> {
+    /// The call of a tool whose arguments are `args`, in the agent's session `session_id`.
+    pub(crate) fn new(
+        args: &'a serde_json::Value,
+        session_id: &serde_json::Value,
+        settings: Option<&'a Settings>,
+        ctxoff: Option<&'a Path>,
+    ) -> Result<Call<'a>, String> {
+        Ok(Call {
+            command: args["command"]
+                .as_str()
+                .filter(|c| !c.trim().is_empty())
+                .ok_or("the call has no command")?,
+            session: session_id
+                .as_str()
+                .and_then(super::wrap::session_name)
+                .ok_or("no usable session id")?,
+            settings: settings.ok_or("ctxoff's configuration cannot be read")?,
+            ctxoff: ctxoff.ok_or("ctxoff's own path is unknown")?,
+        })
+    }
+}
+
 /// `command` rewritten by the shared wrap decision ([`wrap`]) to run through the ctxoff at
 /// `ctxoff` in `session`, or `None` when it leaves the command alone. Programs named without a
 /// `/` must be on `path` (the hook's `PATH`, which the agent's shell inherits).

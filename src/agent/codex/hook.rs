@@ -25,7 +25,7 @@ use super::execpolicy::Policy;
 use super::transcript::{self, Approval};
 use super::{Verdict, sandbox, verdict};
 use crate::agent::Agent;
-use crate::agent::rewrite;
+use crate::agent::rewrite::{self, Call};
 use crate::config::Settings;
 
 /// Where the hook looks: the user's and the system's folders, and the process environment the
@@ -81,18 +81,18 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     let tool_input = event["tool_input"]
         .as_object()
         .ok_or("the event has no tool_input")?;
-    let command = tool_input["command"]
-        .as_str()
-        .filter(|c| !c.trim().is_empty())
-        .ok_or("the call has no command")?;
-    let session =
-        crate::agent::wrap::session_name(text("session_id")?).ok_or("no usable session id")?;
+    let Call {
+        command,
+        session,
+        settings,
+        ctxoff,
+    } = Call::new(
+        &event["tool_input"],
+        &event["session_id"],
+        settings,
+        env.ctxoff.as_deref(),
+    )?;
     let cwd = PathBuf::from(text("cwd")?);
-    let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env
-        .ctxoff
-        .as_deref()
-        .ok_or("ctxoff's own path is unknown")?;
 
     let transcript = std::fs::read_to_string(text("transcript_path")?)
         .map_err(|e| format!("cannot read the session transcript: {e}"))?;

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use super::policy::{PolicyError, Rule, Tier, parse_policy_file, settings_rules};
 use super::{Launch, Verdict, launch, verdict};
 use crate::agent::Agent;
-use crate::agent::rewrite;
+use crate::agent::rewrite::{self, Call};
 use crate::config::Settings;
 use crate::format::shell_quote;
 
@@ -129,19 +129,17 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     let args = event["tool_input"]
         .as_object()
         .ok_or("the event has no tool_input")?;
-    let command = args["command"]
-        .as_str()
-        .filter(|c| !c.trim().is_empty())
-        .ok_or("the call has no command")?;
-    let session = event["session_id"]
-        .as_str()
-        .and_then(crate::agent::wrap::session_name)
-        .ok_or("no usable session id")?;
-    let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env
-        .ctxoff
-        .as_deref()
-        .ok_or("ctxoff's own path is unknown")?;
+    let Call {
+        command,
+        session,
+        settings,
+        ctxoff,
+    } = Call::new(
+        &event["tool_input"],
+        &event["session_id"],
+        settings,
+        env.ctxoff.as_deref(),
+    )?;
     match event["hook_event_name"].as_str() {
         Some("BeforeTool") => {
             let client = Client::read(env, &event)?;

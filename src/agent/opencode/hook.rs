@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 use super::{Verdict, rules_from_ruleset, verdict};
 use crate::agent::Agent;
 use crate::agent::offload::{self, Finished};
-use crate::agent::rewrite;
+use crate::agent::rewrite::{self, Call};
 use crate::config::Settings;
 
 /// What the hook uses from its process.
@@ -55,19 +55,17 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
         return Err("not the bash tool".into());
     }
     let args = call["args"].as_object().ok_or("the call has no args")?;
-    let command = args["command"]
-        .as_str()
-        .filter(|c| !c.trim().is_empty())
-        .ok_or("the call has no command")?;
-    let session = call["sessionID"]
-        .as_str()
-        .and_then(crate::agent::wrap::session_name)
-        .ok_or("no usable session id")?;
-    let settings = settings.ok_or("ctxoff's configuration cannot be read")?;
-    let ctxoff = env
-        .ctxoff
-        .as_deref()
-        .ok_or("ctxoff's own path is unknown")?;
+    let Call {
+        command,
+        session,
+        settings,
+        ctxoff,
+    } = Call::new(
+        &call["args"],
+        &call["sessionID"],
+        settings,
+        env.ctxoff.as_deref(),
+    )?;
     match call["hook"].as_str() {
         Some("tool.execute.before") => {
             let rules = rules_from_ruleset(&call["permission"])?;
