@@ -262,6 +262,25 @@ impl Diagnostics {
     }
 }
 
+/// The location `path:line` or `path:line:col` that starts `text`, for a path without spaces
+/// that `is_path` accepts, and the text after the location's last colon.
+pub(crate) fn location(text: &str, is_path: impl Fn(&str) -> bool) -> Option<(&str, &str)> {
+    let (path, mut rest) = text.split_once(':')?;
+    if path.is_empty() || path.contains(' ') || !is_path(path) {
+        return None;
+    }
+    let mut end = path.len();
+    for _ in 0..2 {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !rest[digits..].starts_with(':') {
+            break;
+        }
+        end += 1 + digits;
+        rest = &rest[digits + 1..];
+    }
+    (end > path.len()).then(|| (&text[..end], rest))
+}
+
 fn failure(line: u64, described: &str) -> Failure {
     Failure {
         line,

@@ -144,14 +144,13 @@ impl Shape for GoTest {
             "passed": self.verbose.then_some(self.passed),
             "failed": self.failed,
             "skipped": self.verbose.then_some(self.skipped),
-            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "failing": self.failures.names(super::names::NAMES_KEPT),
             "packages_ok": self.packages_ok,
             "packages_failed": self.packages_failed.total,
             "failed_packages": self.packages_failed.json(),
             "packages_without_tests": self.packages_without_tests,
         });
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed (sub)tests";
+        let failures = self.failures.take_as("failed (sub)tests");
         Some(
             Fact::new("go test", lines, json)
                 .failures(failures)

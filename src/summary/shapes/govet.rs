@@ -1,7 +1,7 @@
 //! `go vet` and `go build` problems: a `# package` line, then `file.go:line:col: message` lines.
 //! Counted per package; the first problem of each package is listed.
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -73,19 +73,7 @@ impl Shape for GoVet {
 
 /// `cmp/compare.go:214:9: …` → `cmp/compare.go:214:9`.
 fn go_location(text: &str) -> Option<&str> {
-    let (file, rest) = text.split_once(':')?;
-    if !file.ends_with(".go") || file.contains(' ') {
-        return None;
-    }
-    let mut end = file.len();
-    let mut rest = rest;
-    for _ in 0..2 {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || !rest[digits..].starts_with(':') {
-            break;
-        }
-        end += 1 + digits;
-        rest = &rest[digits + 1..];
-    }
-    (end > file.len() && rest.starts_with(' ')).then_some(&text[..end])
+    location(text, |file| file.ends_with(".go"))
+        .filter(|(_, rest)| rest.starts_with(' '))
+        .map(|(at, _)| at)
 }

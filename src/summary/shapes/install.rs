@@ -148,8 +148,7 @@ impl Shape for Install {
             "vulnerabilities": self.vulnerabilities,
             "errors": self.errors.total,
         });
-        let mut errors = std::mem::take(&mut self.errors);
-        errors.heading = "errors";
+        let errors = self.errors.take_as("errors");
         Some(
             Fact::new("install", vec![line], json)
                 .failures(errors)

@@ -119,13 +119,11 @@ impl Shape for Jest {
             "suites_failed": self.suites.map(|s| s[1]),
             "suites_total": self.suites.map(|s| s[2]),
             "failed_files": self.failed_files.json(),
-            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
-            "suites_not_run": self.not_run.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "failing": self.failures.names(super::names::NAMES_KEPT),
+            "suites_not_run": self.not_run.names(usize::MAX),
         });
-        let mut not_run = std::mem::take(&mut self.not_run);
-        not_run.heading = "suites that failed to run";
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed tests";
+        let not_run = self.not_run.take_as("suites that failed to run");
+        let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("jest", lines, json)
                 .failures(not_run)

@@ -154,12 +154,11 @@ impl Shape for Libtest {
             "failed": self.failed,
             "ignored": self.ignored,
             "measured": self.measured,
-            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "failing": self.failures.names(super::names::NAMES_KEPT),
             "stopped_binaries": self.stopped,
             "overflowed": self.overflowed,
         });
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed tests";
+        let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("cargo test", lines, json)
                 .failures(failures)

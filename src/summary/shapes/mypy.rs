@@ -4,7 +4,7 @@
 //! files)`, `Success: no issues found …`); its `error:` lines look like gcc's, whose facts it
 //! then replaces.
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
@@ -104,23 +104,7 @@ fn is_verdict(text: &str) -> bool {
 /// `a.py:12: error: Message  [code]` → (`a.py:12`, error, `Message  [code]`); a column
 /// (`a.py:12:5:`) is part of the location.
 fn parse(text: &str) -> Option<(&str, Level, &str)> {
-    let (path, rest) = text.split_once(':')?;
-    if path.is_empty() || path.contains(' ') || !(path.ends_with(".py") || path.ends_with(".pyi")) {
-        return None;
-    }
-    let mut end = path.len();
-    let mut rest = rest;
-    for _ in 0..2 {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || !rest[digits..].starts_with(':') {
-            break;
-        }
-        end += 1 + digits;
-        rest = &rest[digits + 1..];
-    }
-    if end == path.len() {
-        return None;
-    }
+    let (at, rest) = location(text, |path| path.ends_with(".py") || path.ends_with(".pyi"))?;
     let rest = rest.strip_prefix(' ')?;
     let (level, message) = if let Some(m) = rest.strip_prefix("error:") {
         (Level::Error, m)
@@ -131,7 +115,7 @@ fn parse(text: &str) -> Option<(&str, Level, &str)> {
     } else {
         return None;
     };
-    Some((&text[..end], level, message.trim_start()))
+    Some((at, level, message.trim_start()))
 }
 
 /// The `[code]` that ends a mypy message.

@@ -138,17 +138,11 @@ impl Failures {
 
     /// A new failure, reported at `line`.
     pub(crate) fn push(&mut self, line: u64, name: &str) {
-        self.total += 1;
-        let failure = Failure {
+        self.push_failure(Failure {
             line,
             name: cut(name, NAME_CHARS),
             detail: Vec::new(),
-        };
-        if self.kept.len() < FAILURES_KEPT {
-            self.kept.push(failure);
-        } else {
-            self.last = Some(failure);
-        }
+        });
     }
 
     /// A failure made elsewhere.
@@ -175,6 +169,19 @@ impl Failures {
             return self.last.as_mut();
         }
         self.kept.iter_mut().rev().find(|f| f.name == name)
+    }
+
+    /// The list, taken out to be stated under `heading`; an empty one is left.
+    pub(crate) fn take_as(&mut self, heading: &'static str) -> Failures {
+        Failures {
+            heading,
+            ..std::mem::take(self)
+        }
+    }
+
+    /// The names of the first `most` kept failures.
+    pub(crate) fn names(&self, most: usize) -> Vec<String> {
+        self.iter().take(most).map(|f| f.name.clone()).collect()
     }
 
     pub(crate) fn is_empty(&self) -> bool {

@@ -167,8 +167,7 @@ impl Shape for Pytest {
             "error_names": self.errors.json(),
             "first_error": first_error,
         });
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed tests and errors";
+        let failures = self.failures.take_as("failed tests and errors");
         Some(
             Fact::new("pytest", vec![line], json)
                 .failures(failures)

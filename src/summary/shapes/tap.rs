@@ -220,8 +220,7 @@ impl Shape for Tap {
             "automake_failed": self.automake_failed.json(),
             "passed_of": self.passed_of.map(|(p, o)| json!({"passed": p, "of": o})),
         });
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed tests";
+        let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("tap", lines, json)
                 .failures(failures)

@@ -135,13 +135,11 @@ impl Shape for Vitest {
             "files_failed": self.files.as_ref().map(|f| f[0]),
             "files_total": self.files.as_ref().map(|f| f[2]),
             "failed_files": self.failed_files.json(),
-            "failing": self.failures.iter().take(super::names::NAMES_KEPT).map(|f| f.name.clone()).collect::<Vec<_>>(),
-            "failed_suites": self.failed_suites.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+            "failing": self.failures.names(super::names::NAMES_KEPT),
+            "failed_suites": self.failed_suites.names(usize::MAX),
         });
-        let mut suites = std::mem::take(&mut self.failed_suites);
-        suites.heading = "suites that failed to load";
-        let mut failures = std::mem::take(&mut self.failures);
-        failures.heading = "failed tests";
+        let suites = self.failed_suites.take_as("suites that failed to load");
+        let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("vitest", lines, json)
                 .failures(suites)
