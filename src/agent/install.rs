@@ -7,6 +7,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
 
@@ -100,6 +101,27 @@ impl Edit {
 }
 
 /// Refuses a file this user may not write, before anything is changed.
+/// Says that `what` (`hook`, `hooks`, `plugin`) in `path` was already as asked (installed, or
+/// not installed when `uninstall`), so nothing changed.
+pub(crate) fn unchanged(
+    out: &mut dyn Write,
+    what: &str,
+    uninstall: bool,
+    path: &Path,
+) -> anyhow::Result<ExitCode> {
+    let state = if uninstall {
+        "not installed"
+    } else {
+        "already installed"
+    };
+    writeln!(
+        out,
+        "ctxoff {what} {state} in {}; nothing changed",
+        path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub(crate) fn check_writable(path: &Path) -> anyhow::Result<()> {
     let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if target.exists() && !access(&target, libc::W_OK) {

@@ -91,17 +91,7 @@ pub(crate) fn run(
         },
     ];
     if !edits.iter().any(Edit::changes) {
-        let state = if options.uninstall {
-            "not installed"
-        } else {
-            "already installed"
-        };
-        writeln!(
-            out,
-            "ctxoff hook {state} in {}; nothing changed",
-            hooks_file.display()
-        )?;
-        return Ok(ExitCode::SUCCESS);
+        return install::unchanged(out, "hook", options.uninstall, &hooks_file);
     }
     for edit in edits.iter().filter(|e| e.changes()) {
         install::check_writable(&edit.path)?;

@@ -85,17 +85,7 @@ pub(crate) fn run(
         before,
     };
     if !edit.changes() || serde_json::from_str::<Value>(&text).ok() == Some(settings.clone()) {
-        let state = if options.uninstall {
-            "not installed"
-        } else {
-            "already installed"
-        };
-        writeln!(
-            out,
-            "ctxoff hooks {state} in {}; nothing changed",
-            path.display()
-        )?;
-        return Ok(ExitCode::SUCCESS);
+        return install::unchanged(out, "hooks", options.uninstall, &path);
     }
     install::check_writable(&path)?;
     edit.apply(options.dry_run, out)?;

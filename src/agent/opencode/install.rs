@@ -66,17 +66,7 @@ pub(crate) fn run(
         before,
     };
     if !edit.changes() {
-        let state = if options.uninstall {
-            "not installed"
-        } else {
-            "already installed"
-        };
-        writeln!(
-            out,
-            "ctxoff plugin {state} in {}; nothing changed",
-            path.display()
-        )?;
-        return Ok(ExitCode::SUCCESS);
+        return install::unchanged(out, "plugin", options.uninstall, &path);
     }
     install::check_writable(&path)?;
     // A plugin ctxoff wrote needs no backup when it goes: only someone else's file does.
