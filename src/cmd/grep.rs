@@ -344,7 +344,7 @@ impl Matcher {
 
     /// The next line at or after `pos` (a line start) that matches, as (start, end without
     /// `\n`). `text` is the block as text when displaying it changes nothing (no escape
-    /// sequences, no carriage returns, valid UTF-8): then the block is searched as a whole.
+    /// sequences, carriage returns or NULs, valid UTF-8): then the block is searched as a whole.
     fn next_match(
         &self,
         block: &[u8],
@@ -445,7 +445,8 @@ impl Search<'_> {
     /// Searches one block whose first line is number `line`. Returns the number of the line
     /// after the block and whether the search is over (-m reached and its context printed).
     fn block(&mut self, block: &[u8], mut line: u64) -> io::Result<(u64, bool)> {
-        let text = if memchr::memchr2(0x1b, b'\r', block).is_none() {
+        // A NUL is displayed as `\0`, so a block with one is searched as displayed, line by line.
+        let text = if memchr::memchr3(0x1b, b'\r', 0, block).is_none() {
             std::str::from_utf8(block).ok()
         } else {
             None
