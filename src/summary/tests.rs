@@ -1378,3 +1378,52 @@ fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
         .count();
     assert_eq!(repeats, 1, "{shown}");
 }
+
+/// Python's http.server log of the second corpus: requests by status and method, counted
+/// exactly, and the first request of each error status with the server's message for it.
+#[test]
+fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus2/http-server-log.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let r = feed(text.as_bytes(), 0).0.finish(None);
+    assert_eq!(shapes(&r), ["access log"]);
+    let f = fact(&r, "access log");
+    let count = |needle: &str| text.lines().filter(|l| l.contains(needle)).count() as u64;
+    assert_eq!(
+        json_u64(&f["requests"]),
+        count("\" HTTP/1.1\"") + count(" HTTP/1.1\" ")
+    );
+    assert_eq!(f["statuses"]["404"], count("HTTP/1.1\" 404 "));
+    assert_eq!(f["statuses"]["501"], count("HTTP/1.1\" 501 "));
+    assert_eq!(f["methods"]["POST"], count("\"POST "));
+    assert_eq!(
+        json_u64(&f["failed"]),
+        count("HTTP/1.1\" 404 ") + count("HTTP/1.1\" 501 ")
+    );
+    let failures = r.render().join("\n");
+    assert!(
+        failures.contains(
+            "L47 \"POST /src/fp/endOfMonth/index.ts HTTP/1.1\" 501: code 501, message \
+             Unsupported method ('POST')"
+        ),
+        "{failures}"
+    );
+}
+
+/// nginx's combined format, and lines that only look like requests in other output.
+#[test]
+fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
+    let log = concat!(
+        "10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /a HTTP/1.1\" 200 2326 \"-\" \"curl/8\"\n",
+        "10.0.0.2 - bob [10/Oct/2000:13:55:37 -0700] \"PUT /b HTTP/2.0\" 503 12 \"-\" \"curl/8\"\n",
+        "10.0.0.1 - - [10/Oct/2000:13:55:38 -0700] \"GET /c HTTP/1.1\" 304 0 \"-\" \"curl/8\"\n",
+    );
+    let r = feed(log.as_bytes(), 0).0.finish(None);
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (3, 1));
+    assert_eq!(f["methods"], serde_json::json!({"GET": 2, "PUT": 1}));
+    let two: String = log.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let r = feed(two.as_bytes(), 0).0.finish(None);
+    assert!(!shapes(&r).contains(&"access log".to_string()), "{:?}", shapes(&r));
+}

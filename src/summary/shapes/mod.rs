@@ -3,6 +3,7 @@
 //! raw bytes), counts what it recognises, and states facts only about a shape it recognised.
 //! A new shape is one file here and one line in [`registry`].
 
+mod access;
 mod diagnostics;
 mod diff;
 mod eslint;
@@ -89,6 +90,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<tsc::Tsc>::default(),
         Box::<govet::GoVet>::default(),
         Box::<make::Make>::default(),
+        Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
         Box::<diff::Diff>::default(),
         Box::<gitlog::GitLog>::default(),
