@@ -293,6 +293,12 @@ fn cargo_test_pass() {
         rendered(&r, "tests:"),
         "tests: 260 run, 260 passed, 0 failed, 3 ignored (3 cargo test binaries)"
     );
+    // Each binary's result as libtest words it, a zero included, so it reads and greps the same.
+    assert_eq!(
+        rendered(&r, "per binary:"),
+        "per binary: src/lib.rs: 204 passed; 0 failed; 2 ignored · tests/cli_cases.rs: 51 \
+         passed; 0 failed; 1 ignored · doc-tests textkit: 5 passed; 0 failed; 0 ignored"
+    );
 }
 
 #[test]

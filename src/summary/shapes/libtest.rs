@@ -310,7 +310,7 @@ impl Libtest {
         self.open = None;
         // The result as libtest words it, so it reads (and greps) the same.
         let mut result = format!("{passed} passed; {failed} failed");
-        if let Some(i) = ignored.filter(|&i| i > 0) {
+        if let Some(i) = ignored {
             result.push_str(&format!("; {i} ignored"));
         }
         let binary = if self.binary.is_empty() {
