@@ -93,7 +93,8 @@ impl Shape for Jest {
         line.push_str(" (jest");
         if let Some([_, suites_failed, suites_total]) = self.suites {
             line.push_str(&format!(
-                ", suites: {} failed of {}",
+                // In jest's own words, so it reads and greps the same.
+                ", Test Suites: {} failed, {} total",
                 thousands(suites_failed),
                 thousands(suites_total)
             ));

@@ -98,7 +98,8 @@ impl Shape for Vitest {
         line.push_str(" (vitest");
         if let Some(files) = &self.files {
             line.push_str(&format!(
-                ", test files: {} failed of {}",
+                // In vitest's own words (`Test Files  3 failed (3)`).
+                ", Test Files {} failed of {}",
                 thousands(files[0]),
                 thousands(files[2])
             ));
