@@ -77,8 +77,9 @@ impl Shape for Rustc {
             return None;
         }
         let d = &self.diagnostics;
+        // A JSON record is one long line: the error records themselves, not lines around them.
         let hint = if self.json {
-            "'\"level\":\"(error|warning)\"'"
+            "'\"level\":\"error\"'"
         } else {
             "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
         };
