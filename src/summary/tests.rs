@@ -1431,5 +1431,9 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
     assert_eq!(f["methods"], serde_json::json!({"GET": 2, "PUT": 1}));
     let two: String = log.lines().take(2).map(|l| format!("{l}\n")).collect();
     let r = feed(two.as_bytes(), 0).0.finish(None);
-    assert!(!shapes(&r).contains(&"access log".to_string()), "{:?}", shapes(&r));
+    assert!(
+        !shapes(&r).contains(&"access log".to_string()),
+        "{:?}",
+        shapes(&r)
+    );
 }
