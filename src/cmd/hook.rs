@@ -156,7 +156,13 @@ impl Run for HookArgs {
             }
             Agent::Gemini => {
                 if let Some(staged) = std::env::var_os(gemini::hook::REPLAY) {
-                    return Ok(gemini::hook::replay(Path::new(&staged)));
+                    let out = &mut *ctx.out;
+                    return Ok(gemini::hook::replay(
+                        Path::new(&staged),
+                        usable,
+                        history,
+                        out,
+                    ));
                 }
                 let env = gemini::hook::Env::from_process(home);
                 return Ok(answer(ctx, |event| {

@@ -10,6 +10,7 @@
 //! client (where ctxoff's path does not exist), means no rewrite.
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -17,6 +18,7 @@ use serde_json::{Map, Value, json};
 use super::policy::{PolicyError, Rule, Tier, parse_policy_file, settings_rules};
 use super::{Launch, Verdict, launch, verdict};
 use crate::agent::Agent;
+use crate::agent::offload::{self, Finished};
 use crate::agent::rewrite::{self, Call};
 use crate::config::Settings;
 use crate::format::shell_quote;
@@ -185,7 +187,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
             let tail_args =
                 json!({"command": tail, "description": "ctxoff: summary of the output"});
             client.allows(tail_args.as_object().expect("an object"), &tail)?;
-            stage(&staged, output.as_bytes())?;
+            stage(&staged, command, output.as_bytes())?;
             Ok(json!({"hookSpecificOutput": {"hookEventName": "AfterTool",
                 "tailToolCallRequest": {"name": super::policy::SHELL_TOOL, "args": tail_args}}}))
         }
@@ -278,23 +280,38 @@ fn staging_file(name: &str) -> PathBuf {
     ))
 }
 
-/// Writes `output` to a new file only this user can read.
-fn stage(path: &Path, output: &[u8]) -> Result<(), String> {
-    use std::io::Write;
+/// What a summary made from a staged output cannot know, said in its note.
+const AFTER_THE_FACT: &str = "saved from Gemini CLI's result, not run by ctxoff: no exit status \
+     (the client counted it a success), stdout and stderr merged as the client gave them";
+
+/// Writes the `command` (a JSON string on the first line) and its `output` to a new file only
+/// this user can read.
+fn stage(path: &Path, command: &str, output: &[u8]) -> Result<(), String> {
     use std::os::unix::fs::OpenOptionsExt;
+    let first = format!("{}\n", Value::String(command.to_owned()));
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .open(path)
-        .and_then(|mut f| f.write_all(output))
+        .and_then(|mut f| {
+            f.write_all(first.as_bytes())
+                .and_then(|()| f.write_all(output))
+        })
         .map_err(|e| format!("cannot stage the output in {}: {e}", path.display()))
 }
 
-/// `ctxoff hook gemini` with [`REPLAY`] set: the staged output goes through pipe mode (saved in
-/// the session, its summary printed) and the staged file is removed. Only a file this hook
-/// staged is taken: a plain file of this user in the temporary folder, named as staged.
-pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
+/// `ctxoff hook gemini` with [`REPLAY`] set: the staged output is offloaded after the fact like
+/// Claude Code's and opencode's (saved in the session of `settings`, recorded in `history`, its
+/// summary printed on `out`, with a note of what is not known) and the staged file is removed. An output
+/// that is not offloaded (small in tokens, kept, or not savable) is printed as it is. Only a file
+/// this hook staged is taken: a plain file of this user in the temporary folder, named as staged.
+pub(crate) fn replay(
+    staged: &Path,
+    settings: Option<&Settings>,
+    history: Option<&Path>,
+    out: &mut dyn Write,
+) -> std::process::ExitCode {
     use std::os::unix::fs::MetadataExt;
     let failed = std::process::ExitCode::from(1);
     let name = staged
@@ -306,7 +323,7 @@ pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
         .filter(|n| !n.is_empty());
     let owned = std::fs::symlink_metadata(staged)
         .is_ok_and(|m| m.file_type().is_file() && m.uid() == crate::store::current_uid());
-    let (Some(name), true, true) = (
+    let (Some(_), true, true) = (
         name,
         owned,
         staged.parent() == Some(std::env::temp_dir().as_path()),
@@ -317,21 +334,42 @@ pub(crate) fn replay(staged: &Path) -> std::process::ExitCode {
         );
         return failed;
     };
-    let Ok(file) = std::fs::File::open(staged) else {
+    let Ok(text) = std::fs::read(staged) else {
         return failed;
     };
     let _ = std::fs::remove_file(staged);
-    let Some(ctxoff) = crate::agent::wrap::ctxoff_path() else {
+    let (first, output) = text.split_at(memchr::memchr(b'\n', &text).map_or(0, |i| i + 1));
+    let Ok(Value::String(command)) = serde_json::from_slice::<Value>(first) else {
+        eprintln!(
+            "ctxoff: {} is not an output ctxoff staged",
+            staged.display()
+        );
         return failed;
     };
-    match std::process::Command::new(ctxoff)
-        .args(["--quiet", "--name", name])
-        .env_remove(REPLAY)
-        .stdin(file)
-        .status()
-    {
-        Ok(status) if status.success() => std::process::ExitCode::SUCCESS,
-        _ => failed,
+    let finished = Finished {
+        agent: Agent::Gemini,
+        command: &command,
+        note: AFTER_THE_FACT,
+    };
+    let summary = match settings {
+        Some(settings) => offload::offload(&finished, &mut &output[..], settings, history),
+        None => Err(offload::Left::Failed(
+            "ctxoff's configuration cannot be read".into(),
+        )),
+    };
+    let printed = match summary {
+        Ok(summary) => out.write_all(summary.as_bytes()),
+        // Whatever is not summarised reaches the model whole, as without ctxoff.
+        Err(left) => {
+            if let offload::Left::Failed(why) = &left {
+                eprintln!("ctxoff: {why}; printed the output in full instead");
+            }
+            out.write_all(output)
+        }
+    };
+    match printed.and_then(|()| out.flush()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(_) => failed,
     }
 }
 
@@ -811,14 +849,60 @@ mod tests {
 
     #[test]
     fn replay_takes_only_files_it_staged() {
+        let mut out = Vec::new();
         let outside = tempfile::NamedTempFile::new().unwrap();
-        assert_eq!(replay(outside.path()), std::process::ExitCode::from(1));
+        let code = replay(outside.path(), None, None, &mut out);
+        assert_eq!(code, std::process::ExitCode::from(1));
         assert!(outside.path().exists(), "not removed");
         let wrong_dir = tempfile::tempdir().unwrap();
         let file = wrong_dir.path().join("ctxoff-replay-make-1-2.txt");
         fs::write(&file, "x").unwrap();
-        assert_eq!(replay(&file), std::process::ExitCode::from(1));
+        let code = replay(&file, None, None, &mut out);
+        assert_eq!(code, std::process::ExitCode::from(1));
         assert!(file.exists());
+        assert!(out.is_empty());
+    }
+
+    /// A staged output is offloaded after the fact like Claude Code's: saved in the session,
+    /// summarised under the command the client ran with the note, recorded, and unstaged; one
+    /// too small to offload reaches the model as it was.
+    #[test]
+    fn a_replay_summarises_the_staged_output_with_its_command_and_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = Settings {
+            session: Some("ses".into()),
+            ..Settings::at(dir.path().join("root"))
+        };
+        let history = dir.path().join("history");
+        let large: String = (1..=20_000).map(|i| format!("{i}\n")).collect();
+        for (output, summarised) in [(large.as_str(), true), ("1\n2\n3\n", false)] {
+            let staged = staging_file("make");
+            stage(&staged, "make && true", output.as_bytes()).unwrap();
+            let mut out = Vec::new();
+            let code = replay(&staged, Some(&settings), Some(&history), &mut out);
+            assert_eq!(code, std::process::ExitCode::SUCCESS);
+            assert!(!staged.exists(), "unstaged");
+            let out = String::from_utf8(out).unwrap();
+            if summarised {
+                let mut lines = out.lines();
+                assert!(
+                    lines
+                        .next()
+                        .unwrap()
+                        .starts_with("[ctxoff] `make && true` ended · 20,000 lines · "),
+                    "{out}"
+                );
+                assert_eq!(
+                    lines.next(),
+                    Some(&*format!("[ctxoff] note: {AFTER_THE_FACT}"))
+                );
+                let saved = dir.path().join("root/ses/make_1.txt");
+                assert_eq!(fs::read_to_string(saved).unwrap(), large);
+                assert!(history.join("history.jsonl").exists(), "recorded");
+            } else {
+                assert_eq!(out, output);
+            }
+        }
     }
 
     #[test]
