@@ -827,7 +827,8 @@ mod tests {
             .1;
         let saved = fs::read_to_string(staged).unwrap();
         fs::remove_file(staged).unwrap();
-        assert!(saved.starts_with("1\n2\n") && saved.ends_with("\n20000"));
+        // The command the client ran, as a JSON string, then the output.
+        assert!(saved.starts_with("\"make && true\"\n1\n2\n") && saved.ends_with("\n20000"));
         // Nothing for small, failed or already rewritten runs, or where a rule would stop the
         // summary's own command.
         for (command, content) in [
