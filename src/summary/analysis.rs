@@ -210,7 +210,7 @@ impl Findings {
         self.facts
             .iter()
             .flat_map(|f| &f.lines)
-            .map(|l| tokenizer.count(l) + 3)
+            .map(|l| tokenizer.count(&format!("[ctxoff] {l}\n")))
             .sum()
     }
 
