@@ -31,12 +31,15 @@ fn setup(commands: &[&str], installed: bool, configure: &dyn Fn(&mut Gemini)) ->
     gemini
 }
 
-/// What reached the model, without what differs on every run (process groups, saved files).
+/// What reached the model, without what differs on every run (process groups, saved files, and
+/// so the number of characters the client cut: a PGID of one more digit is one more character).
 fn comparable(responses: &[Value]) -> String {
     let text = Value::from(responses.to_vec()).to_string();
     let pgid = Regex::new(r"Process Group PGID: \d+").unwrap();
     let saved = Regex::new(r"For full output see: [^\\]+").unwrap();
+    let cut = Regex::new(r"\[[\d,]+ characters omitted\]").unwrap();
     let text = pgid.replace_all(&text, "Process Group PGID: N");
+    let text = cut.replace_all(&text, "[N characters omitted]");
     saved
         .replace_all(&text, "For full output see: FILE")
         .into_owned()
