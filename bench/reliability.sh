@@ -31,24 +31,25 @@ PY
 }
 
 if [ -n "$old" ]; then printf '%-40s%-16s%s\n' measure before after; else printf '%-40s%s\n' measure ctxoff; fi
-mkdir -m 1777 "$work/root"
+scratch="$work/scratch"
+mkdir -m 1777 "$scratch"
 for n in 10000 60000 100000; do
-    make_session "$work/root" "s$n" "$n"
+    make_session "$scratch" "s$n" "$n"
     printf '%-40s' "list of $n outputs (s)"
     for b in "${bins[@]}"; do
-        t=$( { /usr/bin/time -f %e "$b" --dir "$work/root" --session "s$n" list >/dev/null; } 2>&1 | tail -1)
+        t=$( { /usr/bin/time -f %e "$b" --dir "$scratch" --session "s$n" list >/dev/null; } 2>&1 | tail -1)
         printf '%-16s' "$t"
     done
     echo
 done
-mkdir -p "$work/root/big"
+mkdir -p "$scratch/big"
 for mib in 100 200; do
-    python3 -c "import sys; f=open('$work/root/big/line_$mib.txt','wb'); f.write(b'x'*($mib<<20)); f.write(b'\n')"
+    python3 -c "import sys; f=open('$scratch/big/line_$mib.txt','wb'); f.write(b'x'*($mib<<20)); f.write(b'\n')"
     printf '%-40s' "lines (capped) of a $mib MiB line (KiB RSS)"
     for b in "${bins[@]}"; do
-        kb=$( { /usr/bin/time -f %M "$b" --dir "$work/root" --session big lines "line_$mib" 1 >/dev/null; } 2>&1 | tail -1)
+        kb=$( { /usr/bin/time -f %M "$b" --dir "$scratch" --session big lines "line_$mib" 1 >/dev/null; } 2>&1 | tail -1)
         printf '%-16s' "$kb"
     done
     echo
-    rm "$work/root/big/line_$mib.txt"
+    rm "$scratch/big/line_$mib.txt"
 done
