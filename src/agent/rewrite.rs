@@ -5,14 +5,17 @@
 
 use std::path::Path;
 
+use serde_json::{Map, Value};
+
 use super::Agent;
 use super::wrap::{Rewrite, program_on_path, wrap};
 use crate::config::Settings;
 
-/// What every rewriting hook takes from a call before it decides anything: the command, the
-/// agent's session id as a session name, and ctxoff's settings and own path. Each is an error
-/// (no answer) when missing or unusable.
+/// What every rewriting hook takes from a call before it decides anything: the tool's
+/// arguments and their command, the agent's session id as a session name, and ctxoff's settings
+/// and own path. Each is an error (no answer) when missing or unusable.
 pub(crate) struct Call<'a> {
+    pub args: &'a Map<String, Value>,
     pub command: &'a str,
     pub session: String,
     pub settings: &'a Settings,
@@ -22,12 +25,13 @@ pub(crate) struct Call<'a> {
 impl<'a> Call<'a> {
     /// The call of a tool whose arguments are `args`, in the agent's session `session_id`.
     pub(crate) fn new(
-        args: &'a serde_json::Value,
-        session_id: &serde_json::Value,
+        args: &'a Value,
+        session_id: &Value,
         settings: Option<&'a Settings>,
         ctxoff: Option<&'a Path>,
     ) -> Result<Call<'a>, String> {
         Ok(Call {
+            args: args.as_object().ok_or("the call has no arguments")?,
             command: args["command"]
                 .as_str()
                 .filter(|c| !c.trim().is_empty())
@@ -39,6 +43,26 @@ impl<'a> Call<'a> {
             settings: settings.ok_or("ctxoff's configuration cannot be read")?,
             ctxoff: ctxoff.ok_or("ctxoff's own path is unknown")?,
         })
+    }
+
+    /// The command rewritten for `agent` ([`rewrite`]), or `None` when it is left alone.
+    pub(crate) fn rewrite(&self, agent: Agent, path: Option<&std::ffi::OsStr>) -> Option<String> {
+        rewrite(
+            self.command,
+            agent,
+            &self.session,
+            self.settings,
+            self.ctxoff,
+            path,
+        )
+    }
+
+    /// Every argument of the call, with `command` in place of its command: the clients replace
+    /// the arguments wholesale or merge them, so all of them go back.
+    pub(crate) fn args_with(&self, command: String) -> Map<String, Value> {
+        let mut args = self.args.clone();
+        args.insert("command".into(), Value::String(command));
+        args
     }
 }
 

@@ -19,13 +19,13 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::execpolicy::Policy;
 use super::transcript::{self, Approval};
 use super::{Verdict, sandbox, verdict};
 use crate::agent::Agent;
-use crate::agent::rewrite::{self, Call};
+use crate::agent::rewrite::Call;
 use crate::config::Settings;
 
 /// Where the hook looks: the user's and the system's folders, and the process environment the
@@ -78,15 +78,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     if text("hook_event_name")? != "PreToolUse" || text("tool_name")? != "Bash" {
         return Err("not a shell command about to run".into());
     }
-    let tool_input = event["tool_input"]
-        .as_object()
-        .ok_or("the event has no tool_input")?;
-    let Call {
-        command,
-        session,
-        settings,
-        ctxoff,
-    } = Call::new(
+    let call = Call::new(
         &event["tool_input"],
         &event["session_id"],
         settings,
@@ -99,7 +91,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     let turn = transcript::turn_context(&transcript, text("turn_id")?)
         .ok_or("the transcript has no settings for this turn")?;
     let sandbox = sandbox::sandbox_of(&turn).ok_or("the turn's sandbox is unknown")?;
-    let root = absolute(&settings.root, &cwd);
+    let root = absolute(&call.settings.root, &cwd);
     if !sandbox.may_write(&root, env.tmpdir.as_deref()) {
         return Err(format!(
             "the sandbox does not let commands write {}",
@@ -116,18 +108,12 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         return Err(why.into());
     }
 
-    let rewritten = rewrite::rewrite(
-        command,
-        Agent::Codex,
-        &session,
-        settings,
-        ctxoff,
-        env.path.as_deref(),
-    )
-    .ok_or("not a command worth wrapping")?;
+    let rewritten = call
+        .rewrite(Agent::Codex, env.path.as_deref())
+        .ok_or("not a command worth wrapping")?;
     let turn_cwd = turn["cwd"].as_str().map(PathBuf::from);
     let policy = load_policy(env, [Some(&cwd), turn_cwd.as_ref()].into_iter().flatten())?;
-    match verdict(&policy, command, &rewritten, &cwd) {
+    match verdict(&policy, call.command, &rewritten, &cwd) {
         Verdict::MayRewrite => {}
         Verdict::Rule(decision) => {
             return Err(format!(
@@ -138,8 +124,7 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
         Verdict::Dangerous => return Err("the client's own safety check applies".into()),
         Verdict::Unsure => return Err("the client's reading of the command is not known".into()),
     }
-    let mut updated: Map<String, Value> = tool_input.clone();
-    updated.insert("command".into(), Value::String(rewritten));
+    let updated = call.args_with(rewritten);
     Ok(json!({"hookSpecificOutput": {
         "hookEventName": "PreToolUse",
         "permissionDecision": "allow",

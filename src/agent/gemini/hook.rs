@@ -128,36 +128,21 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
     if event["tool_name"] != super::policy::SHELL_TOOL {
         return Err("not the shell tool".into());
     }
-    let args = event["tool_input"]
-        .as_object()
-        .ok_or("the event has no tool_input")?;
-    let Call {
-        command,
-        session,
-        settings,
-        ctxoff,
-    } = Call::new(
+    let call = Call::new(
         &event["tool_input"],
         &event["session_id"],
         settings,
         env.ctxoff.as_deref(),
     )?;
+    let (command, settings) = (call.command, call.settings);
     match event["hook_event_name"].as_str() {
         Some("BeforeTool") => {
             let client = Client::read(env, &event)?;
-            let rewritten = rewrite::rewrite(
-                command,
-                Agent::Gemini,
-                &session,
-                settings,
-                ctxoff,
-                env.path.as_deref(),
-            )
-            .ok_or("not a command worth wrapping")?;
-            client.allows(args, &rewritten)?;
-            // The client merges what it is given into the call's arguments: all of them go back.
-            let mut updated: Map<String, Value> = args.clone();
-            updated.insert("command".into(), Value::String(rewritten));
+            let rewritten = call
+                .rewrite(Agent::Gemini, env.path.as_deref())
+                .ok_or("not a command worth wrapping")?;
+            client.allows(call.args, &rewritten)?;
+            let updated = call.args_with(rewritten);
             Ok(
                 json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}),
             )
@@ -180,9 +165,10 @@ pub(crate) fn answer(event: &str, settings: Option<&Settings>, env: &Env) -> Res
             let client = Client::read(env, &event)?;
             let staged = staging_file(&crate::agent::offload::output_name(command));
             let tail = format!(
-                "CTXOFF_SESSION={session} CTXOFF_AGENT=gemini {REPLAY}={} {} hook gemini",
+                "CTXOFF_SESSION={} CTXOFF_AGENT=gemini {REPLAY}={} {} hook gemini",
+                call.session,
                 shell_quote(staged.to_str().ok_or("the temporary folder is not UTF-8")?),
-                shell_quote(ctxoff.to_str().ok_or("ctxoff's path is not UTF-8")?),
+                shell_quote(call.ctxoff.to_str().ok_or("ctxoff's path is not UTF-8")?),
             );
             let tail_args =
                 json!({"command": tail, "description": "ctxoff: summary of the output"});

@@ -20,7 +20,7 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::{Verdict, rules_from_ruleset, verdict};
 use crate::agent::Agent;
@@ -54,30 +54,19 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
     if call["tool"] != "bash" {
         return Err("not the bash tool".into());
     }
-    let args = call["args"].as_object().ok_or("the call has no args")?;
-    let Call {
-        command,
-        session,
-        settings,
-        ctxoff,
-    } = Call::new(
+    let tool = Call::new(
         &call["args"],
         &call["sessionID"],
         settings,
         env.ctxoff.as_deref(),
     )?;
+    let command = tool.command;
     match call["hook"].as_str() {
         Some("tool.execute.before") => {
             let rules = rules_from_ruleset(&call["permission"])?;
-            let rewritten = rewrite::rewrite(
-                command,
-                Agent::Opencode,
-                &session,
-                settings,
-                ctxoff,
-                env.path.as_deref(),
-            )
-            .ok_or("not a command worth wrapping")?;
+            let rewritten = tool
+                .rewrite(Agent::Opencode, env.path.as_deref())
+                .ok_or("not a command worth wrapping")?;
             match verdict(&rules, command, &rewritten) {
                 Verdict::MayRewrite => {}
                 Verdict::Rule { action, pattern } => {
@@ -88,17 +77,15 @@ pub(crate) fn answer(call: &str, settings: Option<&Settings>, env: &Env) -> Resu
                 }
                 Verdict::Unsure(why) => return Err(why.into()),
             }
-            let mut updated: Map<String, Value> = args.clone();
-            updated.insert("command".into(), Value::String(rewritten));
-            Ok(json!({"args": updated}))
+            Ok(json!({"args": tool.args_with(rewritten)}))
         }
         Some("tool.execute.after") => {
             if rewrite::is_rewritten(command) {
                 return Err("ctxoff ran it already".into());
             }
             let output = whole_output(&call["output"])?;
-            let mut settings = settings.clone();
-            settings.session = Some(session);
+            let mut settings = tool.settings.clone();
+            settings.session = Some(tool.session);
             let note = after_the_fact(&call["output"]["metadata"]);
             let finished = Finished {
                 agent: Agent::Opencode,
