@@ -111,15 +111,6 @@ impl Offloaded {
         let Some(history) = History::writable(dir) else {
             return;
         };
-        let mut shapes: Vec<String> = self
-            .report
-            .facts_json()
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|fact| fact["shape"].as_str().map(str::to_string))
-            .collect();
-        shapes.dedup();
         let record = Record::Offload(Offload {
             time: history::now(),
             session: self.store.session.clone(),
@@ -127,7 +118,7 @@ impl Offloaded {
             started: self.entry.started.clone(),
             path: self.path.to_string_lossy().into_owned(),
             command: self.entry.name.clone(),
-            shapes,
+            shapes: self.report.shapes(),
             encoding: self.entry.encoding.clone(),
             output_tokens,
             summary_tokens: self.tokenizer.count(printed),

@@ -467,6 +467,17 @@ impl Report {
 
     /// An array with one object per recognised shape, each with a `"shape"` key (and its
     /// failures under `"failures"` when it has any).
+    /// The recognised shapes, as the facts' JSON names them, in the summary's order, each once.
+    pub(crate) fn shapes(&self) -> Vec<String> {
+        let mut shapes: Vec<String> = self
+            .facts
+            .iter()
+            .filter_map(|f| f.json["shape"].as_str().map(str::to_owned))
+            .collect();
+        shapes.dedup();
+        shapes
+    }
+
     pub(crate) fn facts_json(&self) -> Value {
         Value::Array(
             self.facts
