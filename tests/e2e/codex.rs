@@ -151,7 +151,7 @@ impl Codex {
     }
 
     pub(crate) fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new("timeout")
+        let out = crate::isolated(&mut Command::new("timeout"))
             .arg("300")
             .arg(&self.exe)
             .args(["exec", "--skip-git-repo-check", "--json"])
@@ -363,7 +363,7 @@ fn trust_hash_is_the_clients_own() {
         json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list",
                "params": {"cwds": [codex.root().join("project")]}}),
     ];
-    let mut child = Command::new("timeout")
+    let mut child = crate::isolated(&mut Command::new("timeout"))
         .arg("60")
         .arg(&codex.exe)
         .arg("app-server")

@@ -158,7 +158,7 @@ struct Turn {
 /// approval request.
 fn app_server_turn(codex: &Codex, approval: &str, sandbox: &str) -> Turn {
     let project = codex.root().join("project");
-    let mut child = Command::new(&codex.exe)
+    let mut child = crate::isolated(&mut Command::new(&codex.exe))
         .arg("app-server")
         .current_dir(&project)
         .env("PWD", &project)
@@ -319,7 +319,7 @@ fn init_leaves_the_hook_trusted_in_the_clients_own_inventory() {
 
 /// The hooks the client lists for the project (`codex app-server`, `hooks/list`).
 fn hooks_list(codex: &Codex) -> Vec<Value> {
-    let mut child = Command::new("timeout")
+    let mut child = crate::isolated(&mut Command::new("timeout"))
         .arg("60")
         .arg(&codex.exe)
         .arg("app-server")

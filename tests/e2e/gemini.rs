@@ -161,7 +161,7 @@ impl Gemini {
     /// Runs `gemini -p` in `mode`; returns what reached the model for each call, in order: the
     /// `functionResponse.response` objects.
     pub(crate) fn run(&self, mode: &str) -> Vec<Value> {
-        let out = Command::new("timeout")
+        let out = crate::isolated(&mut Command::new("timeout"))
             .arg("300")
             .arg(&self.exe)
             .args([

@@ -18,6 +18,18 @@ mod opencode;
 mod opencode_ctxoff;
 mod probe;
 
+/// `cmd` without the `CTXOFF_*` variables of the test's own environment (a test run inside an
+/// agent that uses ctxoff inherits `CTXOFF_AGENT`, `CTXOFF_SESSION`…): a client and the hooks it
+/// starts see only what the test sets.
+pub fn isolated(cmd: &mut std::process::Command) -> &mut std::process::Command {
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("CTXOFF_") {
+            cmd.env_remove(name);
+        }
+    }
+    cmd
+}
+
 /// Whether the end-to-end suites run here; `false` (after saying why) when they are switched off.
 /// Panics under `CI`, where a skip would hide that nothing was tested.
 pub fn enabled(suite: &str) -> bool {

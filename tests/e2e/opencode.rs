@@ -160,7 +160,7 @@ export const Probe = async () => ({{
     pub(crate) fn run(&self) -> Run {
         let home = self.root().join("home");
         let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("e2e-clients/npm-cache");
-        let out = Command::new("timeout")
+        let out = crate::isolated(&mut Command::new("timeout"))
             .arg("300")
             .arg(&self.exe)
             .args(["run", "--format", "json", "Run the commands."])

@@ -434,3 +434,58 @@ fn the_preview_is_at_most_half_the_threshold() {
     assert!(reference_tokens(shown.as_bytes()) <= 100, "{summary}");
     assert!(shown.lines().count() > 10, "{summary}");
 }
+
+/// Reading is not summarising: output of a command run to read content (`cat`) passes through
+/// up to the content limit, not the threshold, unless the agent running ctxoff would cut it
+/// (Codex keeps 10,000 bytes whole); `lines` of such an output is capped at the same limit,
+/// while another command's output is offloaded and read back at the threshold.
+#[test]
+fn content_read_with_cat_passes_up_to_the_content_limit_within_the_agents() {
+    let w = World::new();
+    let text: String = (1..=700)
+        .map(|i| format!("item {i}: alpha beta gamma\n"))
+        .collect();
+    let tokens = reference_tokens(text.as_bytes());
+    assert!(
+        (2_500..6_000).contains(&tokens) && text.len() > 10_000,
+        "{tokens} tokens, {} bytes",
+        text.len()
+    );
+    let file = w.dir.path().join("notes.txt");
+    std::fs::write(&file, &text).unwrap();
+
+    let read = run(w.ctxoff(&["cat"]).arg(&file));
+    assert_eq!(read.stdout, text.as_bytes(), "passed through untouched");
+    assert!(w.outputs().is_empty(), "nothing saved");
+
+    let codex = run(w.ctxoff(&["cat"]).arg(&file).env("CTXOFF_AGENT", "codex"));
+    assert!(
+        stdout(&codex).starts_with("[ctxoff] `cat "),
+        "{}",
+        stdout(&codex)
+    );
+    let other = run(w.ctxoff(&["awk", "1"]).arg(&file));
+    assert!(
+        stdout(&other).starts_with("[ctxoff] `awk 1 "),
+        "{}",
+        stdout(&other)
+    );
+
+    // Numbered lines take more tokens than the file: both reads are capped, at their limits.
+    let cap = |reference: &str| {
+        let out = run(&mut w.ctxoff(&["lines", reference, "1:"]));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        text.lines().last().unwrap_or_default().to_owned()
+    };
+    let content = cap("cat_1");
+    assert!(
+        content.starts_with("[ctxoff] output capped at 6,000 tokens"),
+        "{content}"
+    );
+    let other = cap("awk_2");
+    assert!(
+        other.starts_with("[ctxoff] output capped at 2,500 tokens"),
+        "{other}"
+    );
+}

@@ -81,7 +81,10 @@ impl World {
             .env("CTXOFF_CONFIG", self.config())
             .env_remove("CTXOFF_THRESHOLD")
             .env_remove("CTXOFF_PREVIEW")
+            .env_remove("CTXOFF_CONTENT_LIMIT")
             .env_remove("CTXOFF_ENCODING")
+            // Set by an agent's hook rewrite: a test run inside such an agent must not inherit it.
+            .env_remove("CTXOFF_AGENT")
             .stdin(Stdio::null());
     }
 
