@@ -10,7 +10,7 @@
 //! client (where ctxoff's path does not exist), means no rewrite.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -320,12 +320,16 @@ pub(crate) fn replay(
         );
         return failed;
     };
-    let Ok(text) = std::fs::read(staged) else {
+    // Read as a stream, like any capture: the open file outlives its name.
+    let Ok(file) = std::fs::File::open(staged) else {
         return failed;
     };
     let _ = std::fs::remove_file(staged);
-    let (first, output) = text.split_at(memchr::memchr(b'\n', &text).map_or(0, |i| i + 1));
-    let Ok(Value::String(command)) = serde_json::from_slice::<Value>(first) else {
+    let mut reader = BufReader::new(file);
+    let mut first = String::new();
+    let start = reader.read_line(&mut first);
+    let (Ok(start), Ok(Value::String(command))) = (start, serde_json::from_str::<Value>(&first))
+    else {
         eprintln!(
             "ctxoff: {} is not an output ctxoff staged",
             staged.display()
@@ -338,7 +342,7 @@ pub(crate) fn replay(
         note: AFTER_THE_FACT,
     };
     let summary = match settings {
-        Some(settings) => offload::offload(&finished, &mut &output[..], settings, history),
+        Some(settings) => offload::offload(&finished, &mut reader, settings, history),
         None => Err(offload::Left::Failed(
             "ctxoff's configuration cannot be read".into(),
         )),
@@ -350,7 +354,10 @@ pub(crate) fn replay(
             if let offload::Left::Failed(why) = &left {
                 eprintln!("ctxoff: {why}; printed the output in full instead");
             }
-            out.write_all(output)
+            let mut file = reader.into_inner();
+            file.seek(SeekFrom::Start(start as u64))
+                .and_then(|_| std::io::copy(&mut file, out))
+                .map(drop)
         }
     };
     match printed.and_then(|()| out.flush()) {
