@@ -125,6 +125,9 @@ impl Analysis {
             .collect();
         let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
         facts.retain(|f| !superseded.contains(&f.shape));
+        if facts.iter().any(|f| !f.content && !f.yields) {
+            facts.retain(|f| !f.yields);
+        }
         Findings {
             notable: self.notable,
             facts,

@@ -65,8 +65,7 @@ impl Shape for Eslint {
         Some(
             Fact::new("eslint", vec![line], d.json("eslint"))
                 .failures(d.failures(true))
-                .hint("'  error  |, Error - ' -C 1")
-                .supersedes(&["grep"]),
+                .hint("'  error  |, Error - ' -C 1"),
         )
     }
 

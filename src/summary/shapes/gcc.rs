@@ -38,7 +38,6 @@ impl Shape for Gcc {
             )
             .failures(d.failures(false))
             .hint("': (fatal )?error: |: warning: ' -A 3")
-            .supersedes(&["grep"])
         })
     }
 

@@ -60,8 +60,7 @@ impl Shape for GoVet {
         Some(
             Fact::new("go vet", vec![line], d.json("go vet"))
                 .failures(failures)
-                .hint("'^# |\\.go:[0-9]+:[0-9]+: ' -A 1")
-                .supersedes(&["grep"]),
+                .hint("'^# |\\.go:[0-9]+:[0-9]+: ' -A 1"),
         )
     }
 

@@ -110,7 +110,7 @@ fn fact(
         "binary_files": binary,
         "top_files": top.map(|t| t.into_iter().map(|(p, n)| json!({"path": p, "matches": n})).collect::<Vec<_>>()),
     });
-    Fact::new("grep", vec![line], json).content()
+    Fact::new("grep", vec![line], json).content().yields()
 }
 
 /// `path:line:text` / `path-line-text` / `--` output.

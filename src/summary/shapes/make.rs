@@ -82,11 +82,7 @@ impl Shape for Make {
             "not_remade": self.not_remade,
             "ninja_failed": self.ninja_failed.json(),
         });
-        Some(
-            Fact::new("make", lines, json)
-                .hint("'\\*\\*\\*|error:|^FAILED:' -B 2")
-                .supersedes(&["grep"]),
-        )
+        Some(Fact::new("make", lines, json).hint("'\\*\\*\\*|error:|^FAILED:' -B 2"))
     }
 
     #[cfg(test)]

@@ -117,10 +117,12 @@ pub(crate) struct Fact {
     pub(crate) content: bool,
     /// The `ctxoff grep` arguments that answer the obvious next question (`'panicked at' -A 3`).
     pub(crate) hint: Option<String>,
-    /// Shapes whose facts this one replaces (mypy's `file:line: error:` lines look like gcc's;
-    /// every diagnostics shape's `file:line:…` lines look like grep's, and a build log is no
-    /// search result: its failure words count).
+    /// Shapes whose facts this one replaces (mypy's `file:line: error:` lines look like gcc's).
     pub(crate) supersedes: &'static [&'static str],
+    /// Stated only when no shape that is not content recognised the output: grep's
+    /// `path:line:text` is also what compilers, linters, make and server logs print, and such a
+    /// log is no search result (its failure words count).
+    pub(crate) yields: bool,
 }
 
 impl Fact {
@@ -133,6 +135,7 @@ impl Fact {
             content: false,
             hint: None,
             supersedes: &[],
+            yields: false,
         }
     }
 
@@ -151,6 +154,12 @@ impl Fact {
 
     pub(crate) fn hint(mut self, hint: &str) -> Fact {
         self.hint = Some(hint.to_owned());
+        self
+    }
+
+    /// See [`Fact::yields`].
+    pub(crate) fn yields(mut self) -> Fact {
+        self.yields = true;
         self
     }
 

@@ -67,7 +67,7 @@ impl Shape for Mypy {
             Fact::new("mypy", vec![line], d.json("mypy"))
                 .failures(d.failures(true))
                 .hint("': error: ' -A 1")
-                .supersedes(&["gcc", "grep"]),
+                .supersedes(&["gcc"]),
         )
     }
 

@@ -82,7 +82,7 @@ impl Shape for Ruff {
             )
             .failures(d.failures(true))
             .hint("':[0-9]+:[0-9]+: [A-Z]+[0-9]+ |^  --> ' -B 1")
-            .supersedes(&["gcc", "grep"]),
+            .supersedes(&["gcc"]),
         )
     }
 

@@ -86,8 +86,7 @@ impl Shape for Rustc {
         Some(
             Fact::new("rustc", vec![d.summary("rustc", "files")], d.json("rustc"))
                 .failures(d.failures(false))
-                .hint(hint)
-                .supersedes(&["grep"]),
+                .hint(hint),
         )
     }
 

@@ -48,8 +48,7 @@ impl Shape for Tsc {
         Some(
             Fact::new("tsc", vec![summary], d.json("tsc"))
                 .failures(d.failures(false))
-                .hint("'error TS[0-9]+' -A 2")
-                .supersedes(&["grep"]),
+                .hint("'error TS[0-9]+' -A 2"),
         )
     }
 
