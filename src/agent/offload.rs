@@ -33,7 +33,8 @@ pub(crate) enum Left {
     RanCtxoff,
     /// This `keep` pattern matches one of its commands.
     Kept(String),
-    /// At or under the threshold.
+    /// It passes through: at or under the threshold, or content within the content limit that
+    /// the agent keeps whole.
     Small,
     /// It could not be read or saved.
     Failed(String),
@@ -44,7 +45,7 @@ impl std::fmt::Display for Left {
         match self {
             Left::RanCtxoff => f.write_str("the command ran ctxoff"),
             Left::Kept(pattern) => write!(f, "the `keep` pattern `{pattern}` matches"),
-            Left::Small => f.write_str("the output is not over the threshold"),
+            Left::Small => f.write_str("the output is small enough to pass through"),
             Left::Failed(why) => f.write_str(why),
         }
     }
@@ -201,6 +202,31 @@ mod tests {
             }
             other => panic!("one offload expected: {other:?}"),
         }
+    }
+
+    /// Content the command was run to read passes through after the fact as in run mode: up to
+    /// the content limit, if the agent that ran it keeps it whole (Claude Code 30,000
+    /// characters, Codex 10,000 bytes); another command's output is offloaded.
+    #[test]
+    fn content_read_is_left_to_an_agent_that_keeps_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings {
+            threshold: 100,
+            content_limit: 100_000,
+            ..settings(dir.path().join("root"))
+        };
+        let text = numbers(2_000); // 17,893 bytes: over Codex's 10,000, under Claude's 30,000
+        let left = |agent, command| {
+            let finished = Finished {
+                agent,
+                command,
+                note: "",
+            };
+            offload(&finished, &mut text.as_bytes(), &s, None).err()
+        };
+        assert_eq!(left(Agent::Claude, "cat notes.txt"), Some(Left::Small));
+        assert_eq!(left(Agent::Codex, "cat notes.txt"), None, "offloaded");
+        assert_eq!(left(Agent::Claude, "sort notes.txt"), None, "offloaded");
     }
 
     #[test]

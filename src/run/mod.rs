@@ -243,7 +243,9 @@ impl Recorder {
                 let mut counter = ParallelCounter::continuing(counter);
                 counter.feed(&buffer.bytes[at..]);
                 let tokens = counter.finish();
-                let failed = ending.code != Some(0);
+                // As the agent will see it: ctxoff's own status (pipe mode and an output handed
+                // over after the fact have no failure of their own to report).
+                let failed = ending.exit_status() != 0;
                 if limit.passes(tokens, &buffer.bytes, failed) {
                     return Outcome::PassThrough(buffer);
                 }
