@@ -17,6 +17,9 @@ pub(crate) struct Pytest {
     sessions: u64,
     /// passed, failed, skipped, xfailed, xpassed, errors, deselected, warnings
     counts: [u64; 8],
+    /// The same words counted for subtests (`21190 subtests passed`, pytest 9 and
+    /// pytest-subtests).
+    subtests: [u64; 8],
     in_short_summary: bool,
     /// Inside the `FAILURES` or `ERRORS` report.
     in_report: bool,
@@ -57,9 +60,12 @@ impl Shape for Pytest {
                         return;
                     }
                 }
-                if let Some(counts) = parse_final_line(text) {
+                if let Some((counts, subtests)) = parse_final_line(text) {
                     self.sessions += 1;
                     for (total, n) in self.counts.iter_mut().zip(counts) {
+                        *total += n;
+                    }
+                    for (total, n) in self.subtests.iter_mut().zip(subtests) {
                         *total += n;
                     }
                     self.in_short_summary = false;
@@ -77,10 +83,14 @@ impl Shape for Pytest {
                     self.detail(number, detail);
                 }
             }
-            Some(b'F' | b'E') if self.in_short_summary => {
+            Some(b'F' | b'E' | b'S') if self.in_short_summary => {
                 if let Some(rest) = text.strip_prefix("FAILED ") {
                     let id = node_id(rest);
                     self.failing.push(id);
+                    self.name(number, id, message(rest));
+                } else if let Some((params, rest)) = subtest_failed(text) {
+                    let id = node_id(rest);
+                    self.failing.push(format!("{id} {params}").trim_end());
                     self.name(number, id, message(rest));
                 } else if let Some(rest) = text.strip_prefix("ERROR ") {
                     let id = node_id(rest);
@@ -134,6 +144,15 @@ impl Shape for Pytest {
                 line.push_str(&format!(", {} {word}", thousands(n)));
             }
         }
+        let subtests: Vec<String> = ["passed", "failed", "skipped", "xfailed", "xpassed"]
+            .iter()
+            .zip(self.subtests)
+            .filter(|&(_, n)| n > 0)
+            .map(|(word, n)| format!("{} {word}", thousands(n)))
+            .collect();
+        if !subtests.is_empty() {
+            line.push_str(&format!("; subtests: {}", subtests.join(", ")));
+        }
         match &self.interrupted {
             Some(why) => line.push_str(&format!(" (pytest, interrupted: {why})")),
             None => line.push_str(" (pytest)"),
@@ -162,6 +181,11 @@ impl Shape for Pytest {
             "xfailed": xfailed,
             "xpassed": xpassed,
             "deselected": deselected,
+            "subtests": {
+                "passed": self.subtests[0],
+                "failed": self.subtests[1],
+                "skipped": self.subtests[2],
+            },
             "interrupted": self.interrupted,
             "failing": self.failing.json(),
             "error_names": self.errors.json(),
@@ -280,6 +304,16 @@ fn section_title(text: &str) -> Option<&str> {
     (!title.is_empty()).then_some(title)
 }
 
+/// `SUBFAILED(size=1) tests/a.py::T::test_x - …` → `(size=1)` and the rest.
+fn subtest_failed(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix("SUBFAILED")?;
+    if rest.starts_with('(') {
+        let end = rest.find(") ")?;
+        return Some((&rest[..=end], &rest[end + 2..]));
+    }
+    Some(("", rest.strip_prefix(' ')?))
+}
+
 /// `tests/a.py::test_x[1 - 2] - assert …` → `tests/a.py::test_x[1 - 2]`: the message follows the
 /// first ` - ` outside brackets.
 fn node_id(rest: &str) -> &str {
@@ -309,7 +343,7 @@ fn message_at(rest: &str) -> Option<usize> {
 
 /// `==== 3 failed, 59 passed, 1 error in 0.10s ====`, `3 failed, 59 passed in 0.10s`,
 /// `no tests ran in 0.01s`.
-fn parse_final_line(text: &str) -> Option<[u64; 8]> {
+fn parse_final_line(text: &str) -> Option<([u64; 8], [u64; 8])> {
     let core = text.trim_matches('=').trim();
     // Most lines are not final lines: settle that from the front, before searching the line.
     let counts_first = core.starts_with("no tests ran")
@@ -327,16 +361,21 @@ fn parse_final_line(text: &str) -> Option<[u64; 8]> {
         return None;
     }
     let mut parsed = [0u64; 8];
+    let mut subtests = [0u64; 8];
     if counts == "no tests ran" {
-        return Some(parsed);
+        return Some((parsed, subtests));
     }
     for part in counts.split(", ") {
         let (n, word) = part.split_once(' ')?;
         let n: u64 = n.parse().ok()?;
+        let (into, word) = match word.strip_prefix("subtests ") {
+            Some(word) => (&mut subtests, word),
+            None => (&mut parsed, word),
+        };
         let slot = WORDS.iter().position(|words| words.contains(&word))?;
-        parsed[slot] += n;
+        into[slot] += n;
     }
-    Some(parsed)
+    Some((parsed, subtests))
 }
 
 #[cfg(test)]
@@ -345,21 +384,42 @@ mod tests {
 
     #[test]
     fn final_lines() {
+        let plain = |counts| Some((counts, [0; 8]));
         assert_eq!(
             parse_final_line("=== 3 failed, 59 passed, 1 error in 0.10s ==="),
-            Some([59, 3, 0, 0, 0, 1, 0, 0])
+            plain([59, 3, 0, 0, 0, 1, 0, 0])
         );
         assert_eq!(
             parse_final_line("3 failed, 59 passed in 0.10s"),
-            Some([59, 3, 0, 0, 0, 0, 0, 0])
+            plain([59, 3, 0, 0, 0, 0, 0, 0])
         );
         assert_eq!(
             parse_final_line("== 2 passed, 3 warnings in 1.20s (0:00:01) =="),
-            Some([2, 0, 0, 0, 0, 0, 0, 3])
+            plain([2, 0, 0, 0, 0, 0, 0, 3])
         );
-        assert_eq!(parse_final_line("no tests ran in 0.01s"), Some([0; 8]));
+        assert_eq!(
+            parse_final_line(
+                "== 7 failed, 762 passed, 21190 subtests passed in 97.39s (0:01:37) =="
+            ),
+            Some(([762, 7, 0, 0, 0, 0, 0, 0], [21190, 0, 0, 0, 0, 0, 0, 0]))
+        );
+        assert_eq!(parse_final_line("no tests ran in 0.01s"), plain([0; 8]));
         assert_eq!(parse_final_line("3 apples in 2s"), None);
+        assert_eq!(parse_final_line("3 subtests apples in 2s"), None);
         assert_eq!(parse_final_line("=== test session starts ==="), None);
+    }
+
+    #[test]
+    fn subtest_failures_in_the_short_summary() {
+        assert_eq!(
+            subtest_failed("SUBFAILED(size=1) t.py::T::test_x - AssertionEr..."),
+            Some(("(size=1)", "t.py::T::test_x - AssertionEr..."))
+        );
+        assert_eq!(
+            subtest_failed("SUBFAILED t.py::T::test_x"),
+            Some(("", "t.py::T::test_x"))
+        );
+        assert_eq!(subtest_failed("SUBPASSED(size=1) t.py::T::test_x"), None);
     }
 
     #[test]
