@@ -246,6 +246,27 @@ impl Findings {
         out
     }
 
+    /// The tokens the notable lines over the `omitted` range would take, besides `failures`.
+    pub(crate) fn notable_tokens(
+        &self,
+        omitted: Option<RangeInclusive<u64>>,
+        failures: &FailureLines,
+        tokenizer: &Tokenizer,
+    ) -> u64 {
+        if self.is_content() {
+            return 0;
+        }
+        self.notable
+            .clone()
+            .finish(omitted, &failures.shown, examples_shown(failures))
+            .map_or(0, |n| {
+                n.render()
+                    .iter()
+                    .map(|l| tokenizer.count(&format!("{l}\n")))
+                    .sum()
+            })
+    }
+
     /// The report over the `omitted` range, with the failure lines decided already.
     pub(crate) fn report(
         self,
@@ -255,9 +276,8 @@ impl Findings {
         let notable = if self.is_content() {
             None
         } else {
-            // Failures shown with their details leave less for examples to tell.
-            let examples = if failures.lines.is_empty() { 4 } else { 2 };
-            self.notable.finish(omitted, &failures.shown, examples)
+            self.notable
+                .finish(omitted, &failures.shown, examples_shown(&failures))
         };
         Report {
             notable,
@@ -265,6 +285,12 @@ impl Findings {
             failures: failures.lines,
         }
     }
+}
+
+/// How many notable examples are shown: failures shown with their details leave less for
+/// examples to tell.
+fn examples_shown(failures: &FailureLines) -> usize {
+    if failures.lines.is_empty() { 4 } else { 2 }
 }
 
 /// While fewer failures than this fit with whole details, each gets its first line only.
@@ -304,28 +330,41 @@ fn list_failures(
         detailed: 0,
     };
     let mut unshown = Vec::new();
-    // Names of the failures not detailed need room too.
-    let details_limit = if f.total > f.kept.len().min(COMPACT_BELOW) as u64 {
-        limit - limit / NAMES_SHARE
-    } else {
-        limit
-    };
-    // Chosen in two rounds: the first failure of each group (a top-level test and its
-    // subtests, a describe block) first, then the others in order. A detail already shown word
-    // for word (the same assertion failing in many subtests) is not shown again while other
-    // failures wait: they get its room.
+    // Chosen in three rounds: a failure of a form not shown yet first (its detail differs from
+    // every one chosen in more than the values compared: a new way of failing), then the first
+    // failure of each group not shown yet (a top-level test and its subtests, a describe
+    // block), then the others in order. The names of those not detailed follow in one line, so
+    // a group can be named without its detail, a way of failing cannot. A detail already
+    // shown word for word (the same assertion failing in many subtests) is not shown again
+    // while other failures wait: they get its room.
     let all: Vec<&Failure> = f.iter().collect();
     let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
+    let forms: Vec<Option<String>> = all
+        .iter()
+        .map(|f| f.detail.first().map(|d| form(d)))
+        .collect();
+    // Names of the failures not detailed need room too, unless every one fits with its detail.
+    let every_one = listed.tokens + lines.iter().map(|l| cost(l)).sum::<u64>();
+    let details_limit = if all.len() as u64 == f.total && every_one <= limit {
+        limit
+    } else {
+        limit - limit / NAMES_SHARE
+    };
     let mut chosen = vec![false; all.len()];
     let mut tokens = listed.tokens;
     let mut said: Vec<&[String]> = Vec::new();
     let mut groups: Vec<&str> = Vec::new();
-    'rounds: for round in 0..2 {
+    let mut seen_forms: Vec<&str> = Vec::new();
+    'rounds: for round in 0..3 {
         for (i, failure) in all.iter().enumerate() {
             let group = failure_group(&failure.name);
+            let new_form = forms[i]
+                .as_deref()
+                .is_some_and(|form| !seen_forms.contains(&form));
             if chosen[i]
                 || (failure.has_detail() && said.contains(&failure.detail.as_slice()))
-                || (round == 0 && groups.contains(&group))
+                || (round == 0 && !new_form)
+                || (round == 1 && groups.contains(&group))
             {
                 continue;
             }
@@ -337,6 +376,7 @@ fn list_failures(
             chosen[i] = true;
             said.push(&failure.detail);
             groups.push(group);
+            seen_forms.extend(forms[i].as_deref());
         }
     }
     listed.tokens = tokens;
@@ -370,13 +410,61 @@ fn list_failures(
 }
 
 /// The group a failing test belongs to: its name up to the first nesting separator
-/// (`TestX/sub`, `describe > test`, `describe › test`).
+/// (`TestX/sub`, `describe > test`, `describe › test`), without the parameters of a
+/// parametrised test or subtest (`test_range[int-5]`, `Tests.test_basic (size=1)`).
 fn failure_group(name: &str) -> &str {
-    [" > ", " › ", "/"]
+    let end = [" > ", " › ", "/", "[", " ("]
         .iter()
         .filter_map(|sep| name.find(sep))
         .min()
-        .map_or(name, |end| &name[..end])
+        .unwrap_or(name.len());
+    &name[..end]
+}
+
+/// The form of a failure's detail: the detail with the values it compares left out (numbers,
+/// quoted strings, what brackets hold), so that `expected 1 to be 2` and `expected 6 to be 5`
+/// read alike and `expected '1' to be '2'` or `expected [ 1 ] to equal [ 2 ]` do not. Brackets
+/// need not balance: a runner's abbreviation (`[(Tru[15 chars] …]`) or a cut detail leaves
+/// some open, and a closer closes whatever was opened after its opener.
+fn form(detail: &str) -> String {
+    let mut out = String::with_capacity(detail.len());
+    let mut chars = detail.chars().peekable();
+    let mut open: Vec<char> = Vec::new();
+    let mut before = ' ';
+    while let Some(c) = chars.next() {
+        let closer = match c {
+            '(' => Some(')'),
+            '[' => Some(']'),
+            '{' => Some('}'),
+            _ => None,
+        };
+        if let Some(closer) = closer {
+            if open.is_empty() {
+                out.extend([c, closer]);
+            }
+            open.push(closer);
+        } else if !open.is_empty() {
+            if let Some(at) = open.iter().rposition(|&o| o == c) {
+                open.truncate(at);
+            }
+        } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
+            out.extend([c, c]);
+            chars.by_ref().find(|&q| q == c);
+        } else if c.is_ascii_digit() {
+            out.push('0');
+            while chars
+                .next_if(|&n| n.is_ascii_digit() || n == '.' || n == '_')
+                .is_some()
+            {}
+        } else if !(matches!(c, '+' | '-')
+            && !before.is_alphanumeric()
+            && chars.peek().is_some_and(char::is_ascii_digit))
+        {
+            out.push(c);
+        }
+        before = c;
+    }
+    out
 }
 
 /// `  L1,204 name: detail · detail`.
@@ -502,5 +590,72 @@ impl Report {
     /// The whole output is one valid JSON value (whitespace around it allowed).
     pub(crate) fn is_json_document(&self) -> bool {
         self.facts.iter().any(|f| f.shape == "json")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{failure_group, form};
+
+    #[test]
+    fn a_form_leaves_out_the_values_compared() {
+        let same = [
+            (
+                "expected 1 to be 2 // Object.is equality",
+                "expected -136 to be +135 // Object.is equality",
+            ),
+            (
+                "expected 2020-01-11T00:00:00.000Z to deeply equal 2020-01-13T00:00:00.000Z",
+                "expected 2018-09-22T00:00:00.000Z to deeply equal 2019-08-12T00:00:00.000Z",
+            ),
+            (
+                "Lists differ: [(True, False, '0')] != [(True, True, '0')]",
+                "Lists differ: [(Tru[15 chars] (False, False, '1')] != [(Tru[15 chars] (False, Fal…",
+            ),
+            (
+                "Name \"default_hooks\" is not defined",
+                "Name \"x\" is not defined",
+            ),
+            (
+                "TypeError: 'generator' object is not reversible",
+                "TypeError: 'map' object is not reversible",
+            ),
+        ];
+        for (a, b) in same {
+            assert_eq!(form(a), form(b), "{a} / {b}");
+        }
+        let different = [
+            (
+                "expected 1 to be 2 // Object.is equality",
+                "expected '1' to be '2' // Object.is equality",
+            ),
+            (
+                "expected 1 to deeply equal 2",
+                "expected [ 1 ] to deeply equal [ 2 ]",
+            ),
+            ("expected true to be false", "expected 1 to be 2"),
+            ("AssertionError: 6 != 5", "TypeError: 6 != 5"),
+        ];
+        for (a, b) in different {
+            assert_ne!(form(a), form(b), "{a} / {b}");
+        }
+        // An apostrophe in a word opens no string.
+        assert_eq!(form("doesn't fit 3"), "doesn't fit 0");
+    }
+
+    #[test]
+    fn a_group_is_a_test_without_its_parameters() {
+        for (name, group) in [
+            ("TestDiff/Project3/Inequal", "TestDiff"),
+            ("addBusinessDays > context > allows", "addBusinessDays"),
+            ("test_range[type8-5-4]", "test_range"),
+            (
+                "MarkEndsTests.test_basic (size=1)",
+                "MarkEndsTests.test_basic",
+            ),
+            ("tests::parse", "tests::parse"),
+        ] {
+            assert_eq!(failure_group(name), group);
+        }
     }
 }

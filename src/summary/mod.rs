@@ -55,8 +55,23 @@ pub(crate) fn summarise(
         .saturating_sub(facts)
         .max(FAILURE_FLOOR);
     let failures = findings.failure_lines(Some((tokenizer, failure_budget)));
-    let preview_budget = budget - (facts + failures.tokens).min(findings_share(budget));
-    let mut preview = Preview::new(ends, tokenizer, preview_budget.max(1));
+    let preview_budget = |taken: u64| (budget - taken.min(findings_share(budget))).max(1);
+    let mut preview = Preview::new(ends, tokenizer, preview_budget(facts + failures.tokens));
+    // The notable lines of the omitted range are part of the budget too: what they take is
+    // taken from head and tail, once (the smaller preview omits a little more, which the
+    // counts then cover).
+    let notable = findings.notable_tokens(
+        preview.omitted_lines(ends.total_lines),
+        &failures,
+        tokenizer,
+    );
+    if notable > 0 {
+        preview = Preview::new(
+            ends,
+            tokenizer,
+            preview_budget(facts + failures.tokens + notable),
+        );
+    }
     if let Some(total) = tokens {
         preview.count_omitted(ends, tokenizer, total);
     }

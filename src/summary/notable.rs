@@ -402,10 +402,21 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         return false;
     };
     match first {
-        // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`
-        b'=' => ["=== RUN", "=== PAUSE", "=== CONT", "=== NAME"]
-            .iter()
-            .any(|p| t.starts_with(p)),
+        // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`; a compiler's
+        // note or help annotates a diagnostic counted on its own line (`= note: this error
+        // originates in the macro …`, `help: … and panic if …`)
+        b'=' | b'h' | b'n' => [
+            "=== RUN",
+            "=== PAUSE",
+            "=== CONT",
+            "=== NAME",
+            "= note: ",
+            "= help: ",
+            "help: ",
+            "note: ",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p)),
         b'-' => t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "),
         // libtest: `test a::b ... ok`, `test a::b ... ignored, reason`
         b't' => t.starts_with("test ") && (t.ends_with(" ... ok") || t.contains(" ... ignored")),
@@ -420,7 +431,7 @@ pub(crate) fn is_incidental(line: &str) -> bool {
             (line.starts_with('>') && (t.len() == 1 || t[1..].starts_with([' ', '\t'])))
                 || is_code_frame(t)
         }
-        // rustc's gutter: `   |`, `   = note` is not source
+        // rustc's gutter: `   |`
         b'|' => true,
         b'0'..=b'9' => is_code_frame(t),
         // ✓ ✔ √: a passing test
@@ -429,11 +440,13 @@ pub(crate) fn is_incidental(line: &str) -> bool {
     }
 }
 
-/// ` 12 |   code`, `12| code` or `  > 12 | code`: a numbered source line of a code frame.
+/// A numbered source line of a code frame: ` 12 |   code`, `12| code`, `  > 12 | code`, or
+/// rustc's suggestion `378 ~     code`.
 fn is_code_frame(t: &str) -> bool {
     let t = t.trim_start_matches([' ', '>']);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && t[digits..].trim_start_matches(' ').starts_with('|')
+    let gutter = t[digits..].trim_start_matches(' ');
+    digits > 0 && (gutter.starts_with('|') || gutter.starts_with("~ ") || gutter == "~")
 }
 
 /// How much a line looks like a diagnostic about the hit at byte `at`: 3 when the word opens
@@ -554,6 +567,7 @@ struct Examples {
 /// Streams over every line, counting hits per kind, keeping what `finish` needs to count only
 /// the omitted range: the first hits (for the head) and the hits among the last
 /// `max_tail_lines` lines (for the tail).
+#[derive(Clone)]
 pub(crate) struct NotableCounter {
     patterns: NotablePatterns,
     totals: Vec<u64>,
@@ -931,6 +945,30 @@ mod tests {
         bits(p.classify(line))
             .map(|k| p.labels[k].clone())
             .collect()
+    }
+
+    #[test]
+    fn a_compilers_notes_help_and_suggestions_are_incidental() {
+        for line in [
+            "   = note: this error originates in the macro `mul_impl` (in Nightly builds)",
+            "   = help: the trait `Mul<u64>` is not implemented for `u32`",
+            "help: you can convert a `u32` to a `usize` and panic if the converted value doesn't fit",
+            "note: the lint level is defined here: #[warn(clippy::pedantic)] (error-prone)",
+            "378 ~                     Some(ignore::Error::Partial(_)) | None => (),",
+            " 12 |     panic!(\"boom\")",
+        ] {
+            assert!(is_incidental(line), "{line}");
+        }
+        for line in [
+            "error: could not compile `x`",
+            "notes: 3 errors",
+            "1 - error in foo",
+            "12 ~error",
+            "helper: panic at start",
+            "src/a.rs:3:1: note: this is where the error was",
+        ] {
+            assert!(!is_incidental(line), "{line}");
+        }
     }
 
     #[test]

@@ -1437,3 +1437,123 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
         shapes(&r)
     );
 }
+
+fn corpus2(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/corpus2")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The failure lines of `bytes` within `budget` tokens, joined.
+fn failures_within(bytes: &[u8], budget: u64) -> Vec<String> {
+    let (analysis, _) = feed(bytes, 0);
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    analysis
+        .conclude()
+        .failure_lines(Some((&tokenizer, budget)))
+        .lines
+}
+
+/// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
+/// within a budget, one failure of each way of failing (its detail but for the values compared)
+/// comes before another test failing a way already shown; the others are named.
+#[test]
+fn failures_within_a_budget_show_each_way_of_failing_first() {
+    let lines = failures_within(&corpus2("vitest-date-fns.txt"), 700);
+    let shown = lines.join("\n");
+    for wanted in [
+        "to deeply equal 2020-01-13T00:00:00.000Z",
+        "AssertionError: expected '2024-08-24T23:00:00.000+08:00' to be '2024-08-23T23:00:00.000+08:00'",
+        "AssertionError: expected 1 to be 2 // Object.is equality",
+        "TypeError: Cannot read properties of undefined (reading 'locale')",
+        "AssertionError: expected error to be instance of RangeError",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let typeerrors = lines
+        .iter()
+        .filter(|l| l.contains("(reading 'locale')"))
+        .count();
+    assert_eq!(typeerrors, 1, "{shown}");
+    assert!(lines.last().unwrap().starts_with("  … "), "{shown}");
+}
+
+/// pytest 9's subtests: the final line counts them apart (`21190 subtests passed`), the short
+/// summary names them `SUBFAILED(size=1) …`, and a test's subtests are one group, so within a
+/// tight budget the other failing tests come before a second subtest of the first.
+#[test]
+fn pytest_subtests_are_counted_apart_and_grouped_with_their_test() {
+    let bytes = corpus2("pytest-v-more-itertools.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let f = fact(&r, "pytest");
+    assert_eq!(
+        (f["run"].as_u64(), f["failed"].as_u64()),
+        (Some(769), Some(7))
+    );
+    assert_eq!(f["subtests"]["passed"], 21190);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 769 run, 762 passed, 7 failed; subtests: 21,190 passed (pytest)"
+    );
+    let shown = failures_within(&bytes, 250).join("\n");
+    for wanted in [
+        "MarkEndsTests.test_basic (size=1): AssertionError: Lists differ",
+        "AlwaysReversibleTests.test_nonseq_reversed: TypeError: 'generator' object is not reversible",
+        "QuantifyTests.test_custom_predicate: AssertionError: 6 != 5",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    assert!(!shown.contains("(size=2): "), "{shown}");
+}
+
+/// Four failing tests whose details all fit: no room is kept for a line naming the others.
+#[test]
+fn every_failure_is_detailed_when_every_one_fits() {
+    let lines = failures_within(&corpus2("cargo-test-bytes.txt"), 250);
+    let shown = lines.join("\n");
+    assert_eq!(lines.len(), 5, "heading and four failures: {shown}");
+    assert!(
+        shown.contains("src/lib.rs - (line 30): panicked at src/lib.rs:13:1:"),
+        "{shown}"
+    );
+    assert!(!shown.contains("more"), "{shown}");
+}
+
+/// The notable lines are part of the preview budget, as facts and failures are: head, tail,
+/// facts, failures and notable lines together stay within it.
+#[test]
+fn notable_lines_are_taken_from_the_preview_budget() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    for name in ["cargo-build-errors-ansi.txt", "cargo-clippy-pedantic.txt"] {
+        let bytes = corpus(name);
+        let (analysis, lines) = feed(&bytes, 200);
+        let ends = super::preview::Ends {
+            start: &bytes,
+            end: &bytes,
+            end_at_line_start: true,
+            whole: true,
+            total_lines: lines,
+            total_bytes: bytes.len() as u64,
+        };
+        let total = tokenizer.count_bytes(&bytes);
+        let (preview, report) = super::summarise(analysis, &ends, &tokenizer, 1000, Some(total));
+        let cost = |l: &str| tokenizer.count(&format!("{l}\n"));
+        let body: u64 = preview
+            .head
+            .iter()
+            .chain(&preview.tail)
+            .map(|l| cost(&l.text))
+            .chain(report.render().iter().map(|l| cost(l)))
+            .sum();
+        assert!(
+            report
+                .render()
+                .iter()
+                .any(|l| l.contains("omitted lines contain")),
+            "{name}: notable lines expected"
+        );
+        // Each side's whole lines are counted with their newline, as the preview counts them.
+        assert!(body <= 1000 + 5, "{name}: {body} tokens");
+    }
+}
