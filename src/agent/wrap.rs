@@ -665,10 +665,25 @@ pub(crate) fn kept_by<'p>(command: &str, keep: &'p [String]) -> Option<&'p str> 
 }
 
 /// An agent's session id as a ctxoff session name: reduced to `[A-Za-z0-9._-]`, so it needs no
-/// shell quoting; `None` when nothing usable is left.
+/// shell quoting; `None` when nothing usable is left. A UUID (Claude Code, Codex and Gemini CLI
+/// name sessions so) becomes its last 8 hex digits, random in UUID v4 and v7 alike: the name
+/// is in every path of every summary, where a whole UUID costs 26 tokens more each time.
 pub(crate) fn session_name(id: &str) -> Option<String> {
+    if is_uuid(id) {
+        return Some(id[id.len() - 8..].to_ascii_lowercase());
+    }
     let name = crate::store::sanitize(id, "");
     crate::store::checked_session_name(&name).ok()
+}
+
+/// `0f9c2a7e-3b1d-4c8e-9a57-2d6e1f0b8c43`: five groups of 8, 4, 4, 4 and 12 hex digits.
+fn is_uuid(id: &str) -> bool {
+    let groups: Vec<&str> = id.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// This ctxoff's absolute path, as the rewrite and the installed hooks call it: the real path of

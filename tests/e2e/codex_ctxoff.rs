@@ -39,7 +39,7 @@ fn setup(cmd: &str, extra: Value, installed: bool) -> Codex {
     codex
 }
 
-/// The thread id of a `codex exec --json` run: its ctxoff session.
+/// The thread id of a `codex exec --json` run (its last 8 hex digits name the ctxoff session).
 fn thread_id(stdout: &str) -> String {
     stdout
         .lines()
@@ -81,7 +81,9 @@ fn summary_reaches_the_model_where_the_sandbox_lets_ctxoff_write() {
             header.contains(&format!("Process exited with code {exit}\n")),
             "the exit status is the command's: {header}"
         );
-        let session = thread_id(&run.stdout);
+        // The thread's UUID names the session by its last 8 hex digits.
+        let thread = thread_id(&run.stdout);
+        let session = thread[thread.len() - 8..].to_owned();
         let scratch = codex.scratch.as_deref().unwrap();
         ctxoff::assert_summary(body, command, exit, scratch, &session);
         if exit != 0 {

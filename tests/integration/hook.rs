@@ -138,8 +138,11 @@ fn a_large_output_is_answered_with_one_json_line_and_saved_in_the_session() {
         "{summary}"
     );
     // The event's session, not CTXOFF_SESSION's: `ctxoff lines @last` in a rewritten command
-    // (CTXOFF_SESSION=<session id>) finds it.
-    let saved = world.root().join(SESSION).join("seq_1.txt");
+    // (CTXOFF_SESSION=<session>) finds it. A UUID names it by its last 8 hex digits.
+    let saved = world
+        .root()
+        .join(&SESSION[SESSION.len() - 8..])
+        .join("seq_1.txt");
     assert_eq!(
         std::fs::read_to_string(&saved).unwrap(),
         format!("{output}\n")

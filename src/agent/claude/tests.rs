@@ -4,6 +4,8 @@ use super::permissions::{Behavior, Rule, Rules, Source};
 use super::*;
 
 pub(crate) const SESSION: &str = "7f3c2a9e-5b1d-4e8f-9a2c-1d3e5f7a9b0c";
+/// The ctxoff session the hook names after it.
+const SESSION_NAME: &str = "5f7a9b0c";
 const CTXOFF: &str = "/opt/ctxoff/bin/ctxoff";
 
 /// A PreToolUse event as Claude Code sends it for a Bash call, in `default` mode.
@@ -66,7 +68,7 @@ impl World {
     }
 
     fn session_dir(&self) -> PathBuf {
-        self.dir.path().join("root").join(SESSION)
+        self.dir.path().join("root").join(SESSION_NAME)
     }
 
     fn with<T>(&self, f: impl FnOnce(&Hook) -> T) -> T {
@@ -113,7 +115,7 @@ fn in_mode(mut e: Value, mode: &str) -> Value {
 }
 
 fn wrapped(command: &str) -> String {
-    format!("CTXOFF_SESSION={SESSION} CTXOFF_AGENT=claude {CTXOFF} -- {command}")
+    format!("CTXOFF_SESSION={SESSION_NAME} CTXOFF_AGENT=claude {CTXOFF} -- {command}")
 }
 
 #[test]

@@ -220,6 +220,8 @@ mod tests {
     }
 
     const SESSION: &str = "01a22f3a-cddd-7180-b298-7111aaf880a8";
+    /// The ctxoff session the hook names after it.
+    const SESSION_NAME: &str = "aaf880a8";
     const CTXOFF: &str = "/usr/local/bin/ctxoff";
 
     impl Setup {
@@ -319,7 +321,7 @@ mod tests {
     }
 
     fn wrapped(command: &str) -> String {
-        format!("CTXOFF_SESSION={SESSION} CTXOFF_AGENT=codex {CTXOFF} -- {command}")
+        format!("CTXOFF_SESSION={SESSION_NAME} CTXOFF_AGENT=codex {CTXOFF} -- {command}")
     }
 
     #[test]

@@ -543,6 +543,8 @@ mod tests {
     use std::fs;
 
     const SESSION: &str = "fffc0ec5-1bf8-40bd-b577-ca5c6fdedd6b";
+    /// The ctxoff session the hook names after it.
+    const SESSION_NAME: &str = "6fdedd6b";
     const CTXOFF: &str = "/usr/local/bin/ctxoff";
 
     struct Setup {
@@ -612,7 +614,7 @@ mod tests {
     }
 
     fn wrapped(command: &str) -> String {
-        format!("CTXOFF_SESSION={SESSION} CTXOFF_AGENT=gemini {CTXOFF} -- {command}")
+        format!("CTXOFF_SESSION={SESSION_NAME} CTXOFF_AGENT=gemini {CTXOFF} -- {command}")
     }
 
     const DENY_SEQ: &str = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"seq\"\ndecision = \"deny\"\npriority = 100\n";
@@ -803,7 +805,7 @@ mod tests {
         let command = tail["args"]["command"].as_str().unwrap();
         assert!(
             command.starts_with(&format!(
-                "CTXOFF_SESSION={SESSION} CTXOFF_AGENT=gemini {REPLAY}="
+                "CTXOFF_SESSION={SESSION_NAME} CTXOFF_AGENT=gemini {REPLAY}="
             )),
             "{command}"
         );

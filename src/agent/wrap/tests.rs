@@ -422,7 +422,20 @@ fn runs_ctxoff_and_kept_by_look_at_every_command_of_a_line() {
 
 #[test]
 fn session_ids_become_session_names() {
-    assert_eq!(session_name(SESSION).as_deref(), Some(SESSION));
+    assert_eq!(session_name("claude-123").as_deref(), Some("claude-123"));
+    assert_eq!(
+        session_name("0F9C2A7E-3b1d-4c8e-9a57-2d6e1f0B8C43").as_deref(),
+        Some("1f0b8c43")
+    );
+    // Codex's UUID v7 thread ids begin with the time: the end is what differs.
+    assert_eq!(
+        session_name("019a3c4e-7d2b-7f00-8a1b-3c5d7e9f1a2b").as_deref(),
+        Some("7e9f1a2b")
+    );
+    assert_eq!(
+        session_name("0f9c2a7e-3b1d-4c8e-9a57").as_deref(),
+        Some("0f9c2a7e-3b1d-4c8e-9a57")
+    );
     assert_eq!(
         session_name("ab c/../$(rm -rf ~)").as_deref(),
         Some("ab_c_..___rm_-rf___")
