@@ -129,6 +129,8 @@ fn outcomes(run: &Claude) -> Vec<Outcome> {
         "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|tool-results/[A-Za-z0-9_-]+",
     )
     .unwrap();
+    // ctxoff names the session by the session id's last 8 hex digits.
+    let session = regex::Regex::new("scratch/[0-9a-f]{8}/").unwrap();
     transcript
         .calls
         .iter()
@@ -137,7 +139,9 @@ fn outcomes(run: &Claude) -> Vec<Outcome> {
             Outcome {
                 denied: call.denied,
                 is_error: call.is_error,
-                content: uuid.replace_all(&content, "<id>").into_owned(),
+                content: session
+                    .replace_all(&uuid.replace_all(&content, "<id>"), "scratch/<id>/")
+                    .into_owned(),
                 stderr: transcript.stderr.clone(),
             }
         })
