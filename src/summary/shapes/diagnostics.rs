@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use super::names::{Failure, Failures, Names};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {
@@ -209,15 +209,12 @@ impl Diagnostics {
 
     /// `tool: 3 errors, 2 warnings; codes: …; files: …`, and the JSON of the counts.
     pub(crate) fn summary(&self, tool: &str, files_label: &str) -> String {
-        let plural = |n: u64, word: &str| {
-            format!("{} {word}{}", thousands(n), if n == 1 { "" } else { "s" })
-        };
         let mut counts = vec![
-            plural(self.errors, "error"),
-            plural(self.warnings, "warning"),
+            plural(self.errors, "error", "errors"),
+            plural(self.warnings, "warning", "warnings"),
         ];
         if self.notes > 0 {
-            counts.push(plural(self.notes, "note"));
+            counts.push(plural(self.notes, "note", "notes"));
         }
         let mut first = format!("{tool}: {}", counts.join(", "));
         if let Some(codes) = self.codes.render() {

@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 /// The largest changes listed.
 const LARGEST: usize = 3;
@@ -87,9 +87,8 @@ impl Shape for Diff {
             return None;
         }
         let mut line = format!(
-            "diff: {} file{}, +{} −{}",
-            thousands(self.files),
-            if self.files == 1 { "" } else { "s" },
+            "diff: {}, +{} −{}",
+            plural(self.files, "file", "files"),
             thousands(self.added),
             thousands(self.removed)
         );

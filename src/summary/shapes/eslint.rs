@@ -5,7 +5,7 @@
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Eslint {
@@ -47,17 +47,12 @@ impl Shape for Eslint {
             return None;
         }
         let mut line = format!(
-            "eslint: {total}; counted: {} error{}, {} warning{}",
-            thousands(d.errors),
-            if d.errors == 1 { "" } else { "s" },
-            thousands(d.warnings),
-            if d.warnings == 1 { "" } else { "s" }
+            "eslint: {total}; counted: {}, {}",
+            plural(d.errors, "error", "errors"),
+            plural(d.warnings, "warning", "warnings")
         );
         if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(
-                " in {files} file{}",
-                if files == 1 { "" } else { "s" }
-            ));
+            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
         }
         if let Some(codes) = d.codes.render() {
             line.push_str(&format!("; error rules: {codes}"));

@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, RandomState};
 use serde_json::json;
 
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 /// Authors told apart; more are not counted.
 const AUTHORS_CHECKED: usize = 1 << 16;
@@ -140,18 +140,10 @@ impl Shape for GitLog {
             }
             s
         };
-        let mut line = format!(
-            "git log: {} commit{}",
-            thousands(self.commits),
-            if self.commits == 1 { "" } else { "s" }
-        );
+        let mut line = format!("git log: {}", plural(self.commits, "commit", "commits"));
         if !self.authors_overflow {
-            let n = self.authors.len();
-            line.push_str(&format!(
-                ", {} author{}",
-                thousands(n as u64),
-                if n == 1 { "" } else { "s" }
-            ));
+            let n = self.authors.len() as u64;
+            line.push_str(&format!(", {}", plural(n, "author", "authors")));
         }
         if self.stat_lines > 0 {
             line.push_str(&format!(

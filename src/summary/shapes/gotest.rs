@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::names::{Failures, Names};
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 /// Tests whose first log line is remembered until they pass or fail (with `-v`).
 const PENDING: usize = 256;
@@ -105,9 +105,8 @@ impl Shape for GoTest {
             format!("tests: {} failed", thousands(self.failed))
         };
         line.push_str(&format!(
-            " (go test: {} package{} ok, {} failed",
-            thousands(self.packages_ok),
-            if self.packages_ok == 1 { "" } else { "s" },
+            " (go test: {} ok, {} failed",
+            plural(self.packages_ok, "package", "packages"),
             thousands(self.packages_failed.total)
         ));
         if self.packages_without_tests > 0 {
@@ -124,7 +123,7 @@ impl Shape for GoTest {
                 .iter()
                 .map(|(name, subtests)| match subtests {
                     0 => name.clone(),
-                    n => format!("{name} ({n} subtest{})", if *n == 1 { "" } else { "s" }),
+                    &n => format!("{name} ({})", plural(n, "subtest", "subtests")),
                 })
                 .collect();
             let mut top = format!("failed top-level tests: {}", shown.join(", "));

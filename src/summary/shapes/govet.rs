@@ -3,7 +3,7 @@
 
 use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct GoVet {
@@ -49,11 +49,9 @@ impl Shape for GoVet {
             return None;
         }
         let line = format!(
-            "go: {} problem{} in {} package{}",
-            thousands(d.errors),
-            if d.errors == 1 { "" } else { "s" },
-            thousands(self.packages),
-            if self.packages == 1 { "" } else { "s" }
+            "go: {} in {}",
+            plural(d.errors, "problem", "problems"),
+            plural(self.packages, "package", "packages")
         );
         let mut failures = d.failures(false);
         failures.heading = "first problem of each package";

@@ -13,7 +13,7 @@ use std::hash::{BuildHasher, RandomState};
 use serde_json::json;
 
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Grep {
@@ -75,11 +75,7 @@ fn fact(
     let (count, top) = files.finish();
     let mut line = format!("grep: {} matching lines", thousands(matches));
     if let Some(n) = count {
-        line.push_str(&format!(
-            " in {} file{}",
-            thousands(n),
-            if n == 1 { "" } else { "s" }
-        ));
+        line.push_str(&format!(" in {}", plural(n, "file", "files")));
     }
     if context > 0 {
         line.push_str(&format!(" (+{} context lines)", thousands(context)));
@@ -95,9 +91,8 @@ fn fact(
     }
     if binary > 0 {
         line.push_str(&format!(
-            "; {} binary file{} matched (not shown)",
-            thousands(binary),
-            if binary == 1 { "" } else { "s" }
+            "; {} matched (not shown)",
+            plural(binary, "binary file", "binary files")
         ));
     }
     let json = json!({

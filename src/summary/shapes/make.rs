@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::names::Names;
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Make {
@@ -58,9 +58,8 @@ impl Shape for Make {
             let n = self.failed.total;
             let shown = self.failed.render_joined(n, " · *** ");
             let mut line = format!(
-                "make: {} failure{} (first is the cause, the rest targets above it): *** {shown}",
-                thousands(n),
-                if n == 1 { "" } else { "s" }
+                "make: {} (first is the cause, the rest targets above it): *** {shown}",
+                plural(n, "failure", "failures")
             );
             if self.not_remade > 0 {
                 line.push_str(&format!("; {} target(s) not remade", self.not_remade));

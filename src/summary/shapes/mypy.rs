@@ -6,6 +6,7 @@
 
 use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
+use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Mypy {
@@ -54,11 +55,7 @@ impl Shape for Mypy {
         let d = &self.diagnostics;
         let mut line = format!("mypy: {verdict}");
         if d.notes > 0 {
-            line.push_str(&format!(
-                "; {} note{}",
-                d.notes,
-                if d.notes == 1 { "" } else { "s" }
-            ));
+            line.push_str(&format!("; {}", plural(d.notes, "note", "notes")));
         }
         if let Some(codes) = d.codes.render() {
             line.push_str(&format!("; codes: {codes}"));

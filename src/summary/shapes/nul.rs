@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::{cut, plural, thousands};
 
 /// Bytes of a record kept to show it.
 const RECORD_BYTES: usize = 240;
@@ -95,10 +95,9 @@ impl Shape for NulRecords {
         if self.nuls < 2 || self.nuls < self.newlines {
             // Stray NULs in text: where they are, since a reader would not guess.
             let mut line = format!(
-                "NUL bytes: {} on {} line{} (shown as \\0)",
+                "NUL bytes: {} on {} (shown as \\0)",
                 thousands(self.nuls),
-                thousands(self.nul_lines),
-                if self.nul_lines == 1 { "" } else { "s" }
+                plural(self.nul_lines, "line", "lines")
             );
             for (at, text) in &self.first_nul_lines {
                 if let Some(text) = text {

@@ -5,7 +5,7 @@
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Ruff {
@@ -53,11 +53,7 @@ impl Shape for Ruff {
             return None;
         }
         let tool = if self.found.is_some() { "ruff" } else { "lint" };
-        let mut line = format!(
-            "{tool}: {} finding{}",
-            thousands(d.errors),
-            if d.errors == 1 { "" } else { "s" }
-        );
+        let mut line = format!("{tool}: {}", plural(d.errors, "finding", "findings"));
         if let Some(found) = self.found {
             line.push_str(&format!(" (Found {} errors", thousands(found)));
             if let Some(fixable) = self.fixable {
@@ -66,10 +62,7 @@ impl Shape for Ruff {
             line.push(')');
         }
         if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(
-                " in {files} file{}",
-                if files == 1 { "" } else { "s" }
-            ));
+            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
         }
         if let Some(codes) = d.codes.render() {
             line.push_str(&format!("; rules: {codes}"));

@@ -7,6 +7,7 @@ use memchr::memmem::Finder;
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
+use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Tsc {
@@ -40,10 +41,7 @@ impl Shape for Tsc {
         }
         let mut summary = d.summary("tsc", "errors by file");
         if let Some(files) = d.files.distinct() {
-            summary.push_str(&format!(
-                "; {files} file{}",
-                if files == 1 { "" } else { "s" }
-            ));
+            summary.push_str(&format!("; {}", plural(files as u64, "file", "files")));
         }
         Some(
             Fact::new("tsc", vec![summary], d.json("tsc"))
