@@ -188,7 +188,7 @@ impl Record {
         }
         Some(match fields.string("kind")?.as_str() {
             "offload" => Record::Offload(Offload {
-                time: fields.get("time")?.as_i64()?,
+                time: fields.i64("time")?,
                 session: fields.string("session")?,
                 output: fields.string("output")?,
                 started: fields.string("started")?,
@@ -200,13 +200,10 @@ impl Record {
                 summary_tokens: fields.u64("summary_tokens")?,
             }),
             "read" => Record::Read(ReadBack {
-                time: fields.get("time")?.as_i64()?,
+                time: fields.i64("time")?,
                 session: fields.string("session")?,
                 output: fields.string("output")?,
-                started: match fields.get("started")? {
-                    Value::Null => None,
-                    started => Some(started.as_str()?.to_string()),
-                },
+                started: fields.nullable_string("started")?,
                 via: fields.string("via")?,
                 encoding: fields.string("encoding")?,
                 tokens: fields.u64("tokens")?,
@@ -214,10 +211,7 @@ impl Record {
             "day" => Record::Day(Totals {
                 day: Day::parse(&fields.string("day")?)?,
                 encoding: fields.string("encoding")?,
-                command: match fields.get("command")? {
-                    Value::Null => None,
-                    command => Some(command.as_str()?.to_string()),
-                },
+                command: fields.nullable_string("command")?,
                 shapes: fields.strings("shapes")?,
                 counts: Counts {
                     offloads: fields.u64("offloads")?,
@@ -245,8 +239,20 @@ impl Fields<'_> {
         self.get(key)?.as_u64()
     }
 
+    fn i64(&self, key: &str) -> Option<i64> {
+        self.get(key)?.as_i64()
+    }
+
     fn string(&self, key: &str) -> Option<String> {
         Some(self.get(key)?.as_str()?.to_string())
+    }
+
+    /// A string or `null`; `None` when the key is missing or holds anything else.
+    fn nullable_string(&self, key: &str) -> Option<Option<String>> {
+        match self.get(key)? {
+            Value::Null => Some(None),
+            value => Some(Some(value.as_str()?.to_string())),
+        }
     }
 
     fn strings(&self, key: &str) -> Option<Vec<String>> {
@@ -350,7 +356,15 @@ pub(crate) mod tests {
         let wrong_type = good.replace("\"output_tokens\":10", "\"output_tokens\":\"10\"");
         let negative = good.replace("\"output_tokens\":10", "\"output_tokens\":-10");
         let missing = good.replace("\"summary_tokens\":2", "\"other\":2");
+        let o = offload(1, "x_1", 10, 2);
+        let read_line = Record::Read(read(2, &o, 5)).to_line();
+        assert!(read_line.contains("\"started\":\""), "{read_line}");
+        let started = regex::Regex::new(r#""started":"[^"]*""#).unwrap();
+        let started_number = started.replace(&read_line, "\"started\":5").into_owned();
+        let no_started = started.replace(&read_line, "\"x\":null").into_owned();
         for line in [
+            &started_number,
+            &no_started,
             cut,
             "",
             "not json",
