@@ -274,12 +274,7 @@ fn approval_policies_through_the_app_server() {
     assert!(turn.approvals.is_empty(), "{:?}", turn.approvals);
     let output = turn.output.expect("a tool result");
     let scratch = codex.scratch.as_deref().unwrap();
-    let session = std::fs::read_dir(scratch)
-        .expect("ctxoff saved the output")
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .next()
-        .unwrap();
+    let session = ctxoff::only_session(scratch);
     ctxoff::assert_summary(header_and_body(&output).1, "make", 0, scratch, &session);
 }
 

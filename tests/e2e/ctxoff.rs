@@ -4,6 +4,17 @@
 use std::path::Path;
 use std::process::Command;
 
+/// The one session ctxoff stored outputs in under `scratch`.
+pub fn only_session(scratch: &Path) -> String {
+    let sessions: Vec<String> = std::fs::read_dir(scratch)
+        .expect("ctxoff saved outputs")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    sessions[0].clone()
+}
+
 /// The ctxoff binary under test.
 pub fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_ctxoff")

@@ -45,18 +45,6 @@ fn comparable(responses: &[Value]) -> String {
         .into_owned()
 }
 
-/// The session the summaries were stored in (the only one under the scratch root).
-fn session(gemini: &Gemini) -> String {
-    let scratch = gemini.scratch.as_ref().unwrap();
-    let sessions: Vec<String> = std::fs::read_dir(scratch)
-        .expect("ctxoff saved outputs")
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(sessions.len(), 1, "{sessions:?}");
-    sessions[0].clone()
-}
-
 #[test]
 fn summaries_reach_the_model_in_a_headless_yolo_run() {
     if !crate::enabled("gemini") {
@@ -66,7 +54,7 @@ fn summaries_reach_the_model_in_a_headless_yolo_run() {
     let responses = gemini.run("yolo");
     assert_eq!(responses.len(), 3, "{responses:?}");
     let scratch = gemini.scratch.clone().unwrap();
-    let session = session(&gemini);
+    let session = ctxoff::only_session(gemini.scratch.as_deref().unwrap());
     let rewritten = output(&responses[0]);
     ctxoff::assert_summary(rewritten, "make", 0, &scratch, &session);
     assert!(

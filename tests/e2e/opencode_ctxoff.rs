@@ -34,17 +34,6 @@ fn with_agent_config(opencode: &Opencode, agent: Value) {
     std::fs::write(&file, config.to_string()).unwrap();
 }
 
-fn session(opencode: &Opencode) -> String {
-    let scratch = opencode.scratch.as_ref().unwrap();
-    let sessions: Vec<String> = std::fs::read_dir(scratch)
-        .expect("ctxoff saved outputs")
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(sessions.len(), 1, "{sessions:?}");
-    sessions[0].clone()
-}
-
 /// The part of a control result that does not change from run to run (the saved file's name
 /// does).
 fn comparable(result: &str) -> String {
@@ -70,7 +59,7 @@ fn summaries_reach_the_model() {
     let run = opencode.run();
     assert_eq!(run.results.len(), 4, "{}", run.stderr);
     let scratch = opencode.scratch.clone().unwrap();
-    let session = session(&opencode);
+    let session = ctxoff::only_session(opencode.scratch.as_deref().unwrap());
     assert!(
         session.starts_with("ses_"),
         "the client's session id: {session}"
