@@ -339,12 +339,13 @@ fn list_failures(
     // while other failures wait: they get its room.
     let all: Vec<&Failure> = f.iter().collect();
     let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
+    let costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
     let forms: Vec<Option<String>> = all
         .iter()
         .map(|f| f.detail.first().map(|d| form(d)))
         .collect();
     // Names of the failures not detailed need room too, unless every one fits with its detail.
-    let every_one = listed.tokens + lines.iter().map(|l| cost(l)).sum::<u64>();
+    let every_one = listed.tokens + costs.iter().sum::<u64>();
     let details_limit = if all.len() as u64 == f.total && every_one <= limit {
         limit
     } else {
@@ -368,11 +369,10 @@ fn list_failures(
             {
                 continue;
             }
-            let c = cost(&lines[i]);
-            if tokens + c > details_limit {
+            if tokens + costs[i] > details_limit {
                 break 'rounds;
             }
-            tokens += c;
+            tokens += costs[i];
             chosen[i] = true;
             said.push(&failure.detail);
             groups.push(group);
