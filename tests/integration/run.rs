@@ -128,6 +128,68 @@ fn pipe_mode_offloads_and_passes_through() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// Pipe mode cannot know the producer's exit status and says so, with how to get it; run mode
+/// knows it and has no such line.
+#[test]
+fn pipe_mode_says_the_producers_exit_status_is_unknown() {
+    let w = World::new();
+    let unknown = "[ctxoff] the producing command's exit status is unknown here (a pipe); \
+                   `set -o pipefail` makes the shell report it\n";
+    let out = run(&mut w.sh("seq 1 100000 | ctxoff --name seq"));
+    let summary = stdout(&out);
+    assert_eq!(
+        summary.lines().nth(1).map(|l| format!("{l}\n")).as_deref(),
+        Some(unknown),
+        "{summary}"
+    );
+    let out = run(&mut w.ctxoff(&["seq", "1", "100000"]));
+    assert!(
+        !stdout(&out).contains("exit status is unknown"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The omitted figure is the token count of the omitted lines as text of their own, not a sum
+/// per line nor the whole less head and tail (on real output, where the two differ).
+#[test]
+fn the_omitted_token_figure_is_an_exact_count_of_the_omitted_text() {
+    let w = World::new();
+    for name in [
+        "cargo-test-failures.txt",
+        "git-log-stat-tokio.txt",
+        "rg-tokio-defs.txt",
+    ] {
+        let file = fixture(name);
+        // Read as content, but offloaded: the content limit no higher than the threshold.
+        let out = run(w
+            .ctxoff(&["--json", "--content-limit", "0", "cat"])
+            .arg(&file));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(v["offloaded"], true, "{name}");
+        let (from, to) = (
+            v["omitted"]["from"].as_u64().unwrap() as usize,
+            v["omitted"]["to"].as_u64().unwrap() as usize,
+        );
+        let bytes = std::fs::read(&file).unwrap();
+        let omitted: Vec<u8> = bytes
+            .split_inclusive(|&b| b == b'\n')
+            .skip(from - 1)
+            .take(to - from + 1)
+            .flatten()
+            .copied()
+            .collect();
+        assert_eq!(
+            v["omitted"]["tokens"].as_u64(),
+            Some(reference_tokens(&omitted)),
+            "{name}: lines {from}-{to}"
+        );
+        let summary = run(w.ctxoff(&["--content-limit", "0", "cat"]).arg(&file));
+        let marker = format!("omitted ({} tokens)", thousands(reference_tokens(&omitted)));
+        assert!(stdout(&summary).contains(&marker), "{name}: {marker}");
+    }
+}
+
 #[test]
 fn pipe_mode_names_the_output_pipe_by_default() {
     let w = World::new();
