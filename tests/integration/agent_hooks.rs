@@ -11,7 +11,17 @@ use crate::support::World;
 
 /// Runs `ctxoff hook AGENT` with `input` on stdin and `env`; returns (status, stdout, stderr).
 fn hook(world: &World, agent: &str, input: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = world.ctxoff(&["hook", agent]);
+    run_with(world, &["hook", agent], input, env)
+}
+
+/// Runs `ctxoff ARGS` with `input` on stdin and `env`; returns (status, stdout, stderr).
+fn run_with(
+    world: &World,
+    args: &[&str],
+    input: &[u8],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut cmd = world.ctxoff(args);
     cmd.envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -149,17 +159,8 @@ fn unusable_ctxoff_options_or_variables_mean_no_rewrite_not_a_failed_hook() {
             &[("CTXOFF_THRESHOLD", "lots")][..],
         ),
     ] {
-        let mut cmd = world.ctxoff(args);
-        cmd.envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("run ctxoff hook");
-        let mut stdin = child.stdin.take().unwrap();
-        let _ = stdin.write_all(call.as_bytes());
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{args:?} {env:?}");
-        assert!(out.stdout.is_empty(), "{args:?} {env:?}: no answer");
+        let (status, stdout, _) = run_with(&world, args, call.as_bytes(), env);
+        assert_eq!(status, 0, "{args:?} {env:?}");
+        assert!(stdout.is_empty(), "{args:?} {env:?}: no answer");
     }
 }
