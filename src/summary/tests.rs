@@ -8,10 +8,29 @@ use super::{Analysis, NotablePatterns, Report};
 use crate::text::clean_line;
 
 fn corpus(name: &str) -> Vec<u8> {
+    fixture("corpus", name)
+}
+
+fn corpus2(name: &str) -> Vec<u8> {
+    fixture("corpus2", name)
+}
+
+fn fixture(corpus: &str, name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/corpus")
+        .join("tests/fixtures")
+        .join(corpus)
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The failure lines of `bytes` within `budget` tokens.
+fn failures_within(bytes: &[u8], budget: u64) -> Vec<String> {
+    let (analysis, _) = feed(bytes, 0);
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    analysis
+        .conclude()
+        .failure_lines(Some((&tokenizer, budget)))
+        .lines
 }
 
 /// Feeds `bytes` as the capture pipeline does: raw chunks of an awkward size, then each line
@@ -1361,14 +1380,7 @@ fn stray_nuls_are_counted_and_shown_escaped() {
 /// repeat of one already shown.
 #[test]
 fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/corpus2/go-test-v-go-cmp.txt");
-    let (analysis, _) = feed(&std::fs::read(path).unwrap(), 0);
-    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
-    let lines = analysis
-        .conclude()
-        .failure_lines(Some((&tokenizer, 400)))
-        .lines;
+    let lines = failures_within(&corpus2("go-test-v-go-cmp.txt"), 400);
     let shown = lines.join("\n");
     for wanted in [
         "TestDiff/Project3/Inequal: panic: runtime error: index out of range [1] with length 1",
@@ -1389,9 +1401,7 @@ fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
 /// exactly, and the first request of each error status with the server's message for it.
 #[test]
 fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/corpus2/http-server-log.txt");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = String::from_utf8(corpus2("http-server-log.txt")).unwrap();
     let r = feed(text.as_bytes(), 0).0.finish(None);
     assert_eq!(shapes(&r), ["access log"]);
     let f = fact(&r, "access log");
@@ -1436,23 +1446,6 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
         "{:?}",
         shapes(&r)
     );
-}
-
-fn corpus2(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/corpus2")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The failure lines of `bytes` within `budget` tokens, joined.
-fn failures_within(bytes: &[u8], budget: u64) -> Vec<String> {
-    let (analysis, _) = feed(bytes, 0);
-    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
-    analysis
-        .conclude()
-        .failure_lines(Some((&tokenizer, budget)))
-        .lines
 }
 
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
