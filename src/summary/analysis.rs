@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::notable::{
     NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
 };
-use super::shapes::{Fact, Failure, Shape, Source, registry};
+use super::shapes::{Fact, Failure, Failures, Shape, Source, registry};
 use crate::format::thousands;
 use crate::text::clean_line;
 use crate::tokens::Tokenizer;
@@ -224,13 +224,28 @@ impl Findings {
         let mut out = FailureLines::default();
         let cost = |text: &str| budget.map_or(0, |(t, _)| t.count(text) + 1);
         let limit = budget.map_or(u64::MAX, |(_, b)| b);
-        for f in self.facts.iter().flat_map(|fact| &fact.failures) {
+        let lists: Vec<&Failures> = self.facts.iter().flat_map(|f| &f.failures).collect();
+        // Each list keeps room for its heading and first failure from the lists before it: a
+        // second way of failing (leaks after invalid reads, failed tests after a compile
+        // error) must not go unseen because the first list had more to say.
+        let first_costs: Vec<u64> = lists
+            .iter()
+            .map(|f| {
+                cost(&heading(f))
+                    + f.iter()
+                        .next()
+                        .map_or(0, |first| cost(&failure_line(first, Detail::Compact)))
+            })
+            .collect();
+        for (k, f) in lists.iter().enumerate() {
+            let left = limit - out.tokens.min(limit);
+            let later: u64 = first_costs[k + 1..].iter().sum();
+            let room = left.saturating_sub(later).max(first_costs[k].min(left));
             // Whole details while at least the first few fit; else the first line of each.
             let wanted = f.kept.len().min(COMPACT_BELOW) as u64;
-            let mut listed = list_failures(f, Detail::Whole, limit - out.tokens.min(limit), &cost);
+            let mut listed = list_failures(f, Detail::Whole, room, &cost);
             if listed.detailed < wanted {
-                let compact =
-                    list_failures(f, Detail::Compact, limit - out.tokens.min(limit), &cost);
+                let compact = list_failures(f, Detail::Compact, room, &cost);
                 if compact.detailed > listed.detailed {
                     listed = compact;
                 }
@@ -316,13 +331,13 @@ struct Listed {
     detailed: u64,
 }
 
-fn list_failures(
-    f: &super::shapes::Failures,
-    detail: Detail,
-    limit: u64,
-    cost: &dyn Fn(&str) -> u64,
-) -> Listed {
-    let heading = format!("[ctxoff] {} ({}):", f.heading, thousands(f.total));
+/// `[ctxoff] failed tests (8):`
+fn heading(f: &Failures) -> String {
+    format!("[ctxoff] {} ({}):", f.heading, thousands(f.total))
+}
+
+fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -> u64) -> Listed {
+    let heading = heading(f);
     let mut listed = Listed {
         tokens: cost(&heading),
         lines: vec![heading],
@@ -497,7 +512,7 @@ fn more_line(count: u64, names: &[&str], last: Option<&Failure>) -> String {
         return line;
     }
     line.push_str(": ");
-    line.push_str(&names.join(", "));
+    line.push_str(&join_runs(names));
     let unnamed = count - names.len() as u64 - u64::from(last.is_some());
     if unnamed > 0 {
         if !names.is_empty() {
@@ -515,6 +530,18 @@ fn more_line(count: u64, names: &[&str], last: Option<&Failure>) -> String {
         line.push_str(&format!("L{} {}", thousands(last.line), last.name));
     }
     line
+}
+
+/// Names joined by commas, a run of one name once with its count (`Invalid read of size 1 ×20`).
+fn join_runs(names: &[&str]) -> String {
+    let mut parts = Vec::new();
+    for run in names.chunk_by(|a, b| a == b) {
+        parts.push(match run.len() {
+            1 => run[0].to_owned(),
+            n => format!("{} ×{}", run[0], thousands(n as u64)),
+        });
+    }
+    parts.join(", ")
 }
 
 /// What the analysis found: notable lines in the omitted range and facts about the output.

@@ -405,6 +405,7 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`; a compiler's
         // note or help annotates a diagnostic counted on its own line (`= note: this error
         // originates in the macro …`, `help: … and panic if …`)
+        b'=' if super::shapes::valgrind::is_banner(t) => true,
         b'=' | b'h' | b'n' => [
             "=== RUN",
             "=== PAUSE",
@@ -968,6 +969,24 @@ mod tests {
             "src/a.rs:3:1: note: this is where the error was",
         ] {
             assert!(!is_incidental(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn valgrinds_banner_and_advice_are_incidental_its_errors_not() {
+        for line in [
+            "==32183== Memcheck, a memory error detector",
+            "==14339== Helgrind, a thread error detector",
+            "==32183== For lists of detected and suppressed errors, rerun with: -s",
+        ] {
+            assert!(is_incidental(line), "{line}");
+        }
+        for line in [
+            "==32183== ERROR SUMMARY: 29 errors from 29 contexts (suppressed: 0 from 0)",
+            "==32183== Invalid read of size 1",
+            "=== RUN   TestX error",
+        ] {
+            assert_eq!(is_incidental(line), line.starts_with("=== RUN"), "{line}");
         }
     }
 

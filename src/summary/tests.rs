@@ -1550,3 +1550,183 @@ fn notable_lines_are_taken_from_the_preview_budget() {
         assert!(body <= 1000 + 5, "{name}: {body} tokens");
     }
 }
+
+// ---- C test runs: valgrind, CTest, Unity ----
+
+/// valgrind run straight on a cJSON test binary with two bugs put in by hand; the figures are
+/// those of valgrind's own XML report of the same program (12 InvalidRead, 15
+/// Leak_DefinitelyLost) and of its ERROR and LEAK SUMMARY.
+#[test]
+fn valgrind_errors_leaks_and_summaries_of_a_real_run() {
+    let bytes = corpus2("valgrind-misc-tests-cjson.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let v = fact(&r, "valgrind");
+    assert_eq!(
+        (
+            v["processes"].as_u64(),
+            v["errors"].as_u64(),
+            v["contexts"].as_u64()
+        ),
+        (Some(1), Some(29), Some(27))
+    );
+    assert_eq!(v["records"], 27);
+    assert_eq!(v["kinds"][0]["kind"], "Invalid read of size 1");
+    assert_eq!(v["kinds"][0]["count"], 12);
+    assert_eq!(v["kinds"][1]["kind"], "definitely lost");
+    assert_eq!(v["kinds"][1]["count"], 15);
+    assert_eq!(v["leak_summary"][0]["bytes"], 92);
+    assert_eq!(v["leak_summary"][0]["blocks"], 23);
+    // The records' own bytes add up to the LEAK SUMMARY's.
+    assert_eq!(v["leak_records"][0]["bytes"], 92);
+    assert_eq!(
+        rendered(&r, "valgrind: ERROR"),
+        "valgrind: ERROR SUMMARY: 29 errors from 27 contexts; LEAK SUMMARY: definitely lost: 92 bytes in 23 blocks"
+    );
+    assert_eq!(
+        rendered(&r, "unity:"),
+        "unity: 30 tests, 30 passed, 0 failed, 0 ignored"
+    );
+    // Where the read happened, and where the block it overran was allocated (valgrind's own
+    // malloc frame left out, addresses too).
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L6 Invalid read of size 1: at case_insensitive_strcmp (cJSON.c:145) · by get_object_item (cJSON.c:1955) · Address 0x4b99c65 is 0 bytes after a block of size 5 alloc'd · by cJSON_strdup (cJSON.c:199)"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("vgpreload"), "{all}");
+}
+
+/// With two lists (errors, then leaks) and room for little, the leaks still get their first
+/// one: the first list does not take the room of the second.
+#[test]
+fn every_list_of_failures_gets_its_first_within_a_tight_budget() {
+    let lines = failures_within(&corpus2("valgrind-misc-tests-cjson.txt"), 150);
+    let shown = lines.join("\n");
+    assert!(shown.contains("[ctxoff] valgrind errors (12):"), "{shown}");
+    assert!(
+        shown.contains("[ctxoff] valgrind leaks (definitely and possibly lost) (15):"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("2 bytes in 1 blocks are definitely lost in loss record 1 of 15: by cJSON_strdup (cJSON.c:199)"),
+        "{shown}"
+    );
+}
+
+/// valgrind -q in a test log: no summaries, one leak record, its bytes said.
+#[test]
+fn a_quiet_valgrind_leak_in_a_test_log() {
+    let r = feed(&corpus2("cat-jqtest-log.txt"), 0).0.finish(None);
+    assert_eq!(
+        rendered(&r, "valgrind:"),
+        "valgrind: 1 record shown: definitely lost ×1 (40 bytes in 2 blocks)"
+    );
+    assert_eq!(fact(&r, "valgrind")["processes"], 0);
+}
+
+/// ctest --output-on-failure of cJSON's suite under valgrind: the totals and failing tests of
+/// ctest's JUnit report of the same run; each failing test's detail is valgrind's first error
+/// in its output, with where it happened.
+#[test]
+fn ctest_failures_with_the_first_problem_of_each() {
+    let bytes = corpus2("ctest-valgrind-cjson.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let c = fact(&r, "ctest");
+    assert_eq!(
+        (c["failed"].as_u64(), c["total"].as_u64()),
+        (Some(8), Some(19))
+    );
+    assert_eq!(
+        (c["passed"].as_u64(), c["listed_failed"].as_u64()),
+        (Some(11), Some(8))
+    );
+    assert_eq!(
+        rendered(&r, "ctest:"),
+        "ctest: 8 failed out of 19 tests (11 passed); Failed ×8"
+    );
+    let v = fact(&r, "valgrind");
+    assert_eq!(
+        (v["processes"].as_u64(), v["errors"].as_u64()),
+        (Some(8), Some(134))
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let junit_failed = [
+        "parse_examples",
+        "parse_object",
+        "print_object",
+        "misc_tests",
+        "parse_with_opts",
+        "compare_tests",
+        "cjson_add",
+        "readme_examples",
+    ];
+    let tests: Vec<&String> = all
+        .iter()
+        .skip_while(|l| !l.starts_with("[ctxoff] failed tests (8):"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    // Each failing test is named; one whose detail is word for word another's (print_object
+    // leaks as parse_object does) is named in the closing line instead of repeating it.
+    let listed = tests
+        .iter()
+        .map(|l| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for name in junit_failed {
+        assert!(
+            listed.contains(&format!(" {name} (Failed)")),
+            "{name}: {listed}"
+        );
+    }
+    assert_eq!(
+        tests.last().unwrap().as_str(),
+        "  … 1 more: print_object (Failed)"
+    );
+    assert!(
+        listed.contains(
+            " misc_tests (Failed): Invalid read of size 1 · at case_insensitive_strcmp (cJSON.c:145)\n"
+        ),
+        "{listed}"
+    );
+    assert!(
+        tests[0].contains("definitely lost in loss record 1 of 29 · by parse_string (cJSON.c:858)"),
+        "{}",
+        tests[0]
+    );
+}
+
+/// memcheck and helgrind on a small program (`testdata/valgrind-bad.c`): an uninitialised
+/// read, a write through NULL and the signal that ended the process (whose first detail comes
+/// before its stack); two data races, each with helgrind's `Locks held:` and the other access
+/// it conflicts with (after a blank line), thread announcements not counted as errors.
+#[test]
+fn memcheck_and_helgrind_kinds_of_error() {
+    let mem = include_bytes!("testdata/valgrind-memcheck-segv.txt");
+    let r = feed(mem, 0).0.finish(None);
+    assert_eq!(
+        rendered(&r, "valgrind: 3"),
+        "valgrind: 3 records shown: Conditional jump or move depends on uninitialised value(s) ×1 · \
+         Invalid write of size 4 ×1 · Process terminating with default action of signal 11 (SIGSEGV) ×1"
+    );
+    let all = failures_within(mem, u64::MAX).join("\n");
+    assert!(
+        all.contains("Process terminating with default action of signal 11 (SIGSEGV): Access not within mapped region at address 0x0 · at main (bad.c:10)"),
+        "{all}"
+    );
+    let hel = include_bytes!("testdata/valgrind-helgrind-race.txt");
+    let r = feed(hel, 0).0.finish(None);
+    let v = fact(&r, "valgrind");
+    assert_eq!(
+        (v["records"].as_u64(), v["errors"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let all = failures_within(hel, u64::MAX).join("\n");
+    assert!(
+        all.contains("Possible data race during read of size 4 at 0x10C02C by thread #3: at worker (bad.c:5) · by start_thread (pthread_create.c:442) · This conflicts with a previous write of size 4 by thread #2 · at worker (bad.c:5)"),
+        "{all}"
+    );
+    assert!(!all.contains("Locks held"), "{all}");
+}

@@ -4,6 +4,7 @@
 //! A new shape is one file here and one line in [`registry`].
 
 mod access;
+mod ctest;
 mod diagnostics;
 mod diff;
 mod eslint;
@@ -26,6 +27,8 @@ mod ruff;
 mod rustc;
 mod tap;
 mod tsc;
+mod unity;
+pub(crate) mod valgrind;
 mod vitest;
 
 use serde_json::Value;
@@ -82,6 +85,8 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<tap::Tap>::default(),
+        Box::<ctest::Ctest>::default(),
+        Box::<unity::Unity>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),
@@ -89,6 +94,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<govet::GoVet>::default(),
+        Box::<valgrind::Valgrind>::default(),
         Box::<make::Make>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),

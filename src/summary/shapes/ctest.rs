@@ -1,0 +1,252 @@
+//! CTest, CMake's test driver: a result line per test (` 2/19 Test  #2: parse_examples
+//! ....***Failed    0.32 sec`), the tests' own output under `--output-on-failure`, the total
+//! (`58% tests passed, 8 tests failed out of 19`) and `The following tests FAILED:`. A failed
+//! test's detail is the first line of its output that reports a problem (an assertion, a
+//! sanitizer's or valgrind's error), with the line after it.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::valgrind::{source_frame, split};
+use super::{Fact, Shape};
+use crate::format::{plural, thousands};
+use crate::summary::notable::{default_kinds, is_incidental, notable_stems};
+
+/// Statuses counted by name (`Failed`, `Timeout`, `Exception: SegFault`); one more is `other`.
+const STATUSES_KEPT: usize = 15;
+/// Lines of detail taken from a failed test's output.
+const DETAIL_LINES: usize = 2;
+
+#[derive(Debug, Default)]
+pub(crate) struct Ctest {
+    project: bool,
+    passed: u64,
+    /// Result lines other than `Passed`, by status (`Failed`, `Exception: SegFault`, `Timeout`).
+    statuses: Vec<(String, u64)>,
+    /// `58% tests passed, 8 tests failed out of 19`: failed, total.
+    total: Option<(u64, u64)>,
+    /// Names listed under `The following tests FAILED:`.
+    listed_failed: u64,
+    in_failed_list: bool,
+    failures: Failures,
+    /// Reading the output of the last failed test.
+    in_output: bool,
+    /// valgrind's header waiting for its stack (`==12== Invalid read of size 1`).
+    valgrind_header: Option<String>,
+    lower: Vec<u8>,
+}
+
+impl Shape for Ctest {
+    fn line(&mut self, number: u64, text: &str) {
+        if text.starts_with("Test project ") {
+            self.project = true;
+            return;
+        }
+        if let Some((name, status)) = result_line(text) {
+            self.in_output = false;
+            if status == "Passed" {
+                self.passed += 1;
+                return;
+            }
+            // A few statuses exist; a test may make up more (`Exception: …`): those past the
+            // first `STATUSES_KEPT` are counted as `other`.
+            let status = if self.statuses.len() < STATUSES_KEPT
+                || self.statuses.iter().any(|(s, _)| s == status)
+            {
+                status
+            } else {
+                "other"
+            };
+            match self.statuses.iter_mut().find(|(s, _)| s == status) {
+                Some((_, n)) => *n += 1,
+                None => self.statuses.push((status.to_owned(), 1)),
+            }
+            self.failures.push(number, &format!("{name} ({status})"));
+            self.in_output = true;
+            self.valgrind_header = None;
+            return;
+        }
+        let trimmed = text.trim_start();
+        if trimmed.starts_with("Start ") && text.starts_with(' ') {
+            self.in_output = false;
+            return;
+        }
+        if let Some(total) = total_line(text) {
+            self.total = Some(total);
+            self.in_output = false;
+            return;
+        }
+        if text == "The following tests FAILED:" {
+            self.in_failed_list = true;
+            return;
+        }
+        if self.in_failed_list {
+            // `\t  2 - parse_examples (Failed)`
+            if text.starts_with('\t') && trimmed.contains(" - ") {
+                self.listed_failed += 1;
+                return;
+            }
+            self.in_failed_list = false;
+        }
+        if self.in_output {
+            self.detail(text);
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let results = self.passed + self.statuses.iter().map(|(_, n)| n).sum::<u64>();
+        if !self.project || (results == 0 && self.total.is_none()) {
+            return None;
+        }
+        let mut line = match self.total {
+            Some((failed, total)) => format!(
+                "ctest: {} failed out of {} ({} passed)",
+                thousands(failed),
+                plural(total, "test", "tests"),
+                thousands(total.saturating_sub(failed))
+            ),
+            None => format!(
+                "ctest: {} reported (no total line), {} passed",
+                plural(results, "result", "results"),
+                thousands(self.passed)
+            ),
+        };
+        if !self.statuses.is_empty() {
+            let statuses: Vec<String> = self
+                .statuses
+                .iter()
+                .map(|(s, n)| format!("{s} ×{}", thousands(*n)))
+                .collect();
+            line.push_str(&format!("; {}", statuses.join(" · ")));
+        }
+        let json = json!({
+            "shape": "ctest",
+            "passed": self.passed,
+            "statuses": self.statuses.iter().map(|(s, n)| json!({"status": s, "count": n})).collect::<Vec<_>>(),
+            "failed": self.total.map(|t| t.0),
+            "total": self.total.map(|t| t.1),
+            "listed_failed": self.listed_failed,
+        });
+        let failures = self.failures.take_as("failed tests");
+        Some(
+            Fact::new("ctest", vec![line], json)
+                .failures(failures)
+                .hint("'\\*\\*\\*[A-Z]|^\\t +[0-9]+ - ' -A 8"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.lower.capacity()
+            + self
+                .statuses
+                .iter()
+                .map(|(s, _)| s.capacity() + 32)
+                .sum::<usize>()
+            + self.valgrind_header.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Ctest {
+    /// A line of a failed test's output: its first problem, and the line after it, are its
+    /// detail.
+    fn detail(&mut self, text: &str) {
+        let Some(failure) = self.failures.current() else {
+            return;
+        };
+        if failure.detail.len() >= DETAIL_LINES || text.trim().is_empty() {
+            return;
+        }
+        if failure.has_detail() {
+            failure.add_detail(split(text).map_or(text, |(_, body)| body));
+            return;
+        }
+        // valgrind: a header is an error when its stack follows; its first frame in source
+        // says where.
+        if let Some((_, body)) = split(text) {
+            if body.starts_with("   at 0x") || body.starts_with("   by 0x") {
+                if let Some(frame) = source_frame(body)
+                    && let Some(header) = self.valgrind_header.take()
+                {
+                    failure.add_detail(&header);
+                    failure.add_detail(&frame);
+                }
+            } else if !body.starts_with(' ') && !body.is_empty() {
+                self.valgrind_header = Some(body.to_owned());
+            }
+            return;
+        }
+        let hits = notable_stems(text.as_bytes(), &mut self.lower);
+        if default_kinds(text, hits) != 0 && !is_incidental(text) {
+            failure.add_detail(text);
+        }
+    }
+}
+
+/// ` 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec`
+/// → (`parse_examples`, `Failed`).
+fn result_line(text: &str) -> Option<(&str, &str)> {
+    let (_, rest) = text.split_once(" Test ")?;
+    let rest = rest.trim_start().strip_prefix('#')?;
+    let (number, rest) = rest.split_once(": ")?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (name, rest) = rest.split_once(" ..")?;
+    let status = rest.trim_start_matches('.').trim_start();
+    let status = status.strip_prefix("***").unwrap_or(status);
+    let status = status.rsplit_once(" sec").map_or(status, |(s, _)| s);
+    // What is left: `Failed    0.32`
+    let status = status
+        .trim_end()
+        .rsplit_once(' ')
+        .filter(|(_, time)| time.parse::<f64>().is_ok())
+        .map_or(status, |(s, _)| s)
+        .trim();
+    (!status.is_empty()).then_some((name, status))
+}
+
+/// `58% tests passed, 8 tests failed out of 19` → (8, 19).
+fn total_line(text: &str) -> Option<(u64, u64)> {
+    let (_, rest) = text.split_once("% tests passed, ")?;
+    let (failed, rest) = rest.split_once(" test")?;
+    let total = rest.split_once(" failed out of ")?.1;
+    Some((failed.parse().ok()?, total.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_and_total_lines() {
+        assert_eq!(
+            result_line(" 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec"),
+            Some(("parse_examples", "Failed"))
+        );
+        assert_eq!(
+            result_line("19/19 Test #19: minify_tests .....................   Passed    0.27 sec"),
+            Some(("minify_tests", "Passed"))
+        );
+        assert_eq!(
+            result_line(
+                " 3/4 Test  #3: crash ............................***Exception: SegFault  0.01 sec"
+            ),
+            Some(("crash", "Exception: SegFault"))
+        );
+        assert_eq!(
+            result_line("4/4 Test #4: slow .............................***Timeout  10.00 sec"),
+            Some(("slow", "Timeout"))
+        );
+        assert_eq!(result_line("Test project /home/dev/x"), None);
+        assert_eq!(
+            total_line("58% tests passed, 8 tests failed out of 19"),
+            Some((8, 19))
+        );
+        assert_eq!(
+            total_line("100% tests passed, 0 tests failed out of 1"),
+            Some((0, 1))
+        );
+    }
+}
