@@ -1,8 +1,10 @@
 //! Compiler and linter diagnostics, counted by the rustc, gcc/clang, tsc, mypy, ruff, eslint and
 //! go vet summarisers: errors, warnings and notes, codes and files, and the diagnostics to read
-//! first: the first error, the first error of each other code, more errors at other places,
-//! then the first warning of each code, the rarest first (a warning printed a hundred times is
-//! a habit of the code base; one printed once is news). Every list is bounded.
+//! first: the first error (in a compiler's cascade, the cause), the first error of each other
+//! code, more errors at other places, then the first warning of each code. Other codes come
+//! rarest first: a diagnostic printed a hundred times is a habit of the code base or one missing
+//! dependency (`Cannot find name 'process'` ×17); one printed once is news. Every list is
+//! bounded.
 
 use serde_json::json;
 
@@ -175,9 +177,8 @@ impl Diagnostics {
         }
     }
 
-    /// The diagnostics to read first (see the module documentation); `rare_first` orders the
-    /// errors' codes by rarity too (linters, whose every finding is an "error").
-    pub(crate) fn failures(&self, rare_first: bool) -> Failures {
+    /// The diagnostics to read first (see the module documentation).
+    pub(crate) fn failures(&self) -> Failures {
         let mut out = Failures::new("first of each kind");
         let mut errors: Vec<&First> = self
             .firsts
@@ -185,9 +186,7 @@ impl Diagnostics {
             .filter(|f| f.level == Level::Error)
             .collect();
         if let Some((first, rest)) = errors.split_first_mut() {
-            if rare_first {
-                rest.sort_by_key(|f| f.count);
-            }
+            rest.sort_by_key(|f| f.count);
             for f in std::iter::once(&**first).chain(rest.iter().copied()) {
                 out.push_failure(f.failure.clone());
             }

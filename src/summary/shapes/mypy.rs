@@ -62,7 +62,7 @@ impl Shape for Mypy {
         }
         Some(
             Fact::new("mypy", vec![line], d.json("mypy"))
-                .failures(d.failures(true))
+                .failures(d.failures())
                 .hint("': error: ' -A 1")
                 .supersedes(&["gcc"]),
         )
