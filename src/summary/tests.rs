@@ -1730,3 +1730,40 @@ fn memcheck_and_helgrind_kinds_of_error() {
     );
     assert!(!all.contains("Locks held"), "{all}");
 }
+
+/// mypy --strict on requests: after the first error, the errors mypy reports by default come
+/// before its optional checks and its complaints about missing stubs, rarest first.
+#[test]
+fn mypy_lists_default_checks_before_optional_ones() {
+    let all = failures_within(&corpus2("mypy-requests.txt"), u64::MAX);
+    let codes: Vec<&str> = all
+        .iter()
+        .filter_map(|l| l.rsplit_once("  [").map(|(_, c)| c.trim_end_matches(']')))
+        .collect();
+    // The first of each code (then more errors at other places, of codes seen already).
+    let distinct = (1..codes.len())
+        .find(|&i| codes[..i].contains(&codes[i]))
+        .unwrap_or(codes.len());
+    let codes = &codes[..distinct];
+    assert_eq!(codes[0], "import-not-found", "{all:#?}");
+    let optional = |c: &&str| {
+        [
+            "unused-ignore",
+            "redundant-cast",
+            "comparison-overlap",
+            "no-untyped-def",
+            "no-untyped-call",
+            "no-any-return",
+            "import-not-found",
+            "import-untyped",
+        ]
+        .iter()
+        .any(|o| o.starts_with(c.trim_end_matches('…')))
+    };
+    let first_optional = codes[1..].iter().position(optional).unwrap() + 1;
+    assert!(codes[first_optional..].iter().all(optional), "{codes:?}");
+    assert!(
+        codes[1..first_optional].contains(&"name-defined"),
+        "{codes:?}"
+    );
+}

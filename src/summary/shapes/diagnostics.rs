@@ -177,8 +177,9 @@ impl Diagnostics {
         }
     }
 
-    /// The diagnostics to read first (see the module documentation).
-    pub(crate) fn failures(&self) -> Failures {
+    /// The diagnostics to read first (see the module documentation); errors of the `minor`
+    /// codes (a tool's optional checks, its complaints about the environment) after the others.
+    pub(crate) fn failures(&self, minor: &[&str]) -> Failures {
         let mut out = Failures::new("first of each kind");
         let mut errors: Vec<&First> = self
             .firsts
@@ -186,7 +187,7 @@ impl Diagnostics {
             .filter(|f| f.level == Level::Error)
             .collect();
         if let Some((first, rest)) = errors.split_first_mut() {
-            rest.sort_by_key(|f| f.count);
+            rest.sort_by_key(|f| (minor.contains(&f.code.as_str()), f.count));
             for f in std::iter::once(&**first).chain(rest.iter().copied()) {
                 out.push_failure(f.failure.clone());
             }

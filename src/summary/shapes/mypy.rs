@@ -8,6 +8,34 @@ use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
 use crate::format::plural;
 
+/// Codes of mypy's optional checks (`--strict` and the `warn_*`/`disallow_*` options, as its
+/// documentation lists them) and of missing packages or stubs: listed after the errors mypy
+/// reports by default, which are what breaks at run time (`name-defined`, `attr-defined`).
+const OPTIONAL_CHECKS: &[&str] = &[
+    "unused-ignore",
+    "redundant-cast",
+    "redundant-self",
+    "redundant-expr",
+    "comparison-overlap",
+    "no-untyped-def",
+    "no-untyped-call",
+    "no-any-return",
+    "no-any-unimported",
+    "type-arg",
+    "unreachable",
+    "possibly-undefined",
+    "truthy-bool",
+    "truthy-iterable",
+    "ignore-without-code",
+    "unused-awaitable",
+    "explicit-override",
+    "mutable-override",
+    "deprecated",
+    "untyped-decorator",
+    "import-not-found",
+    "import-untyped",
+];
+
 #[derive(Debug, Default)]
 pub(crate) struct Mypy {
     diagnostics: Diagnostics,
@@ -62,7 +90,7 @@ impl Shape for Mypy {
         }
         Some(
             Fact::new("mypy", vec![line], d.json("mypy"))
-                .failures(d.failures())
+                .failures(d.failures(OPTIONAL_CHECKS))
                 .hint("': error: ' -A 1")
                 .supersedes(&["gcc"]),
         )
