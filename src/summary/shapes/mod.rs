@@ -174,3 +174,34 @@ impl Fact {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Every shape, called directly (the analysis would catch a panic and drop the shape's
+        /// facts), on lines shaped like the outputs it reads and cut anywhere.
+        #[test]
+        fn no_shape_panics_on_hostile_lines(
+            lines in prop::collection::vec(
+                "(==[0-9]{0,3}==?[ ]{0,4}(at 0x|by 0x|Address |This conflicts |Locks held:|ERROR SUMMARY: |LEAK SUMMARY:|[0-9,]{0,4} (\\([0-9, a-z]{0,12}\\) )?bytes in [0-9,]{0,3} blocks are (definitely|possibly) lost in loss record |definitely lost: )?.{0,12})\
+                 |([ 0-9]{0,3}/[0-9]{0,2} Test +#[0-9]{0,2}: [a-z_]{0,6} [.]{0,4}(\\*\\*\\*)?[A-Za-z: ]{0,10}[ 0-9.]{0,6}( sec)?)\
+                 |([0-9]{0,3}% tests passed, [0-9]{0,3} tests? failed out of [0-9]{0,3})|(Test project .{0,5})|(\t +[0-9]{0,2} - .{0,8})\
+                 |([a-z./]{0,6}:[0-9]{0,3}:[a-z_0-9]{0,6}:(PASS|FAIL|IGNORE)(: .{0,8})?)|([0-9]{0,3} Tests [0-9]{0,3} Failures [0-9]{0,3} Ignored ?)\
+                 |(?s).{0,30}",
+                0..80,
+            ),
+        ) {
+            for mut shape in registry(&Source::default()) {
+                for (i, line) in lines.iter().enumerate() {
+                    shape.raw(line.as_bytes());
+                    shape.line(i as u64 + 1, line);
+                }
+                let _ = shape.finish();
+            }
+        }
+    }
+}
