@@ -355,10 +355,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let all: Vec<&Failure> = f.iter().collect();
     let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
     let costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
-    let forms: Vec<Option<String>> = all
-        .iter()
-        .map(|f| f.detail.first().map(|d| form(d)))
-        .collect();
+    let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
     // Names of the failures not detailed need room too, unless every one fits with its detail.
     let every_one = listed.tokens + costs.iter().sum::<u64>();
     let details_limit = if all.len() as u64 == f.total && every_one <= limit {
@@ -434,52 +431,6 @@ fn failure_group(name: &str) -> &str {
         .min()
         .unwrap_or(name.len());
     &name[..end]
-}
-
-/// The form of a failure's detail: the detail with the values it compares left out (numbers,
-/// quoted strings, what brackets hold), so that `expected 1 to be 2` and `expected 6 to be 5`
-/// read alike and `expected '1' to be '2'` or `expected [ 1 ] to equal [ 2 ]` do not. Brackets
-/// need not balance: a runner's abbreviation (`[(Tru[15 chars] …]`) or a cut detail leaves
-/// some open, and a closer closes whatever was opened after its opener.
-fn form(detail: &str) -> String {
-    let mut out = String::with_capacity(detail.len());
-    let mut chars = detail.chars().peekable();
-    let mut open: Vec<char> = Vec::new();
-    let mut before = ' ';
-    while let Some(c) = chars.next() {
-        let closer = match c {
-            '(' => Some(')'),
-            '[' => Some(']'),
-            '{' => Some('}'),
-            _ => None,
-        };
-        if let Some(closer) = closer {
-            if open.is_empty() {
-                out.extend([c, closer]);
-            }
-            open.push(closer);
-        } else if !open.is_empty() {
-            if let Some(at) = open.iter().rposition(|&o| o == c) {
-                open.truncate(at);
-            }
-        } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
-            out.extend([c, c]);
-            chars.by_ref().find(|&q| q == c);
-        } else if c.is_ascii_digit() {
-            out.push('0');
-            while chars
-                .next_if(|&n| n.is_ascii_digit() || n == '.' || n == '_')
-                .is_some()
-            {}
-        } else if !(matches!(c, '+' | '-')
-            && !before.is_alphanumeric()
-            && chars.peek().is_some_and(char::is_ascii_digit))
-        {
-            out.push(c);
-        }
-        before = c;
-    }
-    out
 }
 
 /// `  L1,204 name: detail · detail`.
@@ -622,7 +573,8 @@ impl Report {
 
 #[cfg(test)]
 mod tests {
-    use super::{failure_group, form};
+    use super::failure_group;
+    use crate::summary::shapes::names::form;
 
     #[test]
     fn a_form_leaves_out_the_values_compared() {

@@ -111,11 +111,59 @@ pub(crate) struct Failure {
     pub(crate) detail: Vec<String>,
 }
 
+/// The form of a failure's detail: the detail with the values it compares left out (numbers,
+/// quoted strings, what brackets hold), so that `expected 1 to be 2` and `expected 6 to be 5`
+/// read alike and `expected '1' to be '2'` or `expected [ 1 ] to equal [ 2 ]` do not. Brackets
+/// need not balance: a runner's abbreviation (`[(Tru[15 chars] …]`) or a cut detail leaves
+/// some open, and a closer closes whatever was opened after its opener.
+pub(crate) fn form(detail: &str) -> String {
+    let mut out = String::with_capacity(detail.len());
+    let mut chars = detail.chars().peekable();
+    let mut open: Vec<char> = Vec::new();
+    let mut before = ' ';
+    while let Some(c) = chars.next() {
+        let closer = match c {
+            '(' => Some(')'),
+            '[' => Some(']'),
+            '{' => Some('}'),
+            _ => None,
+        };
+        if let Some(closer) = closer {
+            if open.is_empty() {
+                out.extend([c, closer]);
+            }
+            open.push(closer);
+        } else if !open.is_empty() {
+            if let Some(at) = open.iter().rposition(|&o| o == c) {
+                open.truncate(at);
+            }
+        } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
+            out.extend([c, c]);
+            chars.by_ref().find(|&q| q == c);
+        } else if c.is_ascii_digit() {
+            out.push('0');
+            while chars
+                .next_if(|&n| n.is_ascii_digit() || n == '.' || n == '_')
+                .is_some()
+            {}
+        } else if !(matches!(c, '+' | '-')
+            && !before.is_alphanumeric()
+            && chars.peek().is_some_and(char::is_ascii_digit))
+        {
+            out.push(c);
+        }
+        before = c;
+    }
+    out
+}
+
 /// Detail lines kept per failure, and their length.
 const DETAIL_LINES: usize = 4;
 const DETAIL_CHARS: usize = 160;
 /// Failures kept whole (the first ones), besides the last.
 const FAILURES_KEPT: usize = 40;
+/// Failures kept past the first ones because they fail in a way none kept before does.
+const NEW_FORMS_KEPT: usize = 24;
 
 /// Failures in the order a reader needs them, bounded: the first `FAILURES_KEPT` and the last,
 /// with how many there were.
@@ -124,6 +172,11 @@ pub(crate) struct Failures {
     /// What the list is, for its heading (`failed tests`, `first error of each code`).
     pub(crate) heading: &'static str,
     pub(crate) kept: Vec<Failure>,
+    /// Failures past the first `FAILURES_KEPT` whose detail has a form none before had (the
+    /// 62nd of 66 failing tests may be the only one failing that way).
+    pub(crate) new_forms: Vec<Failure>,
+    /// The forms of the details of `kept` and `new_forms`, once `kept` is full.
+    forms: Vec<String>,
     pub(crate) last: Option<Failure>,
     pub(crate) total: u64,
 }
@@ -150,8 +203,21 @@ impl Failures {
         self.total += 1;
         if self.kept.len() < FAILURES_KEPT {
             self.kept.push(failure);
-        } else {
-            self.last = Some(failure);
+            return;
+        }
+        // The one pushed before is complete now (details come after a push): kept if it
+        // fails in a new way, else dropped for this one.
+        if let Some(before) = self.last.replace(failure) {
+            if self.forms.is_empty() {
+                self.forms = self.kept.iter().filter_map(Failure::form).collect();
+            }
+            if self.new_forms.len() < NEW_FORMS_KEPT
+                && let Some(form) = before.form()
+                && !self.forms.contains(&form)
+            {
+                self.forms.push(form);
+                self.new_forms.push(before);
+            }
         }
     }
 
@@ -168,7 +234,11 @@ impl Failures {
         if self.last.as_ref().is_some_and(|l| l.name == name) {
             return self.last.as_mut();
         }
-        self.kept.iter_mut().rev().find(|f| f.name == name)
+        self.kept
+            .iter_mut()
+            .chain(&mut self.new_forms)
+            .rev()
+            .find(|f| f.name == name)
     }
 
     /// The list, taken out to be stated under `heading`; an empty one is left.
@@ -188,9 +258,17 @@ impl Failures {
         self.total == 0
     }
 
-    /// Every kept failure, the last included.
+    /// Every kept failure, in output order, the last included.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &Failure> {
-        self.kept.iter().chain(&self.last)
+        self.kept.iter().chain(&self.new_forms).chain(&self.last)
+    }
+
+    /// Every kept failure, in output order, the last included.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Failure> {
+        self.kept
+            .iter_mut()
+            .chain(&mut self.new_forms)
+            .chain(&mut self.last)
     }
 
     pub(crate) fn json(&self) -> serde_json::Value {
@@ -206,13 +284,15 @@ impl Failures {
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
-        self.iter()
-            .map(|f| {
-                std::mem::size_of::<Failure>()
-                    + f.name.capacity()
-                    + f.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
-            })
-            .sum()
+        self.forms.iter().map(|f| f.capacity() + 24).sum::<usize>()
+            + self
+                .iter()
+                .map(|f| {
+                    std::mem::size_of::<Failure>()
+                        + f.name.capacity()
+                        + f.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
+                })
+                .sum::<usize>()
     }
 }
 
@@ -229,6 +309,11 @@ impl Failure {
 
     pub(crate) fn has_detail(&self) -> bool {
         !self.detail.is_empty()
+    }
+
+    /// The form of its first detail (see [`form`]).
+    pub(crate) fn form(&self) -> Option<String> {
+        self.detail.first().map(|d| form(d))
     }
 }
 
@@ -255,5 +340,24 @@ mod tests {
         many.push("t13");
         assert_eq!(many.render(13), "t1, t2, t3, t4, t5, … 7 more …, t13");
         assert!(many.contains("t13") && many.contains("t12") && !many.contains("t14"));
+    }
+
+    #[test]
+    fn a_failure_past_the_first_ones_is_kept_when_it_fails_a_new_way() {
+        let mut failures = Failures::new("failed tests");
+        for i in 1..=60u64 {
+            failures.push(i, &format!("t{i}"));
+            let detail = match i {
+                45 => "TypeError: x is undefined".to_owned(),
+                50 => format!("expected {i} to be 0"),
+                _ => format!("expected '{i}' to be '0'"),
+            };
+            failures.current().unwrap().add_detail(&detail);
+        }
+        let names: Vec<&str> = failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names.len(), 43, "{names:?}");
+        assert_eq!(&names[38..], ["t39", "t40", "t45", "t50", "t60"]);
+        assert_eq!(failures.total, 60);
+        assert!(failures.named("t45").is_some());
     }
 }

@@ -278,12 +278,7 @@ impl Pytest {
             return;
         }
         if self.unnamed > 0
-            && let Some(failure) = self
-                .failures
-                .kept
-                .iter_mut()
-                .chain(self.failures.last.as_mut())
-                .find(|f| f.name.is_empty())
+            && let Some(failure) = self.failures.iter_mut().find(|f| f.name.is_empty())
         {
             self.unnamed -= 1;
             failure.name = short.to_owned();
