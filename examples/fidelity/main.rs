@@ -97,7 +97,14 @@ fn main() {
     let o = options();
     let bpe = tiktoken_rs::o200k_base_singleton();
     let count = |s: &str| bpe.encode_ordinary(s).len();
-    let scratch = tempfile::tempdir().unwrap_or_else(|e| fail(&format!("temp dir: {e}")));
+    // A fixed name: the path is in every summary, three times, and a random one made the
+    // figures move by about a hundred tokens between runs. Another run using it gets a random one.
+    let scratch = tempfile::Builder::new()
+        .prefix("ctxoff-fidelity")
+        .rand_bytes(0)
+        .tempdir()
+        .or_else(|_| tempfile::tempdir())
+        .unwrap_or_else(|e| fail(&format!("temp dir: {e}")));
     for dir in &o.corpora {
         let truths = truth::load_dir(dir).unwrap_or_else(|e| fail(&e));
         let mut measured = Vec::new();

@@ -1767,3 +1767,42 @@ fn mypy_lists_default_checks_before_optional_ones() {
         "{codes:?}"
     );
 }
+
+/// mocha's spec reporter on express with three bugs put in by hand: the totals of mocha's JSON
+/// report of the same tree (1,190 passing, 4 pending, 66 failing); each failure named by its
+/// title's parts, with its error and the test's own line of the stack.
+#[test]
+fn mocha_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("mocha-express.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let m = fact(&r, "mocha");
+    assert_eq!(
+        (
+            m["passing"].as_u64(),
+            m["pending"].as_u64(),
+            m["failing"].as_u64()
+        ),
+        (Some(1190), Some(4), Some(66))
+    );
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1,256 run, 1,190 passed, 66 failed, 4 pending (mocha)"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L1,934 express.static() > basic operations > should not choke on auth-looking URL: Error: expected 'Not Found' response body, got '404' · at Context.<anonymous> (test/express.static.js:72:10)"
+        ),
+        "{all}"
+    );
+    // The 62nd failure is the only AssertionError: kept past the first 40 for that, with the
+    // two values compared.
+    assert!(
+        all.contains(
+            "L3,084 utils.setCharset(type, charset) > should set charset: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: · + 'text/html; charset=UTF-8' · - 'text/html; charset=utf-8' · at Context.<anonymous> (test/utils.js:62:12)"
+        ),
+        "{all}"
+    );
+    let shown = failures_within(&bytes, 700).join("\n");
+    assert!(shown.contains("AssertionError"), "{shown}");
+}

@@ -19,6 +19,7 @@ mod json;
 mod libtest;
 mod listing;
 mod make;
+mod mocha;
 mod mypy;
 pub(crate) mod names;
 mod nul;
@@ -84,6 +85,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gotest::GoTest>::default(),
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
+        Box::<mocha::Mocha>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<unity::Unity>::default(),

@@ -1,0 +1,216 @@
+//! mocha (spec, dot, list and min reporters): the totals (`1190 passing (2s)`, `4 pending`,
+//! `66 failing`), then each failure as a numbered title over several indented lines
+//! (`  1) express.static()` … `should skip POST requests:`), its error (`Error: expected 'Not
+//! Found' response body, got '404'`, or an `AssertionError` with the values compared) and its
+//! stack, whose first frame outside `node_modules` and Node's internals is the test's line. A
+//! failure is named by its title's parts joined by ` > ` (its describe blocks, then the test).
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+/// Lines of an error's message kept: the message and, after a `:`, the two values compared.
+const MESSAGE_LINES: usize = 3;
+/// Lines of a title kept at most (a title deeper than this is cut; its failure is still counted).
+const TITLE_PARTS: usize = 12;
+
+#[derive(Debug, Default)]
+pub(crate) struct Mocha {
+    passing: Option<u64>,
+    pending: Option<u64>,
+    failing: Option<u64>,
+    failures: Failures,
+    /// Reading the failures' list (after the `failing` total).
+    in_failures: bool,
+    reading: Reading,
+}
+
+/// Where in a failure's block the lines are.
+#[derive(Debug, Default)]
+enum Reading {
+    #[default]
+    Nothing,
+    /// The title, until its part that ends with `:`: the line it began on, its parts.
+    Title(u64, Vec<String>),
+    /// The error's message (its first line, and the values of an assertion after a `:`).
+    Message,
+    /// The stack, until a frame in the tests' own code.
+    Stack,
+}
+
+impl Shape for Mocha {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some((n, word)) = total(text) {
+            match word {
+                "passing" => self.passing = Some(n),
+                "pending" => self.pending = Some(n),
+                _ => {
+                    self.failing = Some(n);
+                    self.in_failures = true;
+                }
+            }
+            return;
+        }
+        if !self.in_failures {
+            return;
+        }
+        if let Some(rest) = failure_start(text) {
+            self.reading = Reading::Title(number, Vec::new());
+            self.title_part(rest);
+            return;
+        }
+        let trimmed = text.trim();
+        match &mut self.reading {
+            Reading::Nothing => {}
+            Reading::Title(..) => {
+                if !trimmed.is_empty() {
+                    self.title_part(trimmed);
+                }
+            }
+            Reading::Message => {
+                let Some(failure) = self.failures.current() else {
+                    return;
+                };
+                if trimmed.is_empty() || trimmed == "+ actual - expected" {
+                    return;
+                }
+                // Past the message and the values it compares: the caret under them, the
+                // diff of the values (`+ expected - actual`), the stack.
+                if trimmed.starts_with("at ")
+                    || trimmed == "^"
+                    || trimmed == "+ expected - actual"
+                    || failure.detail.len() >= MESSAGE_LINES
+                {
+                    self.reading = Reading::Stack;
+                    if trimmed.starts_with("at ") {
+                        self.line(number, text);
+                    }
+                    return;
+                }
+                failure.add_detail(trimmed);
+                // `Expected values to be strictly equal:` is followed by the values.
+                if failure.detail.len() == 1 && !trimmed.ends_with(':') {
+                    self.reading = Reading::Stack;
+                }
+            }
+            Reading::Stack => {
+                let Some(frame) = trimmed.strip_prefix("at ") else {
+                    return;
+                };
+                let internal = frame.contains("node_modules")
+                    || frame.contains("(node:")
+                    || frame.starts_with("node:");
+                if !internal {
+                    if let Some(failure) = self.failures.current() {
+                        failure.add_detail(trimmed);
+                    }
+                    self.reading = Reading::Nothing;
+                }
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let passing = self.passing?;
+        let failing = self.failing.unwrap_or(0);
+        let pending = self.pending.unwrap_or(0);
+        let mut line = format!(
+            "tests: {} run, {} passed, {} failed",
+            thousands(passing + failing),
+            thousands(passing),
+            thousands(failing)
+        );
+        if pending > 0 {
+            line.push_str(&format!(", {} pending", thousands(pending)));
+        }
+        line.push_str(" (mocha)");
+        let json = json!({
+            "shape": "mocha",
+            "passing": passing,
+            "pending": pending,
+            "failing": failing,
+        });
+        let failures = self.failures.take_as("failed tests");
+        let fact = Fact::new("mocha", vec![line], json).failures(failures);
+        // A passing run's next question is not where its failures are.
+        Some(if failing > 0 {
+            fact.hint("'^  [0-9]+\\) ' -A 8")
+        } else {
+            fact
+        })
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        let title = match &self.reading {
+            Reading::Title(_, parts) => parts.iter().map(|p| p.capacity() + 24).sum(),
+            _ => 0,
+        };
+        self.failures.approx_heap() + title
+    }
+}
+
+impl Mocha {
+    /// A part of the title being read; the one ending with `:` completes it.
+    fn title_part(&mut self, part: &str) {
+        let Reading::Title(at, parts) = &mut self.reading else {
+            return;
+        };
+        let (part, last) = match part.strip_suffix(':') {
+            Some(part) => (part, true),
+            None => (part, false),
+        };
+        if parts.len() < TITLE_PARTS {
+            parts.push(part.to_owned());
+        }
+        if last {
+            let (at, name) = (*at, parts.join(" > "));
+            self.failures.push(at, &name);
+            self.reading = Reading::Message;
+        }
+    }
+}
+
+/// `  1190 passing (2s)` → (1190, `passing`); `  4 pending`; `  66 failing`.
+fn total(text: &str) -> Option<(u64, &str)> {
+    let t = text.strip_prefix("  ")?;
+    let (n, rest) = t.split_once(' ')?;
+    let n = n.parse().ok()?;
+    let word = match rest {
+        "pending" | "failing" => rest,
+        _ if rest == "passing" || (rest.starts_with("passing (") && rest.ends_with(')')) => {
+            "passing"
+        }
+        _ => return None,
+    };
+    Some((n, word))
+}
+
+/// `  1) express.static()` → `express.static()`.
+fn failure_start(text: &str) -> Option<&str> {
+    let t = text.strip_prefix("  ")?;
+    let (n, rest) = t.split_once(") ")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_and_failure_starts() {
+        assert_eq!(total("  1190 passing (2s)"), Some((1190, "passing")));
+        assert_eq!(total("  4 pending"), Some((4, "pending")));
+        assert_eq!(total("  66 failing"), Some((66, "failing")));
+        assert_eq!(total("  3 passing tests"), None);
+        assert_eq!(total("66 failing"), None);
+        assert_eq!(
+            failure_start("  12) express.static()"),
+            Some("express.static()")
+        );
+        assert_eq!(failure_start("    1) should work"), None);
+        assert_eq!(failure_start("  x) y"), None);
+    }
+}
