@@ -401,6 +401,11 @@ pub(crate) fn is_incidental(line: &str) -> bool {
     let Some(&first) = t.as_bytes().first() else {
         return false;
     };
+    // libtest and unittest: `name ... ok`, `name (module.Class.name) ... skipped 'why'`
+    if t.ends_with(" ... ok") || t.contains(" ... skipped") || t.ends_with(" ... expected failure")
+    {
+        return true;
+    }
     match first {
         // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`; a compiler's
         // note or help annotates a diagnostic counted on its own line (`= note: this error
@@ -419,8 +424,8 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         .iter()
         .any(|p| t.starts_with(p)),
         b'-' => t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "),
-        // libtest: `test a::b ... ok`, `test a::b ... ignored, reason`
-        b't' => t.starts_with("test ") && (t.ends_with(" ... ok") || t.contains(" ... ignored")),
+        // libtest: `test a::b ... ignored, reason`
+        b't' => t.starts_with("test ") && t.contains(" ... ignored"),
         // TAP: `ok 12 - name`
         b'o' => t
             .strip_prefix("ok ")
@@ -973,11 +978,13 @@ mod tests {
     }
 
     #[test]
-    fn valgrinds_banner_and_advice_are_incidental_its_errors_not() {
+    fn valgrinds_banner_and_advice_and_passing_unittest_lines_are_incidental() {
         for line in [
             "==32183== Memcheck, a memory error detector",
             "==14339== Helgrind, a thread error detector",
             "==32183== For lists of detected and suppressed errors, rerun with: -s",
+            "testLoadExtensionFailure (test_apis.TestErrors.testLoadExtensionFailure) ... ok",
+            "test_error (t.T.test_error) ... skipped 'needs the error module'",
         ] {
             assert!(is_incidental(line), "{line}");
         }

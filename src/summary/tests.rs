@@ -1806,3 +1806,38 @@ fn mocha_totals_and_failures_of_a_real_run() {
     let shown = failures_within(&bytes, 700).join("\n");
     assert!(shown.contains("AssertionError"), "{shown}");
 }
+
+/// `python -m unittest` on Python-Markdown with two bugs put in by hand: the totals of
+/// unittest's own TestResult for the same tests (1,141 run, 54 failures, 51 errors, 66
+/// skipped); each FAIL and ERROR named by its test id, with its exception and the innermost
+/// frame of its traceback.
+#[test]
+fn unittest_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("unittest-markdown.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let u = fact(&r, "unittest");
+    assert_eq!(
+        (
+            u["ran"].as_u64(),
+            u["failed"].as_u64(),
+            u["errors"].as_u64(),
+            u["skipped"].as_u64()
+        ),
+        (Some(1141), Some(54), Some(51), Some(66))
+    );
+    assert_eq!(
+        (u["blocks"]["fail"].as_u64(), u["blocks"]["error"].as_u64()),
+        (Some(54), Some(51))
+    );
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1,141 run, 970 passed, 54 failed, 51 errors, 66 skipped (unittest: FAILED)"
+    );
+    let shown = failures_within(&bytes, 700).join("\n");
+    for wanted in [
+        "L3 test_legacy.TestBasic.test_horizontal_rules: TypeError: rstrip arg must be None or str · at /home/dev/markdown-3.11.3/markdown/blockprocessors.py:537 in run",
+        "L1,236 test_legacy.TestExtensions.test_toc_invalid: AssertionError: '<h2 id=\"TOC\">",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

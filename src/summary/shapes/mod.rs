@@ -28,6 +28,7 @@ mod ruff;
 mod rustc;
 mod tap;
 mod tsc;
+mod unittest;
 mod unity;
 pub(crate) mod valgrind;
 mod vitest;
@@ -82,6 +83,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
     vec![
         Box::<libtest::Libtest>::default(),
         Box::<pytest::Pytest>::default(),
+        Box::<unittest::Unittest>::default(),
         Box::<gotest::GoTest>::default(),
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),

@@ -62,7 +62,7 @@ impl Shape for Unity {
             "shape": "unity",
             "binaries": binaries,
             "tests": tests,
-            "failures": failures,
+            "failed": failures,
             "ignored": ignored,
             "lines": {"pass": self.lines[0], "fail": self.lines[1], "ignore": self.lines[2]},
         });

@@ -1,0 +1,266 @@
+//! Python's unittest runner (`python -m unittest`, Django's `manage.py test`): the total
+//! (`Ran 1141 tests in 1.149s`, then `FAILED (failures=54, errors=51, skipped=66)` or `OK`),
+//! and a block per failure or error (`======…`, `FAIL: test_x (module.Class.test_x)`, `------…`,
+//! the traceback). A failure's detail is its exception line and the innermost frame of its
+//! traceback; after a chained traceback, the last one's.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+/// The outcome counts unittest reports in parentheses, in its order.
+const OUTCOMES: [&str; 5] = [
+    "failures",
+    "errors",
+    "skipped",
+    "expected failures",
+    "unexpected successes",
+];
+
+#[derive(Debug, Default)]
+pub(crate) struct Unittest {
+    ran: Option<u64>,
+    /// `OK` or `FAILED`, with the counts of `OUTCOMES`.
+    verdict: Option<(bool, [u64; 5])>,
+    /// `FAIL:` and `ERROR:` blocks read.
+    blocks: [u64; 2],
+    failures: Failures,
+    after_separator: bool,
+    block: Option<Block>,
+}
+
+/// The traceback of the failure being read.
+#[derive(Debug, Default)]
+struct Block {
+    /// The innermost frame of the traceback so far: `at path:line in function`.
+    location: Option<String>,
+    exception: Option<String>,
+    /// Past the `------` line under the header.
+    in_traceback: bool,
+    /// A traceback's frames were read and its exception line is next.
+    awaiting_exception: bool,
+}
+
+impl Shape for Unittest {
+    fn line(&mut self, number: u64, text: &str) {
+        let separator = text.len() >= 20 && text.bytes().all(|b| b == b'=');
+        let dashes = text.len() >= 20 && text.bytes().all(|b| b == b'-');
+        if separator {
+            self.end_block();
+            self.after_separator = true;
+            return;
+        }
+        if std::mem::take(&mut self.after_separator)
+            && let Some((kind, header)) = text
+                .strip_prefix("FAIL: ")
+                .map(|h| (0, h))
+                .or_else(|| text.strip_prefix("ERROR: ").map(|h| (1, h)))
+            && let Some(name) = test_id(header)
+        {
+            self.blocks[kind] += 1;
+            self.failures.push(number, &name);
+            self.block = Some(Block::default());
+            return;
+        }
+        if let Some(block) = &mut self.block {
+            if dashes {
+                if block.in_traceback {
+                    // The line above `Ran N tests`.
+                    self.end_block();
+                } else {
+                    block.in_traceback = true;
+                }
+                return;
+            }
+            if block.in_traceback {
+                block.read(text);
+            }
+            return;
+        }
+        if let Some(ran) = ran_line(text) {
+            self.ran = Some(ran);
+        } else if self.ran.is_some()
+            && let Some(verdict) = verdict_line(text)
+        {
+            self.verdict = Some(verdict);
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_block();
+        let ran = self.ran?;
+        let (ok, counts) = self.verdict?;
+        let [failures, errors, skipped, expected, unexpected] = counts;
+        let passed = ran.saturating_sub(failures + errors + skipped + expected + unexpected);
+        let mut line = format!(
+            "tests: {} run, {} passed, {} failed, {} errors",
+            thousands(ran),
+            thousands(passed),
+            thousands(failures),
+            thousands(errors)
+        );
+        for (n, word) in counts[2..].iter().zip(&OUTCOMES[2..]) {
+            if *n > 0 {
+                line.push_str(&format!(", {} {word}", thousands(*n)));
+            }
+        }
+        line.push_str(&format!(
+            " (unittest: {})",
+            if ok { "OK" } else { "FAILED" }
+        ));
+        let json = json!({
+            "shape": "unittest",
+            "ran": ran,
+            "ok": ok,
+            "passed": passed,
+            "failed": failures,
+            "errors": errors,
+            "skipped": skipped,
+            "expected_failures": expected,
+            "unexpected_successes": unexpected,
+            "blocks": {"fail": self.blocks[0], "error": self.blocks[1]},
+        });
+        let listed = self.failures.take_as("failed tests (FAIL and ERROR)");
+        let fact = Fact::new("unittest", vec![line], json).failures(listed);
+        // A passing run's next question is not where its failures are.
+        Some(if failures + errors > 0 {
+            fact.hint("'^(FAIL|ERROR): ' -A 15")
+        } else {
+            fact
+        })
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.block.as_ref().map_or(0, |b| {
+                b.location.as_ref().map_or(0, String::capacity)
+                    + b.exception.as_ref().map_or(0, String::capacity)
+            })
+    }
+}
+
+impl Unittest {
+    /// The failure being read is complete: its exception and where.
+    fn end_block(&mut self) {
+        let Some(block) = self.block.take() else {
+            return;
+        };
+        if let Some(failure) = self.failures.current() {
+            for detail in block.exception.iter().chain(&block.location) {
+                failure.add_detail(detail);
+            }
+        }
+    }
+}
+
+impl Block {
+    fn read(&mut self, text: &str) {
+        if text == "Traceback (most recent call last):" {
+            self.awaiting_exception = true;
+            self.location = None;
+            return;
+        }
+        if let Some(frame) = text.strip_prefix("  File \"") {
+            // `  File "/x/test_tools.py", line 166, in test` → `at /x/test_tools.py:166 in test`
+            if let Some((path, rest)) = frame.split_once("\", line ") {
+                let (line, function) = rest.split_once(", in ").unwrap_or((rest, ""));
+                let mut at = format!("at {path}:{line}");
+                if !function.is_empty() {
+                    at.push_str(&format!(" in {function}"));
+                }
+                self.location = Some(at);
+            }
+            return;
+        }
+        if self.awaiting_exception && !text.starts_with(' ') && !text.is_empty() {
+            self.exception = Some(text.to_owned());
+            self.awaiting_exception = false;
+        }
+    }
+}
+
+/// `test_x (module.Class.test_x)` → `module.Class.test_x`; Python before 3.11 prints
+/// `test_x (module.Class)`; a subtest adds its parameters (`… (i=3)`), kept.
+fn test_id(header: &str) -> Option<String> {
+    let (method, rest) = header.split_once(" (")?;
+    let (inner, params) = rest.split_once(')')?;
+    if method.is_empty() || method.contains(' ') || inner.is_empty() || inner.contains(' ') {
+        return None;
+    }
+    let mut id = if inner == method || inner.ends_with(&format!(".{method}")) {
+        inner.to_owned()
+    } else {
+        format!("{inner}.{method}")
+    };
+    id.push_str(params.trim_end());
+    Some(id)
+}
+
+/// `Ran 1141 tests in 1.149s` → 1141.
+fn ran_line(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix("Ran ")?;
+    let (n, rest) = rest.split_once(' ')?;
+    (rest.starts_with("test in ") || rest.starts_with("tests in "))
+        .then(|| n.parse().ok())
+        .flatten()
+}
+
+/// `FAILED (failures=54, errors=51, skipped=66)`, `OK`, `OK (skipped=3)`.
+fn verdict_line(text: &str) -> Option<(bool, [u64; 5])> {
+    let (ok, rest) = if let Some(rest) = text.strip_prefix("OK") {
+        (true, rest)
+    } else {
+        (false, text.strip_prefix("FAILED")?)
+    };
+    let mut counts = [0; 5];
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Some((ok, counts));
+    }
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?;
+    for part in inner.split(", ") {
+        let (word, n) = part.split_once('=')?;
+        let i = OUTCOMES.iter().position(|o| *o == word)?;
+        counts[i] = n.parse().ok()?;
+    }
+    Some((ok, counts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_totals_and_verdicts() {
+        assert_eq!(
+            test_id("test_toc (test_legacy.TestExtensions.test_toc)").as_deref(),
+            Some("test_legacy.TestExtensions.test_toc")
+        );
+        assert_eq!(
+            test_id("test_toc (test_legacy.TestExtensions)").as_deref(),
+            Some("test_legacy.TestExtensions.test_toc")
+        );
+        assert_eq!(
+            test_id("test_range (tests.T.test_range) (i=3)").as_deref(),
+            Some("tests.T.test_range (i=3)")
+        );
+        assert_eq!(test_id("tests/x"), None);
+        assert_eq!(ran_line("Ran 1141 tests in 1.149s"), Some(1141));
+        assert_eq!(ran_line("Ran 1 test in 0.000s"), Some(1));
+        assert_eq!(ran_line("Ran away"), None);
+        assert_eq!(
+            verdict_line("FAILED (failures=54, errors=51, skipped=66)"),
+            Some((false, [54, 51, 66, 0, 0]))
+        );
+        assert_eq!(verdict_line("OK"), Some((true, [0; 5])));
+        assert_eq!(
+            verdict_line("OK (skipped=3, expected failures=1)"),
+            Some((true, [0, 0, 3, 1, 0]))
+        );
+        assert_eq!(verdict_line("OKAY"), None);
+        assert_eq!(verdict_line("FAILED (bogus=1)"), None);
+    }
+}
