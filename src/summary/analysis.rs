@@ -370,7 +370,10 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut seen_forms: Vec<&str> = Vec::new();
     'rounds: for round in 0..3 {
         for (i, failure) in all.iter().enumerate() {
-            let group = failure_group(&failure.name);
+            let group = failure
+                .group
+                .and_then(|n| failure.name.get(..n))
+                .unwrap_or_else(|| failure_group(&failure.name));
             let new_form = forms[i]
                 .as_deref()
                 .is_some_and(|form| !seen_forms.contains(&form));

@@ -401,6 +401,15 @@ pub(crate) fn is_incidental(line: &str) -> bool {
     let Some(&first) = t.as_bytes().first() else {
         return false;
     };
+    // RSpec echoes the line that failed: `Failure/Error: expect(x).to eq(y)`, numbered in an
+    // aggregate (`11.1) Failure/Error: …`); its message and location follow on their own lines.
+    let unnumbered = t
+        .split_once(") ")
+        .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+        .map_or(t, |(_, rest)| rest);
+    if unnumbered.starts_with("Failure/Error: ") {
+        return true;
+    }
     // libtest and unittest: `name ... ok`, `name (module.Class.name) ... skipped 'why'`
     if t.ends_with(" ... ok") || t.contains(" ... skipped") || t.ends_with(" ... expected failure")
     {
@@ -978,13 +987,15 @@ mod tests {
     }
 
     #[test]
-    fn valgrinds_banner_and_advice_and_passing_unittest_lines_are_incidental() {
+    fn valgrind_banners_passing_unittest_lines_and_rspec_echoes_are_incidental() {
         for line in [
             "==32183== Memcheck, a memory error detector",
             "==14339== Helgrind, a thread error detector",
             "==32183== For lists of detected and suppressed errors, rerun with: -s",
             "testLoadExtensionFailure (test_apis.TestErrors.testLoadExtensionFailure) ... ok",
             "test_error (t.T.test_error) ... skipped 'needs the error module'",
+            "     Failure/Error: expect(subject.ordinalize(n)).to eq(expected)",
+            "      11.1) Failure/Error: expect(subject.underscore(i(\"1éBellisimo\"))).to eql(\"1_é\")",
         ] {
             assert!(is_incidental(line), "{line}");
         }

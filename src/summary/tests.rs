@@ -1841,3 +1841,36 @@ fn unittest_totals_and_failures_of_a_real_run() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// RSpec on dry-inflector with three bugs put in by hand: the totals of RSpec's JSON formatter
+/// for the same seed (1,138 examples, 16 failures, 14 pending); the Pending section's numbered
+/// entries are not failures; within a tight budget each describe (`Dry::Inflector#demodulize`)
+/// gets its first failure before a second of another.
+#[test]
+fn rspec_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("rspec-dry-inflector.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let f = fact(&r, "rspec");
+    assert_eq!(
+        (
+            f["examples"].as_u64(),
+            f["failed"].as_u64(),
+            f["pending"].as_u64()
+        ),
+        (Some(1138), Some(16), Some(14))
+    );
+    assert_eq!(f["failed_examples_listed"], 16);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1,138 examples, 1,108 passed, 16 failed, 14 pending (rspec)"
+    );
+    let shown = failures_within(&bytes, 250).join("\n");
+    for wanted in [
+        "L97 Dry::Inflector#ordinalize ordinalizes 42 => 42nd: expected: \"42nd\" · got: \"42rd\" · at ./spec/unit/dry/inflector/ordinalize_spec.rb:7",
+        "L261 Dry::Inflector#demodulize demodulizes module name: A::B::C::D::E => E: expected: \"E\" · got: \"A\"",
+        "L288 Dry::Inflector#underscore handles diacritics:",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    assert!(!shown.contains("missing exception or rule"), "{shown}");
+}

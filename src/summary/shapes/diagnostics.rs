@@ -283,5 +283,6 @@ fn failure(line: u64, described: &str) -> Failure {
         line,
         name: String::new(),
         detail: vec![described.to_owned()],
+        group: None,
     }
 }

@@ -24,6 +24,7 @@ mod mypy;
 pub(crate) mod names;
 mod nul;
 mod pytest;
+mod rspec;
 mod ruff;
 mod rustc;
 mod tap;
@@ -88,6 +89,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
+        Box::<rspec::Rspec>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<unity::Unity>::default(),

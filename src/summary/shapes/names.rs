@@ -109,6 +109,10 @@ pub(crate) struct Failure {
     pub(crate) line: u64,
     pub(crate) name: String,
     pub(crate) detail: Vec<String>,
+    /// How long the start of `name` is that names its group, when the shape knows (RSpec's
+    /// `Dry::Inflector#ordinalize` of `Dry::Inflector#ordinalize ordinalizes 2 => 2nd`);
+    /// else the group is read from the name's separators.
+    pub(crate) group: Option<usize>,
 }
 
 /// The form of a failure's detail: the detail with the values it compares left out (numbers,
@@ -195,6 +199,7 @@ impl Failures {
             line,
             name: cut(name, NAME_CHARS),
             detail: Vec::new(),
+            group: None,
         });
     }
 

@@ -1,0 +1,233 @@
+//! RSpec: the total (`1138 examples, 16 failures, 14 pending`, with `N errors occurred outside
+//! of examples`), the `Failures:` section (`  1) Dry::Inflector#ordinalize ordinalizes 2 =>
+//! 2nd`, the failing line echoed after `Failure/Error:`, the message — `expected: "2nd"` /
+//! `got: "2rd"`, or the exception — and `# ./spec/x_spec.rb:7:in …`), files that failed to
+//! load (`An error occurred while loading ./spec/x_spec.rb.`), and `Failed examples:` (`rspec
+//! ./spec/x_spec.rb:9 # description`). The `Pending:` section is not read for failures.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+/// Lines of a failure's message kept (the location comes after them).
+const MESSAGE_LINES: usize = 3;
+
+#[derive(Debug, Default)]
+pub(crate) struct Rspec {
+    /// examples, failures, pending, errors outside of examples.
+    totals: Option<[u64; 4]>,
+    failed_examples: u64,
+    failures: Failures,
+    section: Section,
+    /// The failure being read is past its message (its location was taken or it has enough).
+    detailed: bool,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum Section {
+    #[default]
+    Other,
+    Failures,
+    /// `An error occurred while loading …`: its exception follows.
+    LoadError,
+    FailedExamples,
+}
+
+impl Shape for Rspec {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some(totals) = totals(text) {
+            self.totals = Some(totals);
+            self.section = Section::Other;
+            return;
+        }
+        match text {
+            "Failures:" => {
+                self.section = Section::Failures;
+                return;
+            }
+            "Failed examples:" => {
+                self.section = Section::FailedExamples;
+                return;
+            }
+            "Pending: (Failures listed here are expected and do not affect your suite's status)" => {
+                self.section = Section::Other;
+                return;
+            }
+            _ => {}
+        }
+        if text.starts_with("Finished in ") {
+            self.section = Section::Other;
+            return;
+        }
+        if let Some(what) = text.strip_prefix("An error occurred ") {
+            self.failures
+                .push(number, &format!("An error occurred {what}"));
+            self.section = Section::LoadError;
+            self.detailed = false;
+            return;
+        }
+        match self.section {
+            Section::Other => {}
+            Section::FailedExamples => {
+                if text.starts_with("rspec ./") || text.starts_with("rspec '") {
+                    self.failed_examples += 1;
+                }
+            }
+            Section::Failures | Section::LoadError => {
+                if self.section == Section::Failures
+                    && let Some(name) = failure_start(text)
+                {
+                    self.failures.push(number, name);
+                    // RSpec joins `describe Dry::Inflector` and `describe "#ordinalize"` into
+                    // `Dry::Inflector#ordinalize`: the first word is the group.
+                    if let Some(failure) = self.failures.current() {
+                        failure.group = failure.name.find(' ');
+                    }
+                    self.detailed = false;
+                    return;
+                }
+                self.detail(text);
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let [examples, failures, pending, errors] = self.totals?;
+        let mut line = format!(
+            "tests: {} examples, {} passed, {} failed",
+            thousands(examples),
+            thousands(examples.saturating_sub(failures + pending)),
+            thousands(failures)
+        );
+        if pending > 0 {
+            line.push_str(&format!(", {} pending", thousands(pending)));
+        }
+        if errors > 0 {
+            line.push_str(&format!(
+                ", {} outside of examples",
+                crate::format::plural(errors, "error", "errors")
+            ));
+        }
+        line.push_str(" (rspec)");
+        let json = json!({
+            "shape": "rspec",
+            "examples": examples,
+            "failed": failures,
+            "pending": pending,
+            "errors_outside_examples": errors,
+            "failed_examples_listed": self.failed_examples,
+        });
+        let listed = self.failures.take_as("failed examples");
+        let fact = Fact::new("rspec", vec![line], json).failures(listed);
+        // A passing run's next question is not where its failures are.
+        Some(if failures + errors > 0 {
+            fact.hint("'^rspec \\./|^  [0-9]+\\) |^An error occurred' -A 1")
+        } else {
+            fact
+        })
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+    }
+}
+
+impl Rspec {
+    /// A line under a failure: its message lines, then its location.
+    fn detail(&mut self, text: &str) {
+        if self.detailed {
+            return;
+        }
+        let Some(failure) = self.failures.current() else {
+            return;
+        };
+        let t = text.trim();
+        // `# ./spec/unit/x_spec.rb:7:in `block (4 levels) in <top (required)>'`
+        if let Some(at) = t.strip_prefix("# ./").or_else(|| t.strip_prefix("./")) {
+            if failure.has_detail() {
+                let at = at.split(":in `").next().unwrap_or(at);
+                failure.add_detail(&format!("at ./{at}"));
+                self.detailed = true;
+            }
+            return;
+        }
+        let skip = t.is_empty()
+            || t.starts_with("Failure/Error:")
+            || t.starts_with('#')
+            || t.starts_with("(compared using")
+            || t.starts_with("Got ")
+            || t.bytes().all(|b| b == b'^' || b == b' ');
+        if skip || failure.detail.len() >= MESSAGE_LINES {
+            return;
+        }
+        // Aggregated failures number theirs: `1.1) Failure/Error: …`, `1) expected: "-2nd"`.
+        let t = t
+            .split_once(") ")
+            .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+            .map_or(t, |(_, rest)| rest);
+        if !t.starts_with("Failure/Error:") {
+            failure.add_detail(t);
+        }
+    }
+}
+
+/// `1138 examples, 16 failures, 14 pending`, `1 example, 0 failures`, `0 examples, 0 failures,
+/// 1 error occurred outside of examples` → [examples, failures, pending, errors].
+fn totals(text: &str) -> Option<[u64; 4]> {
+    let mut out = [0; 4];
+    let mut parts = text.split(", ");
+    let (n, word) = parts.next()?.split_once(' ')?;
+    if !matches!(word, "example" | "examples") {
+        return None;
+    }
+    out[0] = n.parse().ok()?;
+    let (n, word) = parts.next()?.split_once(' ')?;
+    if !matches!(word, "failure" | "failures") {
+        return None;
+    }
+    out[1] = n.parse().ok()?;
+    for part in parts {
+        let (n, word) = part.split_once(' ')?;
+        let n = n.parse().ok()?;
+        if word == "pending" {
+            out[2] = n;
+        } else if word.starts_with("error") && word.ends_with("outside of examples") {
+            out[3] = n;
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// `  1) Dry::Inflector#ordinalize ordinalizes 2 => 2nd` → the description.
+fn failure_start(text: &str) -> Option<&str> {
+    let t = text.strip_prefix("  ")?;
+    let (n, rest) = t.split_once(") ")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_lines() {
+        assert_eq!(
+            totals("1138 examples, 16 failures, 14 pending"),
+            Some([1138, 16, 14, 0])
+        );
+        assert_eq!(totals("1 example, 0 failures"), Some([1, 0, 0, 0]));
+        assert_eq!(
+            totals("0 examples, 0 failures, 1 error occurred outside of examples"),
+            Some([0, 0, 0, 1])
+        );
+        assert_eq!(totals("3 examples of bad code, 2 failures"), None);
+        assert_eq!(totals("12 failures, 3 examples"), None);
+        assert_eq!(failure_start("  12) Foo bar"), Some("Foo bar"));
+        assert_eq!(failure_start("      12.1) Failure/Error: x"), None);
+    }
+}
