@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, numbered};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -56,7 +56,7 @@ impl Shape for Mocha {
         if !self.in_failures {
             return;
         }
-        if let Some(rest) = failure_start(text) {
+        if let Some(rest) = numbered(text) {
             self.reading = Reading::Title(number, Vec::new());
             self.title_part(rest);
             return;
@@ -133,13 +133,11 @@ impl Shape for Mocha {
             "failing": failing,
         });
         let failures = self.failures.take_as("failed tests");
-        let fact = Fact::new("mocha", vec![line], json).failures(failures);
-        // A passing run's next question is not where its failures are.
-        Some(if failing > 0 {
-            fact.hint("'^  [0-9]+\\) ' -A 8")
-        } else {
-            fact
-        })
+        Some(
+            Fact::new("mocha", vec![line], json)
+                .failures(failures)
+                .hint_if_failed(failing > 0, "'^  [0-9]+\\) ' -A 8"),
+        )
     }
 
     #[cfg(test)]
@@ -188,13 +186,6 @@ fn total(text: &str) -> Option<(u64, &str)> {
     Some((n, word))
 }
 
-/// `  1) express.static()` → `express.static()`.
-fn failure_start(text: &str) -> Option<&str> {
-    let t = text.strip_prefix("  ")?;
-    let (n, rest) = t.split_once(") ")?;
-    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,11 +197,8 @@ mod tests {
         assert_eq!(total("  66 failing"), Some((66, "failing")));
         assert_eq!(total("  3 passing tests"), None);
         assert_eq!(total("66 failing"), None);
-        assert_eq!(
-            failure_start("  12) express.static()"),
-            Some("express.static()")
-        );
-        assert_eq!(failure_start("    1) should work"), None);
-        assert_eq!(failure_start("  x) y"), None);
+        assert_eq!(numbered("  12) express.static()"), Some("express.static()"));
+        assert_eq!(numbered("    1) should work"), None);
+        assert_eq!(numbered("  x) y"), None);
     }
 }

@@ -169,6 +169,12 @@ impl Fact {
         self
     }
 
+    /// A test run's hint, given only when something failed: a passing run's next question is
+    /// not where its failures are.
+    pub(crate) fn hint_if_failed(self, failed: bool, hint: &str) -> Fact {
+        if failed { self.hint(hint) } else { self }
+    }
+
     /// See [`Fact::yields`].
     pub(crate) fn yields(mut self) -> Fact {
         self.yields = true;

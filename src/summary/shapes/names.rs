@@ -30,6 +30,13 @@ pub(crate) fn js_test_counts(
     line
 }
 
+/// A numbered entry of a runner's failure list, `  12) title` → `title` (mocha, RSpec).
+pub(crate) fn numbered(text: &str) -> Option<&str> {
+    let t = text.strip_prefix("  ")?;
+    let (n, rest) = t.split_once(") ")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
+}
+
 /// Names kept for display: the first `NAMES_KEPT` and the last, each cut short, and how many
 /// there were.
 #[derive(Debug, Default)]

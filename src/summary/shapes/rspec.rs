@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, numbered};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -77,7 +77,7 @@ impl Shape for Rspec {
             }
             Section::Failures | Section::LoadError => {
                 if self.section == Section::Failures
-                    && let Some(name) = failure_start(text)
+                    && let Some(name) = numbered(text)
                 {
                     self.failures.push(number, name);
                     // RSpec joins `describe Dry::Inflector` and `describe "#ordinalize"` into
@@ -120,13 +120,14 @@ impl Shape for Rspec {
             "failed_examples_listed": self.failed_examples,
         });
         let listed = self.failures.take_as("failed examples");
-        let fact = Fact::new("rspec", vec![line], json).failures(listed);
-        // A passing run's next question is not where its failures are.
-        Some(if failures + errors > 0 {
-            fact.hint("'^rspec \\./|^  [0-9]+\\) |^An error occurred' -A 1")
-        } else {
-            fact
-        })
+        Some(
+            Fact::new("rspec", vec![line], json)
+                .failures(listed)
+                .hint_if_failed(
+                    failures + errors > 0,
+                    "'^rspec \\./|^  [0-9]+\\) |^An error occurred' -A 1",
+                ),
+        )
     }
 
     #[cfg(test)]
@@ -203,13 +204,6 @@ fn totals(text: &str) -> Option<[u64; 4]> {
     Some(out)
 }
 
-/// `  1) Dry::Inflector#ordinalize ordinalizes 2 => 2nd` → the description.
-fn failure_start(text: &str) -> Option<&str> {
-    let t = text.strip_prefix("  ")?;
-    let (n, rest) = t.split_once(") ")?;
-    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,7 +221,7 @@ mod tests {
         );
         assert_eq!(totals("3 examples of bad code, 2 failures"), None);
         assert_eq!(totals("12 failures, 3 examples"), None);
-        assert_eq!(failure_start("  12) Foo bar"), Some("Foo bar"));
-        assert_eq!(failure_start("      12.1) Failure/Error: x"), None);
+        assert_eq!(numbered("  12) Foo bar"), Some("Foo bar"));
+        assert_eq!(numbered("      12.1) Failure/Error: x"), None);
     }
 }

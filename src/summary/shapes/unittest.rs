@@ -123,13 +123,11 @@ impl Shape for Unittest {
             "blocks": {"fail": self.blocks[0], "error": self.blocks[1]},
         });
         let listed = self.failures.take_as("failed tests (FAIL and ERROR)");
-        let fact = Fact::new("unittest", vec![line], json).failures(listed);
-        // A passing run's next question is not where its failures are.
-        Some(if failures + errors > 0 {
-            fact.hint("'^(FAIL|ERROR): ' -A 15")
-        } else {
-            fact
-        })
+        Some(
+            Fact::new("unittest", vec![line], json)
+                .failures(listed)
+                .hint_if_failed(failures + errors > 0, "'^(FAIL|ERROR): ' -A 15"),
+        )
     }
 
     #[cfg(test)]

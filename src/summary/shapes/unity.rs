@@ -67,13 +67,11 @@ impl Shape for Unity {
             "lines": {"pass": self.lines[0], "fail": self.lines[1], "ignore": self.lines[2]},
         });
         let failed = self.failures.take_as("failed tests");
-        let fact = Fact::new("unity", vec![line], json).failures(failed);
-        // A passing run's next question is not where its failures are.
-        Some(if failures > 0 {
-            fact.hint("':FAIL|^[0-9]+ Tests '")
-        } else {
-            fact
-        })
+        Some(
+            Fact::new("unity", vec![line], json)
+                .failures(failed)
+                .hint_if_failed(failures > 0, "':FAIL|^[0-9]+ Tests '"),
+        )
     }
 
     #[cfg(test)]
