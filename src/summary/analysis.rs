@@ -228,13 +228,19 @@ impl Findings {
         // Each list keeps room for its heading and first failure from the lists before it: a
         // second way of failing (leaks after invalid reads, failed tests after a compile
         // error) must not go unseen because the first list had more to say.
+        // A list with more failures than fit keeps a share of its room for their names.
         let first_costs: Vec<u64> = lists
             .iter()
             .map(|f| {
-                cost(&heading(f))
+                let first = cost(&heading(f))
                     + f.iter()
                         .next()
-                        .map_or(0, |first| cost(&failure_line(first, Detail::Compact)))
+                        .map_or(0, |first| cost(&failure_line(first, Detail::Compact)));
+                if f.total > 1 {
+                    (first * NAMES_SHARE).div_ceil(NAMES_SHARE - 1)
+                } else {
+                    first
+                }
             })
             .collect();
         for (k, f) in lists.iter().enumerate() {
@@ -448,8 +454,19 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
         match detail {
             Detail::Whole => line.push_str(&failure.detail.join(" · ")),
             Detail::Compact => {
-                line.push_str(&crate::format::cut(&failure.detail[0], COMPACT_CHARS));
-                if let Some(at) = failure.detail[1..].iter().find(|d| d.starts_with("at ")) {
+                // The detail's lines while they fit in `COMPACT_CHARS` (a panic's location is
+                // nothing without the values under it), the first always; then where (`at …`).
+                let at = failure.detail[1..].iter().find(|d| d.starts_with("at "));
+                let mut compact = crate::format::cut(&failure.detail[0], COMPACT_CHARS);
+                for d in failure.detail[1..].iter().filter(|d| Some(*d) != at) {
+                    if compact.chars().count() + 3 + d.chars().count() > COMPACT_CHARS {
+                        break;
+                    }
+                    compact.push_str(" · ");
+                    compact.push_str(d);
+                }
+                line.push_str(&compact);
+                if let Some(at) = at {
                     line.push_str(" · ");
                     line.push_str(at);
                 }
@@ -576,7 +593,7 @@ impl Report {
 
 #[cfg(test)]
 mod tests {
-    use super::failure_group;
+    use super::{Detail, Failure, failure_group, failure_line};
     use crate::summary::shapes::names::form;
 
     #[test]
@@ -639,5 +656,35 @@ mod tests {
         ] {
             assert_eq!(failure_group(name), group);
         }
+    }
+
+    #[test]
+    fn a_compact_detail_keeps_the_lines_that_fit_and_where() {
+        let failure = Failure {
+            line: 7,
+            name: "t".into(),
+            detail: [
+                "panicked at src/a.rs:1:1:",
+                "assertion `left == right` failed",
+                "left: 1",
+                "right: 2",
+                "at src/a.rs:1",
+            ]
+            .map(String::from)
+            .to_vec(),
+            group: None,
+        };
+        assert_eq!(
+            failure_line(&failure, Detail::Compact),
+            "  L7 t: panicked at src/a.rs:1:1: · assertion `left == right` failed · left: 1 · right: 2 · at src/a.rs:1"
+        );
+        let long = Failure {
+            detail: vec!["x".repeat(100), "second line".into(), "at here".into()],
+            ..failure
+        };
+        assert_eq!(
+            failure_line(&long, Detail::Compact),
+            format!("  L7 t: {} · at here", "x".repeat(100))
+        );
     }
 }
