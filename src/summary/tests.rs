@@ -1598,11 +1598,12 @@ fn valgrind_errors_leaks_and_summaries_of_a_real_run() {
     assert!(!all.contains("vgpreload"), "{all}");
 }
 
-/// With two lists (errors, then leaks) and room for little, the leaks still get their first
-/// one: the first list does not take the room of the second.
+/// With two lists (errors, then leaks) and room for little (200 tokens: the errors alone would
+/// fill it with four), the leaks still get their first one: the first list does not take the
+/// room of the second.
 #[test]
 fn every_list_of_failures_gets_its_first_within_a_tight_budget() {
-    let lines = failures_within(&corpus2("valgrind-misc-tests-cjson.txt"), 150);
+    let lines = failures_within(&corpus2("valgrind-misc-tests-cjson.txt"), 200);
     let shown = lines.join("\n");
     assert!(shown.contains("[ctxoff] valgrind errors (12):"), "{shown}");
     assert!(
@@ -1873,4 +1874,45 @@ fn rspec_totals_and_failures_of_a_real_run() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
     assert!(!shown.contains("missing exception or rule"), "{shown}");
+}
+
+/// cargo nextest on base64 with a bug put in by hand: the totals of nextest's JUnit report of
+/// the same run (192 tests, 41 failures, 7 of them aborts); each failure with its panic and the
+/// values compared, the aborted ones marked; the failures nextest lists again after its Summary
+/// are not counted twice; nextest's `error: test run failed` is no compiler error.
+#[test]
+fn nextest_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("nextest-base64.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let n = fact(&r, "nextest");
+    assert_eq!(n["run"], 192);
+    assert_eq!(n["passed_lines"], 151);
+    assert_eq!(n["statuses"][0]["status"], "FAIL");
+    assert_eq!(n["statuses"][0]["count"], 34);
+    assert_eq!(n["statuses"][1]["status"], "SIGABRT");
+    assert_eq!(n["statuses"][1]["count"], 7);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 192 run, 151 passed, 41 failed, 0 skipped (nextest); not by a failed assertion: SIGABRT ×7"
+    );
+    assert_eq!(fact(&r, "rustc")["errors"], 0);
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (41):");
+    assert!(
+        all[1].starts_with(
+            "  L65 base64 decode::tests::decode_into_nonempty_vec_doesnt_clobber_existing_prefix: panicked at src/tests.rs:44:5: · assertion `left == right` failed · left: "
+        ),
+        "{}",
+        all[1]
+    );
+    // Within a tight budget, each way of failing, with its values.
+    let tight = failures_within(&bytes, 400).join("\n");
+    for wanted in [
+        "panicked at src/tests.rs:44:5: · assertion `left == right` failed · left: ",
+        "panicked at src/encode.rs:89:5: · assertion `left == right` failed · left: ",
+        "panicked at src/engine/tests.rs:1273:5: · assertion `left == right` failed · left: ",
+        "every_possible_split_of_input: SIGABRT · panicked at",
+    ] {
+        assert!(tight.contains(wanted), "{wanted} in {tight}");
+    }
 }

@@ -22,6 +22,7 @@ mod make;
 mod mocha;
 mod mypy;
 pub(crate) mod names;
+mod nextest;
 mod nul;
 mod pytest;
 mod rspec;
@@ -83,6 +84,7 @@ impl Source {
 pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
     vec![
         Box::<libtest::Libtest>::default(),
+        Box::<nextest::Nextest>::default(),
         Box::<pytest::Pytest>::default(),
         Box::<unittest::Unittest>::default(),
         Box::<gotest::GoTest>::default(),

@@ -151,6 +151,7 @@ fn is_summary(level: Level, message: &str) -> bool {
                 || message.starts_with("Could not compile")
                 || message.starts_with("aborting due to")
                 || message.starts_with("test failed, to rerun pass")
+                || message == "test run failed"
                 || message.ends_with(" targets failed:")
                 || message.ends_with(" target failed:")
         }
