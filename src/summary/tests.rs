@@ -1916,3 +1916,37 @@ fn nextest_totals_and_failures_of_a_real_run() {
         assert!(tight.contains(wanted), "{wanted} in {tight}");
     }
 }
+
+/// googletest's own unit tests with two bugs put in by hand: the totals of its JSON report of
+/// the same run (447 tests, 13 disabled, 3 failures); each failure with its file:line and the
+/// values compared; the names googletest lists again after its totals are not counted twice.
+#[test]
+fn googletest_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("gtest-googletest.txt");
+    let r = feed(&bytes, 0).0.finish(None);
+    let g = fact(&r, "googletest");
+    assert_eq!(
+        (
+            g["ran"].as_u64(),
+            g["passed"].as_u64(),
+            g["failed"].as_u64(),
+            g["disabled"].as_u64()
+        ),
+        (Some(434), Some(431), Some(3), Some(13))
+    );
+    assert_eq!(g["failed_lines"], 3);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 434 run, 431 passed, 3 failed, 13 disabled (googletest: 104 test suites)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all,
+        [
+            "[ctxoff] failed tests (3):",
+            "  L140 CodePointToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:678: Failure · \"(Invalid Unicode 0x1234ABCD)\" · CodePointToUtf8(L'\\x1234ABCD') · Which is: \"(Invalid Unicode 0x1234abcd)\"",
+            "  L165 WideStringToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:753: Failure · \"(Invalid Unicode 0xABCDFF)\" · WideStringToUtf8(L\"\\xABCDFF\", -1).c_str() · Which is: \"(Invalid Unicode 0xabcdff)\"",
+            "  L216 StringTest.EndsWithCaseInsensitive: /home/dev/googletest/googletest/test/gtest_unittest.cc:1101: Failure · Value of: String::EndsWithCaseInsensitive(\"\", \"\") · Actual: false · Expected: true",
+        ]
+    );
+}

@@ -13,6 +13,7 @@ mod gitlog;
 mod gotest;
 mod govet;
 mod grep;
+mod gtest;
 mod install;
 mod jest;
 mod json;
@@ -95,6 +96,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<unity::Unity>::default(),
+        Box::<gtest::Gtest>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),

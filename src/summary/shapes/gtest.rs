@@ -1,0 +1,208 @@
+//! GoogleTest: `[ RUN      ] Suite.Test`, the failure under it (`foo_test.cc:23: Failure`, then
+//! `Expected equality of these values:` / `Which is: 1` …), `[  FAILED  ] Suite.Test (0 ms)`,
+//! and the totals: `[==========] 1234 tests from 120 test suites ran.`, `[  PASSED  ] 1200
+//! tests.`, `[  FAILED  ] 32 tests, listed below:` (whose list repeats the names),
+//! `[  SKIPPED ] …`, `YOU HAVE 4 DISABLED TESTS`. Totals of several binaries (a CTest run) add up.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::{plural, thousands};
+
+/// Lines of a failure kept: where (`file:line: Failure`) and what follows.
+const DETAIL_LINES: usize = 4;
+
+#[derive(Debug, Default)]
+pub(crate) struct Gtest {
+    /// Summed over binaries: ran, suites, passed, failed, skipped, disabled.
+    totals: [u64; 6],
+    binaries: u64,
+    /// `[  FAILED  ] Suite.Test (0 ms)` lines read.
+    failed_lines: u64,
+    failures: Failures,
+    /// The running test's failure so far: its line and lines.
+    running: Option<(Option<u64>, Vec<String>)>,
+}
+
+impl Shape for Gtest {
+    fn line(&mut self, number: u64, text: &str) {
+        let Some((tag, rest)) = tagged(text) else {
+            if let Some((at, lines)) = &mut self.running {
+                read_failure(number, text, at, lines);
+            }
+            self.disabled(text);
+            return;
+        };
+        match tag {
+            "RUN" => self.running = Some((None, Vec::new())),
+            "OK" => self.running = None,
+            "FAILED" => {
+                if let Some((name, _)) = rest.strip_suffix(" ms)").and_then(|r| r.rsplit_once(" ("))
+                {
+                    self.failed_lines += 1;
+                    let (at, lines) = self.running.take().unwrap_or_default();
+                    self.failures.push(at.unwrap_or(number), name);
+                    if let Some(failure) = self.failures.current() {
+                        // The suite: `FooTest` of `FooTest.Bar`, `Prefix/FooP` of `Prefix/FooP.Case/0`.
+                        failure.group = failure.name.find('.');
+                        for line in &lines {
+                            failure.add_detail(line);
+                        }
+                    }
+                } else if let Some(n) = count_before(rest, " test") {
+                    self.totals[3] += n;
+                }
+            }
+            "PASSED" => {
+                if let Some(n) = count_before(rest, " test") {
+                    self.totals[2] += n;
+                }
+            }
+            "SKIPPED" => {
+                if let Some(n) = count_before(rest, " test")
+                    && rest.contains("listed below")
+                {
+                    self.totals[4] += n;
+                }
+            }
+            "==========" => {
+                // `1234 tests from 120 test suites ran. (456 ms total)`
+                if let Some((tests, suites)) = rest.split_once(" from ")
+                    && suites.contains(" ran.")
+                    && let Some(n) = count_before(tests, " test")
+                    && let Some(s) = count_before(suites, " test")
+                {
+                    self.binaries += 1;
+                    self.totals[0] += n;
+                    self.totals[1] += s;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if self.binaries == 0 {
+            return None;
+        }
+        let [ran, suites, passed, failed, skipped, disabled] = self.totals;
+        let mut line = format!(
+            "tests: {} run, {} passed, {} failed",
+            thousands(ran),
+            thousands(passed),
+            thousands(failed)
+        );
+        if skipped > 0 {
+            line.push_str(&format!(", {} skipped", thousands(skipped)));
+        }
+        if disabled > 0 {
+            line.push_str(&format!(", {} disabled", thousands(disabled)));
+        }
+        line.push_str(&format!(
+            " (googletest: {}",
+            plural(suites, "test suite", "test suites")
+        ));
+        if self.binaries > 1 {
+            line.push_str(&format!(", {} binaries", thousands(self.binaries)));
+        }
+        line.push(')');
+        let json = json!({
+            "shape": "googletest",
+            "binaries": self.binaries,
+            "ran": ran,
+            "suites": suites,
+            "passed": passed,
+            "failed": failed,
+            "skipped": skipped,
+            "disabled": disabled,
+            "failed_lines": self.failed_lines,
+        });
+        let listed = self.failures.take_as("failed tests");
+        Some(
+            Fact::new("googletest", vec![line], json)
+                .failures(listed)
+                .hint_if_failed(failed > 0, "': Failure$|^\\[  FAILED  \\]' -A 5"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.running.as_ref().map_or(0, |(_, lines)| {
+                lines.iter().map(|l| l.capacity() + 24).sum::<usize>()
+            })
+    }
+}
+
+impl Gtest {
+    /// `  YOU HAVE 4 DISABLED TESTS`
+    fn disabled(&mut self, text: &str) {
+        if let Some(rest) = text.trim_start().strip_prefix("YOU HAVE ")
+            && let Some(n) = count_before(rest, " DISABLED TEST")
+        {
+            self.totals[5] += n;
+        }
+    }
+}
+
+/// A line of the running test: its first failure (`foo_test.cc:23: Failure`, or MSVC's
+/// `foo_test.cc(23): error: …`) and the lines under it.
+fn read_failure(number: u64, text: &str, at: &mut Option<u64>, lines: &mut Vec<String>) {
+    let t = text.trim();
+    if at.is_none() {
+        let failure = t.ends_with(": Failure") || t.contains("): error: ");
+        if failure {
+            *at = Some(number);
+            lines.push(t.to_owned());
+        }
+        return;
+    }
+    // `Expected equality of these values:` only announces the two values (and their `Which
+    // is:`) that follow: room goes to those.
+    if lines.len() < DETAIL_LINES && !t.is_empty() && t != "Expected equality of these values:" {
+        lines.push(t.to_owned());
+    }
+}
+
+/// `[  FAILED  ] Suite.Test (0 ms)` → (`FAILED`, `Suite.Test (0 ms)`).
+fn tagged(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix('[')?;
+    let (tag, rest) = rest.split_once("] ")?;
+    let tag = tag.trim();
+    let known = matches!(
+        tag,
+        "RUN" | "OK" | "FAILED" | "PASSED" | "SKIPPED" | "==========" | "----------" | "DISABLED"
+    );
+    known.then_some((tag, rest))
+}
+
+/// `32 tests, listed below:` with ` test` → 32.
+fn count_before(text: &str, word: &str) -> Option<u64> {
+    let (n, _) = text.split_once(word)?;
+    n.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_and_counts() {
+        assert_eq!(
+            tagged("[  FAILED  ] FooTest.Bar (0 ms)"),
+            Some(("FAILED", "FooTest.Bar (0 ms)"))
+        );
+        assert_eq!(
+            tagged("[==========] 14 tests from 5 test suites ran. (0 ms total)"),
+            Some((
+                "==========",
+                "14 tests from 5 test suites ran. (0 ms total)"
+            ))
+        );
+        assert_eq!(tagged("[1] foo"), None);
+        assert_eq!(count_before("32 tests, listed below:", " test"), Some(32));
+        assert_eq!(count_before("1 test, listed below:", " test"), Some(1));
+        assert_eq!(count_before("13 tests.", " test"), Some(13));
+    }
+}
