@@ -77,6 +77,31 @@ fn options() -> Options {
     o
 }
 
+/// The scratch directory, with a fixed name: its path is in every summary, three times, and a
+/// random one made the figures move by about a hundred tokens between runs. One left by a run
+/// that stopped is removed first if it is this user's own directory; one that is not (a
+/// symlink, another user's) leaves a random name.
+fn scratch_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::MetadataExt;
+    let fixed = std::env::temp_dir().join("ctxoff-fidelity");
+    // This user's id: the owner of a file it creates.
+    let me = tempfile::tempfile()
+        .and_then(|f| f.metadata())
+        .map(|m| m.uid());
+    if let Ok(meta) = std::fs::symlink_metadata(&fixed)
+        && meta.is_dir()
+        && me.is_ok_and(|me| meta.uid() == me)
+    {
+        std::fs::remove_dir_all(&fixed).ok();
+    }
+    tempfile::Builder::new()
+        .prefix("ctxoff-fidelity")
+        .rand_bytes(0)
+        .tempdir()
+        .or_else(|_| tempfile::tempdir())
+        .unwrap_or_else(|e| fail(&format!("temp dir: {e}")))
+}
+
 fn fail(msg: &str) -> ! {
     eprintln!("fidelity: {msg}");
     std::process::exit(2)
@@ -97,14 +122,7 @@ fn main() {
     let o = options();
     let bpe = tiktoken_rs::o200k_base_singleton();
     let count = |s: &str| bpe.encode_ordinary(s).len();
-    // A fixed name: the path is in every summary, three times, and a random one made the
-    // figures move by about a hundred tokens between runs. Another run using it gets a random one.
-    let scratch = tempfile::Builder::new()
-        .prefix("ctxoff-fidelity")
-        .rand_bytes(0)
-        .tempdir()
-        .or_else(|_| tempfile::tempdir())
-        .unwrap_or_else(|e| fail(&format!("temp dir: {e}")));
+    let scratch = scratch_dir();
     for dir in &o.corpora {
         let truths = truth::load_dir(dir).unwrap_or_else(|e| fail(&e));
         let mut measured = Vec::new();
