@@ -403,15 +403,20 @@ pub(crate) fn is_incidental(line: &str) -> bool {
     };
     // RSpec echoes the line that failed: `Failure/Error: expect(x).to eq(y)`, numbered in an
     // aggregate (`11.1) Failure/Error: …`); its message and location follow on their own lines.
-    let unnumbered = t
-        .split_once(") ")
-        .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
-        .map_or(t, |(_, rest)| rest);
+    let unnumbered = if first.is_ascii_digit() {
+        t.split_once(") ")
+            .filter(|(n, _)| n.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+            .map_or(t, |(_, rest)| rest)
+    } else {
+        t
+    };
     if unnumbered.starts_with("Failure/Error: ") {
         return true;
     }
     // libtest and unittest: `name ... ok`, `name (module.Class.name) ... skipped 'why'`
-    if t.ends_with(" ... ok") || t.contains(" ... skipped") || t.ends_with(" ... expected failure")
+    if t.ends_with(" ... ok")
+        || t.ends_with(" ... expected failure")
+        || (t.ends_with('\'') && t.contains(" ... skipped '"))
     {
         return true;
     }

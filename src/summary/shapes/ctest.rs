@@ -187,10 +187,21 @@ impl Ctest {
 /// ` 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec`
 /// → (`parse_examples`, `Failed`).
 fn result_line(text: &str) -> Option<(&str, &str)> {
-    let (_, rest) = text.split_once(" Test ")?;
+    // `N/M` first: most lines are not CTest's, and this sees them off in a few bytes.
+    let t = text.trim_start_matches(' ');
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let (count, rest) = t.split_once(' ')?;
+    let (done, of) = count.split_once('/')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(done) || !digits(of) {
+        return None;
+    }
+    let rest = rest.trim_start().strip_prefix("Test")?;
     let rest = rest.trim_start().strip_prefix('#')?;
     let (number, rest) = rest.split_once(": ")?;
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+    if !digits(number) {
         return None;
     }
     let (name, rest) = rest.split_once(" ..")?;
@@ -209,7 +220,8 @@ fn result_line(text: &str) -> Option<(&str, &str)> {
 
 /// `58% tests passed, 8 tests failed out of 19` → (8, 19).
 fn total_line(text: &str) -> Option<(u64, u64)> {
-    let (_, rest) = text.split_once("% tests passed, ")?;
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = text[digits..].strip_prefix("% tests passed, ")?;
     let (failed, rest) = rest.split_once(" test")?;
     let total = rest.split_once(" failed out of ")?.1;
     Some((failed.parse().ok()?, total.trim().parse().ok()?))

@@ -172,13 +172,18 @@ fn status_line(text: &str) -> Option<(&str, &str)> {
     if t.len() == text.len() {
         return None;
     }
-    let (status, rest) = t.split_once(" [")?;
-    let status = status.trim();
-    let words_ok = !status.is_empty()
-        && status
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ' || b == b'-');
-    if !words_ok {
+    // The status: capitals (`FAIL`, `SIGABRT`, `TRY 2 FAIL`), then ` [`. Read byte by byte,
+    // so that the many indented lines that are not nextest's cost a byte or two.
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
+    let words = t
+        .bytes()
+        .take_while(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' ' || b == b'-')
+        .count();
+    let rest = t[words..].strip_prefix('[')?;
+    let status = t[..words].strip_suffix(' ')?.trim();
+    if status.is_empty() {
         return None;
     }
     // `   0.071s] ( 18/192) name` or `> 60.000s] name`

@@ -178,6 +178,11 @@ impl Rspec {
 /// `1138 examples, 16 failures, 14 pending`, `1 example, 0 failures`, `0 examples, 0 failures,
 /// 1 error occurred outside of examples` → [examples, failures, pending, errors].
 fn totals(text: &str) -> Option<[u64; 4]> {
+    // A number and ` example` first: most lines are not this one.
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !text[digits..].starts_with(" example") {
+        return None;
+    }
     let mut out = [0; 4];
     let mut parts = text.split(", ");
     let (n, word) = parts.next()?.split_once(' ')?;

@@ -3,6 +3,9 @@
 //! (`30 Tests 0 Failures 0 Ignored`, then `OK` or `FAIL`). Totals of several binaries (a
 //! CTest run) are summed.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 use serde_json::json;
 
 use super::names::Failures;
@@ -82,7 +85,10 @@ impl Shape for Unity {
 
 /// `30 Tests 0 Failures 0 Ignored ` → [30, 0, 0].
 fn total_line(text: &str) -> Option<[u64; 3]> {
-    let mut words = text.split_whitespace();
+    if !text.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut words = text.split_ascii_whitespace();
     let mut numbers = [0; 3];
     for (n, word) in numbers.iter_mut().zip(["Tests", "Failures", "Ignored"]) {
         *n = words.next()?.parse().ok()?;
@@ -96,7 +102,11 @@ fn total_line(text: &str) -> Option<[u64; 3]> {
 /// `tests/misc.c:805:test_name:FAIL: Expected 1 Was 2` → (`test_name`, `FAIL`,
 /// `Expected 1 Was 2`).
 fn test_line(text: &str) -> Option<(&str, &str, Option<&str>)> {
-    let (before, message) = match text.split_once(":FAIL") {
+    // `:PASS` and `:IGNORE` end the line, `:FAIL` follows the name: most lines have none,
+    // which one fast search tells.
+    static FAIL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(":FAIL"));
+    let fail = FAIL.find(text.as_bytes());
+    let (before, message) = match fail.map(|at| (&text[..at], &text[at + 5..])) {
         Some((before, after)) => (before, Some(after.trim_start_matches(':').trim())),
         None => {
             let before = text
