@@ -885,6 +885,47 @@ fn stream_big(mut make: impl FnMut(u64, &mut String)) -> (Report, u64) {
 
 use std::fmt::Write as _;
 
+/// The C, Ruby, JS and Python runners' shapes on 100 MB of their lines, each failure of a new
+/// kind, status or title and some near the 64 KiB line cap: lists, kinds and statuses stay
+/// bounded.
+#[test]
+fn bounded_memory_runner_output() {
+    let long = "x".repeat(60_000);
+    let (r, _) = stream_big(|n, s| {
+        let _ = match n % 10 {
+            0 => write!(
+                s,
+                "==1== Invalid read of size {n} {}",
+                if n % 1000 == 0 { &long } else { "" }
+            ),
+            1 => write!(s, "==1==    at 0x{n:X}: f{n} (file{n}.c:{n})"),
+            2 => write!(
+                s,
+                "==1== {n} bytes in {n} blocks are definitely lost in loss record {n} of {n}"
+            ),
+            3 => write!(
+                s,
+                " {n}/{n} Test  #{n}: t{n} ...***Exception: kind{n}  0.01 sec"
+            ),
+            4 => write!(s, "file.c:{n}:test_{n}:FAIL: Expected {n} Was 0"),
+            5 => write!(
+                s,
+                "  {n}) suite{n} {}:",
+                if n % 1000 == 5 { &long } else { "title" }
+            ),
+            6 => write!(s, "     Error: expected {n} to be 0"),
+            7 => write!(s, "        STATUS{n} [   0.001s] crate t::case_{n}"),
+            8 => write!(s, "[  FAILED  ] Suite{n}.Test (0 ms)"),
+            _ => write!(s, "ERROR: test_{n} (mod.C.test_{n})"),
+        };
+    });
+    assert!(
+        shapes(&r).contains(&"valgrind".to_owned()),
+        "{:?}",
+        shapes(&r)
+    );
+}
+
 #[test]
 fn bounded_memory_log_lines() {
     let words = [

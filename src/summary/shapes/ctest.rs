@@ -59,7 +59,7 @@ impl Shape for Ctest {
             };
             match self.statuses.iter_mut().find(|(s, _)| s == status) {
                 Some((_, n)) => *n += 1,
-                None => self.statuses.push((status.to_owned(), 1)),
+                None => self.statuses.push((crate::format::cut(status, 60), 1)),
             }
             self.failures.push(number, &format!("{name} ({status})"));
             self.in_output = true;

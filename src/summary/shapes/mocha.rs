@@ -161,7 +161,8 @@ impl Mocha {
             None => (part, false),
         };
         if parts.len() < TITLE_PARTS {
-            parts.push(part.to_owned());
+            // The name is cut to 160 characters anyway.
+            parts.push(crate::format::cut(part, 160));
         }
         if last {
             let (at, name) = (*at, parts.join(" > "));

@@ -62,7 +62,7 @@ impl Shape for Nextest {
             };
             match self.statuses.iter_mut().find(|(s, _)| s == status) {
                 Some((_, n)) => *n += 1,
-                None => self.statuses.push((status.to_owned(), 1)),
+                None => self.statuses.push((crate::format::cut(status, 40), 1)),
             }
             self.failures.push(number, name);
             if let Some(failure) = self.failures.current() {

@@ -20,6 +20,8 @@ const LEAK_KINDS: [&str; 5] = [
 ];
 /// Kinds of error counted by name; more are counted together.
 const KINDS_KEPT: usize = 16;
+/// A kind's length at most (a header is a line of up to 64 KiB).
+const KIND_CHARS: usize = 100;
 /// Frames kept as a record's detail (those with a source location come first).
 const FRAMES_KEPT: usize = 2;
 
@@ -393,10 +395,12 @@ fn parse_number(text: &str) -> Option<u64> {
 /// An error's kind: its header without the addresses it names (`Invalid read of size 1`).
 fn kind_of(header: &str) -> String {
     let kind = header.split(" at 0x").next().unwrap_or(header);
-    kind.split(' ')
+    let kind = kind
+        .split(' ')
         .map(|w| if w.starts_with("0x") { "0x…" } else { w })
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    crate::format::cut(&kind, KIND_CHARS)
 }
 
 #[cfg(test)]
