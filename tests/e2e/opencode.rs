@@ -228,7 +228,17 @@ fn control_output_keeps_its_last_2000_lines_and_loses_the_exit_code() {
     let run = opencode.run();
     assert_eq!(run.results.len(), 2);
     for result in &run.results {
-        let (notice, kept) = result.split_once("\n\n18002\n").expect("the kept lines");
+        let (notice, kept) = result.split_once("\n\n18002\n").unwrap_or_else(|| {
+            let end = result
+                .char_indices()
+                .nth(400)
+                .map_or(result.len(), |(i, _)| i);
+            panic!(
+                "the kept lines, in {} bytes: {:?}",
+                result.len(),
+                &result[..end]
+            )
+        });
         assert!(
             notice.starts_with("...output truncated...\n\nFull output saved to: "),
             "{notice}"
