@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Counts, Failures};
 use super::valgrind::{source_frame, split};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
@@ -22,7 +22,7 @@ pub(crate) struct Ctest {
     project: bool,
     passed: u64,
     /// Result lines other than `Passed`, by status (`Failed`, `Exception: SegFault`, `Timeout`).
-    statuses: Vec<(String, u64)>,
+    statuses: Counts,
     /// `58% tests passed, 8 tests failed out of 19`: failed, total.
     total: Option<(u64, u64)>,
     /// Names listed under `The following tests FAILED:`.
@@ -48,19 +48,7 @@ impl Shape for Ctest {
                 self.passed += 1;
                 return;
             }
-            // A few statuses exist; a test may make up more (`Exception: …`): those past the
-            // first `STATUSES_KEPT` are counted as `other`.
-            let status = if self.statuses.len() < STATUSES_KEPT
-                || self.statuses.iter().any(|(s, _)| s == status)
-            {
-                status
-            } else {
-                "other"
-            };
-            match self.statuses.iter_mut().find(|(s, _)| s == status) {
-                Some((_, n)) => *n += 1,
-                None => self.statuses.push((crate::format::cut(status, 60), 1)),
-            }
+            self.statuses.add(status, STATUSES_KEPT);
             self.failures.push(number, &format!("{name} ({status})"));
             self.in_output = true;
             self.valgrind_header = None;
@@ -94,7 +82,7 @@ impl Shape for Ctest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
-        let results = self.passed + self.statuses.iter().map(|(_, n)| n).sum::<u64>();
+        let results = self.passed + self.statuses.total();
         if !self.project || (results == 0 && self.total.is_none()) {
             return None;
         }
@@ -111,18 +99,14 @@ impl Shape for Ctest {
                 thousands(self.passed)
             ),
         };
-        if !self.statuses.is_empty() {
-            let statuses: Vec<String> = self
-                .statuses
-                .iter()
-                .map(|(s, n)| format!("{s} ×{}", thousands(*n)))
-                .collect();
+        let statuses = self.statuses.render(|_| true);
+        if !statuses.is_empty() {
             line.push_str(&format!("; {}", statuses.join(" · ")));
         }
         let json = json!({
             "shape": "ctest",
             "passed": self.passed,
-            "statuses": self.statuses.iter().map(|(s, n)| json!({"status": s, "count": n})).collect::<Vec<_>>(),
+            "statuses": self.statuses.json("status"),
             "failed": self.total.map(|t| t.0),
             "total": self.total.map(|t| t.1),
             "listed_failed": self.listed_failed,
@@ -139,11 +123,7 @@ impl Shape for Ctest {
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
             + self.lower.capacity()
-            + self
-                .statuses
-                .iter()
-                .map(|(s, _)| s.capacity() + 32)
-                .sum::<usize>()
+            + self.statuses.approx_heap()
             + self.valgrind_header.as_ref().map_or(0, String::capacity)
     }
 }

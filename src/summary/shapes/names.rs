@@ -37,6 +37,58 @@ pub(crate) fn numbered(text: &str) -> Option<&str> {
     (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty()).then_some(rest)
 }
 
+/// How often each name occurred (a test's status, a kind of error): the first `max` names on
+/// their own, later ones together as `other`; names cut to `NAME_CHARS`.
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) counts: Vec<(String, u64)>,
+    pub(crate) other: u64,
+}
+
+impl Counts {
+    pub(crate) fn add(&mut self, name: &str, max: usize) {
+        let name = cut(name, NAME_CHARS);
+        if let Some((_, n)) = self.counts.iter_mut().find(|(k, _)| *k == name) {
+            *n += 1;
+        } else if self.counts.len() < max {
+            self.counts.push((name, 1));
+        } else {
+            self.other += 1;
+        }
+    }
+
+    /// `Failed ×8`, …, `other ×2`, for the names `keep` keeps.
+    pub(crate) fn render(&self, keep: impl Fn(&str) -> bool) -> Vec<String> {
+        self.counts
+            .iter()
+            .filter(|(k, _)| keep(k))
+            .map(|(k, n)| format!("{k} ×{}", thousands(*n)))
+            .chain((self.other > 0).then(|| format!("other ×{}", thousands(self.other))))
+            .collect()
+    }
+
+    pub(crate) fn json(&self, key: &str) -> serde_json::Value {
+        let mut list: Vec<serde_json::Value> = self
+            .counts
+            .iter()
+            .map(|(k, n)| json!({key: k, "count": n}))
+            .collect();
+        if self.other > 0 {
+            list.push(json!({key: "other", "count": self.other}));
+        }
+        list.into()
+    }
+
+    pub(crate) fn total(&self) -> u64 {
+        self.counts.iter().map(|(_, n)| n).sum::<u64>() + self.other
+    }
+
+    #[cfg(test)]
+    pub(crate) fn approx_heap(&self) -> usize {
+        self.counts.iter().map(|(k, _)| k.capacity() + 32).sum()
+    }
+}
+
 /// Names kept for display: the first `NAMES_KEPT` and the last, each cut short, and how many
 /// there were.
 #[derive(Debug, Default)]
@@ -371,5 +423,30 @@ mod tests {
         assert_eq!(&names[38..], ["t39", "t40", "t45", "t50", "t60"]);
         assert_eq!(failures.total, 60);
         assert!(failures.named("t45").is_some());
+    }
+
+    #[test]
+    fn counts_keep_the_first_names_and_count_the_rest_as_other() {
+        let mut counts = Counts::default();
+        for name in [
+            "Failed",
+            "Timeout",
+            "Failed",
+            "Exception: SegFault",
+            "Timeout",
+        ] {
+            counts.add(name, 2);
+        }
+        assert_eq!(
+            counts.render(|_| true),
+            ["Failed ×2", "Timeout ×2", "other ×1"]
+        );
+        assert_eq!(counts.render(|n| n != "Failed"), ["Timeout ×2", "other ×1"]);
+        assert_eq!(counts.total(), 5);
+        let long = "x".repeat(70_000);
+        counts.add(&long, 3);
+        counts.add(&long, 3);
+        assert_eq!(counts.counts[2].1, 2);
+        assert!(counts.counts[2].0.chars().count() <= NAME_CHARS + 1);
     }
 }

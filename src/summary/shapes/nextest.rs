@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Counts, Failures};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -18,7 +18,7 @@ const STATUSES_KEPT: usize = 12;
 pub(crate) struct Nextest {
     passed_lines: u64,
     /// Status lines of tests that did not pass (`FAIL`, `SIGABRT`…), before the Summary.
-    statuses: Vec<(String, u64)>,
+    statuses: Counts,
     /// The Summary's counts: tests run (and of how many), then each `count word` in order.
     summary: Option<Summary>,
     failures: Failures,
@@ -53,17 +53,7 @@ impl Shape for Nextest {
             if matches!(status, "START" | "SLOW" | "RETRY" | "SKIP") {
                 return;
             }
-            let status = if self.statuses.len() < STATUSES_KEPT
-                || self.statuses.iter().any(|(s, _)| s == status)
-            {
-                status
-            } else {
-                "other"
-            };
-            match self.statuses.iter_mut().find(|(s, _)| s == status) {
-                Some((_, n)) => *n += 1,
-                None => self.statuses.push((crate::format::cut(status, 40), 1)),
-            }
+            self.statuses.add(status, STATUSES_KEPT);
             self.failures.push(number, name);
             if let Some(failure) = self.failures.current() {
                 // The test's binary and module: `base64 engine::tests` of
@@ -91,26 +81,21 @@ impl Shape for Nextest {
             line.push_str(&format!(", {} {word}", thousands(*n)));
         }
         line.push_str(" (nextest)");
-        let abnormal: Vec<String> = self
-            .statuses
-            .iter()
-            .filter(|(s, _)| s != "FAIL")
-            .map(|(s, n)| format!("{s} ×{}", thousands(*n)))
-            .collect();
+        let abnormal = self.statuses.render(|s| s != "FAIL");
         if !abnormal.is_empty() {
             line.push_str(&format!(
                 "; not by a failed assertion: {}",
                 abnormal.join(" · ")
             ));
         }
-        let failed = self.statuses.iter().map(|(_, n)| n).sum::<u64>();
+        let failed = self.statuses.total();
         let json = json!({
             "shape": "nextest",
             "run": summary.run,
             "of": summary.of,
             "counts": summary.counts.iter().map(|(n, w)| json!({"count": n, "what": w})).collect::<Vec<_>>(),
             "passed_lines": self.passed_lines,
-            "statuses": self.statuses.iter().map(|(s, n)| json!({"status": s, "count": n})).collect::<Vec<_>>(),
+            "statuses": self.statuses.json("status"),
         });
         let listed = self.failures.take_as("failed tests");
         Some(
@@ -126,11 +111,7 @@ impl Shape for Nextest {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
-            + self
-                .statuses
-                .iter()
-                .map(|(s, _)| s.capacity() + 32)
-                .sum::<usize>()
+            + self.statuses.approx_heap()
             + self.summary.as_ref().map_or(0, |s| {
                 s.counts
                     .iter()

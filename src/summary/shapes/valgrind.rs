@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Counts, Failures};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
 
@@ -20,8 +20,6 @@ const LEAK_KINDS: [&str; 5] = [
 ];
 /// Kinds of error counted by name; more are counted together.
 const KINDS_KEPT: usize = 16;
-/// A kind's length at most (a header is a line of up to 64 KiB).
-const KIND_CHARS: usize = 100;
 /// Frames kept as a record's detail (those with a source location come first).
 const FRAMES_KEPT: usize = 2;
 
@@ -32,9 +30,8 @@ pub(crate) struct Valgrind {
     /// The process whose record's stack is being read, and the list the record is in.
     reading: Option<(String, Option<List>)>,
     frames: u64,
-    /// Errors by kind (the header without addresses), and those past `KINDS_KEPT`.
-    kinds: Vec<(String, u64)>,
-    other_kinds: u64,
+    /// Errors by kind (the header without addresses).
+    kinds: Counts,
     records: u64,
     /// Leak records per kind of `LEAK_KINDS`: records, bytes, blocks.
     leak_records: [[u64; 3]; 5],
@@ -147,6 +144,7 @@ impl Shape for Valgrind {
         if self.records > 0 {
             let mut kinds: Vec<String> = self
                 .kinds
+                .counts
                 .iter()
                 .map(|(kind, n)| {
                     let mut entry = format!("{kind} ×{}", thousands(*n));
@@ -164,8 +162,8 @@ impl Shape for Valgrind {
                     entry
                 })
                 .collect();
-            if self.other_kinds > 0 {
-                kinds.push(format!("other ×{}", thousands(self.other_kinds)));
+            if self.kinds.other > 0 {
+                kinds.push(format!("other ×{}", thousands(self.kinds.other)));
             }
             lines.push(format!(
                 "valgrind: {} shown: {}",
@@ -180,8 +178,7 @@ impl Shape for Valgrind {
             "contexts": contexts,
             "suppressed": suppressed,
             "records": self.records,
-            "kinds": self.kinds.iter().map(|(k, n)| json!({"kind": k, "count": n})).collect::<Vec<_>>(),
-            "other_kinds": self.other_kinds,
+            "kinds": self.kinds.json("kind"),
             "leak_records": LEAK_KINDS.iter().zip(self.leak_records).map(|(kind, [records, bytes, blocks])| {
                 json!({"kind": kind, "records": records, "bytes": bytes, "blocks": blocks})
             }).collect::<Vec<_>>(),
@@ -208,11 +205,7 @@ impl Shape for Valgrind {
     fn approx_heap(&self) -> usize {
         self.errors.approx_heap()
             + self.leaks.approx_heap()
-            + self
-                .kinds
-                .iter()
-                .map(|(k, _)| k.capacity() + 32)
-                .sum::<usize>()
+            + self.kinds.approx_heap()
             + self.pending.as_ref().map_or(0, |p| {
                 p.pid.capacity()
                     + p.header.capacity()
@@ -301,13 +294,7 @@ impl Valgrind {
 
     fn count(&mut self, kind: &str) {
         self.records += 1;
-        if let Some((_, n)) = self.kinds.iter_mut().find(|(k, _)| k == kind) {
-            *n += 1;
-        } else if self.kinds.len() < KINDS_KEPT {
-            self.kinds.push((kind.to_owned(), 1));
-        } else {
-            self.other_kinds += 1;
-        }
+        self.kinds.add(kind, KINDS_KEPT);
     }
 }
 
@@ -395,12 +382,10 @@ fn parse_number(text: &str) -> Option<u64> {
 /// An error's kind: its header without the addresses it names (`Invalid read of size 1`).
 fn kind_of(header: &str) -> String {
     let kind = header.split(" at 0x").next().unwrap_or(header);
-    let kind = kind
-        .split(' ')
+    kind.split(' ')
         .map(|w| if w.starts_with("0x") { "0x…" } else { w })
         .collect::<Vec<_>>()
-        .join(" ");
-    crate::format::cut(&kind, KIND_CHARS)
+        .join(" ")
 }
 
 #[cfg(test)]
