@@ -318,6 +318,13 @@ fn cargo_test_pass() {
         "per binary: src/lib.rs: 204 passed; 0 failed; 2 ignored · tests/cli_cases.rs: 51 \
          passed; 0 failed; 1 ignored · doc-tests textkit: 5 passed; 0 failed; 0 ignored"
     );
+    // A passing run's next question is not where its failures are; a failing run's is.
+    assert_eq!(r.hint(), None);
+    assert!(
+        facts("cargo-test-failures.txt")
+            .hint()
+            .is_some_and(|h| h.contains("panicked at"))
+    );
 }
 
 #[test]

@@ -111,11 +111,12 @@ impl Shape for Ctest {
             "total": self.total.map(|t| t.1),
             "listed_failed": self.listed_failed,
         });
+        let failing = !self.failures.is_empty() || self.total.is_some_and(|(failed, _)| failed > 0);
         let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("ctest", vec![line], json)
                 .failures(failures)
-                .hint("'\\*\\*\\*[A-Z]|^\\t +[0-9]+ - ' -A 8"),
+                .hint_if_failed(failing, "'\\*\\*\\*[A-Z]|^\\t +[0-9]+ - ' -A 8"),
         )
     }
 

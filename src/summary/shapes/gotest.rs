@@ -149,11 +149,13 @@ impl Shape for GoTest {
             "failed_packages": self.packages_failed.json(),
             "packages_without_tests": self.packages_without_tests,
         });
+        let failing =
+            self.failed > 0 || self.packages_failed.total > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed (sub)tests");
         Some(
             Fact::new("go test", lines, json)
                 .failures(failures)
-                .hint("'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"),
+                .hint_if_failed(failing, "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"),
         )
     }
 

@@ -123,13 +123,17 @@ impl Shape for Jest {
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "suites_not_run": self.not_run.names(usize::MAX),
         });
+        let failing = failed > 0
+            || self.suites.is_some_and(|s| s[1] > 0)
+            || !self.not_run.is_empty()
+            || !self.failures.is_empty();
         let not_run = self.not_run.take_as("suites that failed to run");
         let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("jest", lines, json)
                 .failures(not_run)
                 .failures(failures)
-                .hint("'●|Expected|Received' -A 3"),
+                .hint_if_failed(failing, "'●|Expected|Received' -A 3"),
         )
     }
 

@@ -158,11 +158,12 @@ impl Shape for Libtest {
             "stopped_binaries": self.stopped,
             "overflowed": self.overflowed,
         });
+        let failing = self.failed > 0 || self.stopped > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("cargo test", lines, json)
                 .failures(failures)
-                .hint("'^---- |panicked at|^test .* FAILED' -A 4"),
+                .hint_if_failed(failing, "'^---- |panicked at|^test .* FAILED' -A 4"),
         )
     }
 

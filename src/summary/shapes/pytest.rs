@@ -191,11 +191,12 @@ impl Shape for Pytest {
             "error_names": self.errors.json(),
             "first_error": first_error,
         });
+        let failing = failed + errors > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed tests and errors");
         Some(
             Fact::new("pytest", vec![line], json)
                 .failures(failures)
-                .hint("'^E |^_{3,} ' -A 2"),
+                .hint_if_failed(failing, "'^E |^_{3,} ' -A 2"),
         )
     }
 

@@ -139,13 +139,14 @@ impl Shape for Vitest {
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "failed_suites": self.failed_suites.names(usize::MAX),
         });
+        let failing = failed > 0 || !self.failed_suites.is_empty() || !self.failures.is_empty();
         let suites = self.failed_suites.take_as("suites that failed to load");
         let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("vitest", lines, json)
                 .failures(suites)
                 .failures(failures)
-                .hint("'^ FAIL |Error|Expected|Received' -A 2"),
+                .hint_if_failed(failing, "'^ FAIL |Error|Expected|Received' -A 2"),
         )
     }
 
