@@ -29,10 +29,9 @@ pub(crate) struct Valgrind {
     pending: Option<Pending>,
     /// The process whose record's stack is being read, and the list the record is in.
     reading: Option<(String, Option<List>)>,
-    frames: u64,
+    frames: usize,
     /// Errors by kind (the header without addresses).
     kinds: Counts,
-    records: u64,
     /// Leak records per kind of `LEAK_KINDS`: records, bytes, blocks.
     leak_records: [[u64; 3]; 5],
     /// Summed `ERROR SUMMARY` lines: processes, errors, contexts, suppressed errors.
@@ -62,12 +61,13 @@ impl Shape for Valgrind {
             self.indented(pid, body);
             return;
         }
-        if body.starts_with("Locks held:") || body.starts_with("This conflicts with ") {
-            // helgrind: part of the error above (a data race's locks and, after a blank line,
-            // its other access).
-            if body.starts_with("This conflicts with ") {
-                self.reading = Some((pid.to_owned(), Some(List::Errors)));
-            }
+        // helgrind: a data race's locks and, after a blank line, its other access belong to
+        // the error above.
+        if body.starts_with("Locks held:") {
+            return;
+        }
+        if body.starts_with("This conflicts with ") {
+            self.reading = Some((pid.to_owned(), Some(List::Errors)));
             self.indented(pid, body);
             return;
         }
@@ -84,7 +84,7 @@ impl Shape for Valgrind {
             record[0] += 1;
             record[1] += bytes;
             record[2] += blocks;
-            self.count(LEAK_KINDS[kind]);
+            self.kinds.add(LEAK_KINDS[kind], KINDS_KEPT);
             // Definitely and possibly lost are the leaks to mend; the others follow from them.
             let listed = (kind == 0 || kind == 2).then_some(List::Leaks);
             if listed.is_some() {
@@ -104,7 +104,8 @@ impl Shape for Valgrind {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let [processes, errors, contexts, suppressed] = self.summaries;
-        if self.records == 0 && processes == 0 {
+        let records = self.kinds.total();
+        if records == 0 && processes == 0 {
             return None;
         }
         let mut lines = Vec::new();
@@ -141,7 +142,7 @@ impl Shape for Valgrind {
             }
             lines.push(line);
         }
-        if self.records > 0 {
+        if records > 0 {
             let mut kinds: Vec<String> = self
                 .kinds
                 .counts
@@ -167,7 +168,7 @@ impl Shape for Valgrind {
             }
             lines.push(format!(
                 "valgrind: {} shown: {}",
-                plural(self.records, "record", "records"),
+                plural(records, "record", "records"),
                 kinds.join(" · ")
             ));
         }
@@ -177,7 +178,7 @@ impl Shape for Valgrind {
             "errors": errors,
             "contexts": contexts,
             "suppressed": suppressed,
-            "records": self.records,
+            "records": records,
             "kinds": self.kinds.json("kind"),
             "leak_records": LEAK_KINDS.iter().zip(self.leak_records).map(|(kind, [records, bytes, blocks])| {
                 json!({"kind": kind, "records": records, "bytes": bytes, "blocks": blocks})
@@ -228,9 +229,6 @@ impl Valgrind {
             return;
         }
         let frame = body.starts_with("at 0x") || body.starts_with("by 0x");
-        if body.starts_with("Locks held:") {
-            return;
-        }
         if let Some(pending) = self.pending.as_mut().filter(|p| p.pid == pid)
             && !frame
         {
@@ -240,7 +238,7 @@ impl Valgrind {
             return;
         }
         if frame && let Some(pending) = self.pending.take_if(|p| p.pid == pid) {
-            self.count(&kind_of(&pending.header));
+            self.kinds.add(&kind_of(&pending.header), KINDS_KEPT);
             self.errors.push(pending.line, &pending.header);
             if let (Some(detail), Some(failure)) = (pending.detail, self.errors.current()) {
                 failure.add_detail(&detail);
@@ -260,7 +258,7 @@ impl Valgrind {
             return;
         };
         if frame {
-            if self.frames < FRAMES_KEPT as u64
+            if self.frames < FRAMES_KEPT
                 && let Some(frame) = source_frame(body)
             {
                 self.frames += 1;
@@ -274,7 +272,7 @@ impl Valgrind {
             // block was allocated (or helgrind's other access, then where it was made): one
             // frame of that stack too.
             failure.add_detail(body);
-            self.frames = self.frames.min(FRAMES_KEPT as u64 - 1);
+            self.frames = self.frames.min(FRAMES_KEPT - 1);
         }
     }
 
@@ -290,11 +288,6 @@ impl Valgrind {
             self.summaries[2] += contexts;
             self.summaries[3] += numbers.next().flatten().unwrap_or(0);
         }
-    }
-
-    fn count(&mut self, kind: &str) {
-        self.records += 1;
-        self.kinds.add(kind, KINDS_KEPT);
     }
 }
 
@@ -419,6 +412,10 @@ mod tests {
             ),
             None
         );
+        assert!(is_announcement("Thread #2 was created"));
+        assert!(!is_announcement(
+            "Possible data race during read of size 4 at 0x10C02C by thread #3"
+        ));
         assert_eq!(split("==25689== "), Some(("25689", "")));
         assert_eq!(split("==25689=="), Some(("25689", "")));
         assert_eq!(split("==x== a"), None);
