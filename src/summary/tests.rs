@@ -53,7 +53,12 @@ fn feed(bytes: &[u8], max_tail_lines: u64) -> (Analysis, u64) {
 }
 
 fn facts(name: &str) -> Report {
-    feed(&corpus(name), 0).0.finish(None)
+    report(&corpus(name))
+}
+
+/// The report over `bytes`, fed as the capture pipeline does, with nothing omitted.
+fn report(bytes: &[u8]) -> Report {
+    feed(bytes, 0).0.finish(None)
 }
 
 fn fact(report: &Report, shape: &str) -> serde_json::Value {
@@ -147,7 +152,7 @@ fn a_cut_cargo_json_message_makes_the_counts_unsure() {
     let mut lines: Vec<&str> = text.lines().collect();
     // The capture cuts lines longer than its cap: the record no longer parses.
     lines[1] = &lines[1][..200];
-    let r = feed(lines.join("\n").as_bytes(), 0).0.finish(None);
+    let r = report(lines.join("\n").as_bytes());
     assert!(
         !shapes(&r).contains(&"rustc".to_owned()),
         "{:?}",
@@ -499,7 +504,7 @@ fn vitest_failures() {
 #[test]
 fn go_test_verbose_synthetic() {
     let bytes = include_bytes!("testdata/go-test-v-synthetic.txt");
-    let r = feed(bytes, 0).0.finish(None);
+    let r = report(bytes);
     assert_eq!(shapes(&r), ["go test"]);
     let f = fact(&r, "go test");
     let counts = [
@@ -532,7 +537,7 @@ fn go_test_verbose_synthetic() {
 #[test]
 fn go_test_without_v_counts_only_failures() {
     let text = "--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\nFAIL\nFAIL\texample.com/x\t0.002s\nok  \texample.com/y\t0.001s\nFAIL\n";
-    let r = feed(text.as_bytes(), 0).0.finish(None);
+    let r = report(text.as_bytes());
     assert_eq!(
         r.render(),
         [
@@ -1183,7 +1188,7 @@ mod properties {
                 let _ = writeln!(out, "\ntest result: {verdict}. {p} passed; {f} failed; {i} ignored; 0 measured; 0 filtered out; finished in 0.01s\n");
                 passed += p; failed += f; ignored += i;
             }
-            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let r = report(out.as_bytes());
             let f = fact(&r, "cargo test");
             prop_assert_eq!(["passed", "failed", "ignored", "binaries"].map(|k| json_u64(&f[k])), [passed, failed, ignored, suites.len() as u64]);
             let kept: Vec<String> = names.into_iter().take(crate::summary::shapes::names::NAMES_KEPT).collect();
@@ -1216,7 +1221,7 @@ mod properties {
                 *per_file.entry(path.clone()).or_default() += *matches as u64;
                 previous = Some(path);
             }
-            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let r = report(out.as_bytes());
             let f = fact(&r, "grep");
             prop_assert_eq!(json_u64(&f["matches"]), per_file.values().sum::<u64>());
             if contiguous {
@@ -1267,7 +1272,7 @@ mod properties {
                 out.push_str(&serde_json::to_string(record).unwrap());
                 out.push('\n');
             }
-            let r = feed(out.as_bytes(), 0).0.finish(None);
+            let r = report(out.as_bytes());
             let f = fact(&r, "json lines");
             prop_assert_eq!(json_u64(&f["records"]["count"]), records.len() as u64);
             let mut keys: std::collections::BTreeMap<String, u64> = Default::default();
@@ -1450,7 +1455,7 @@ fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
 #[test]
 fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
     let text = String::from_utf8(corpus2("http-server-log.txt")).unwrap();
-    let r = feed(text.as_bytes(), 0).0.finish(None);
+    let r = report(text.as_bytes());
     assert_eq!(shapes(&r), ["access log"]);
     let f = fact(&r, "access log");
     let count = |needle: &str| text.lines().filter(|l| l.contains(needle)).count() as u64;
@@ -1483,12 +1488,12 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
         "10.0.0.2 - bob [10/Oct/2000:13:55:37 -0700] \"PUT /b HTTP/2.0\" 503 12 \"-\" \"curl/8\"\n",
         "10.0.0.1 - - [10/Oct/2000:13:55:38 -0700] \"GET /c HTTP/1.1\" 304 0 \"-\" \"curl/8\"\n",
     );
-    let r = feed(log.as_bytes(), 0).0.finish(None);
+    let r = report(log.as_bytes());
     let f = fact(&r, "access log");
     assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (3, 1));
     assert_eq!(f["methods"], serde_json::json!({"GET": 2, "PUT": 1}));
     let two: String = log.lines().take(2).map(|l| format!("{l}\n")).collect();
-    let r = feed(two.as_bytes(), 0).0.finish(None);
+    let r = report(two.as_bytes());
     assert!(
         !shapes(&r).contains(&"access log".to_string()),
         "{:?}",
@@ -1526,7 +1531,7 @@ fn failures_within_a_budget_show_each_way_of_failing_first() {
 #[test]
 fn pytest_subtests_are_counted_apart_and_grouped_with_their_test() {
     let bytes = corpus2("pytest-v-more-itertools.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let f = fact(&r, "pytest");
     assert_eq!(
         (f["run"].as_u64(), f["failed"].as_u64()),
@@ -1607,7 +1612,7 @@ fn notable_lines_are_taken_from_the_preview_budget() {
 #[test]
 fn valgrind_errors_leaks_and_summaries_of_a_real_run() {
     let bytes = corpus2("valgrind-misc-tests-cjson.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let v = fact(&r, "valgrind");
     assert_eq!(
         (
@@ -1667,7 +1672,7 @@ fn every_list_of_failures_gets_its_first_within_a_tight_budget() {
 /// valgrind -q in a test log: no summaries, one leak record, its bytes said.
 #[test]
 fn a_quiet_valgrind_leak_in_a_test_log() {
-    let r = feed(&corpus2("cat-jqtest-log.txt"), 0).0.finish(None);
+    let r = report(&corpus2("cat-jqtest-log.txt"));
     assert_eq!(
         rendered(&r, "valgrind:"),
         "valgrind: 1 record shown: definitely lost ×1 (40 bytes in 2 blocks)"
@@ -1681,7 +1686,7 @@ fn a_quiet_valgrind_leak_in_a_test_log() {
 #[test]
 fn ctest_failures_with_the_first_problem_of_each() {
     let bytes = corpus2("ctest-valgrind-cjson.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let c = fact(&r, "ctest");
     assert_eq!(
         (c["failed"].as_u64(), c["total"].as_u64()),
@@ -1754,7 +1759,7 @@ fn ctest_failures_with_the_first_problem_of_each() {
 #[test]
 fn memcheck_and_helgrind_kinds_of_error() {
     let mem = include_bytes!("testdata/valgrind-memcheck-segv.txt");
-    let r = feed(mem, 0).0.finish(None);
+    let r = report(mem);
     assert_eq!(
         rendered(&r, "valgrind: 3"),
         "valgrind: 3 records shown: Conditional jump or move depends on uninitialised value(s) ×1 · \
@@ -1766,7 +1771,7 @@ fn memcheck_and_helgrind_kinds_of_error() {
         "{all}"
     );
     let hel = include_bytes!("testdata/valgrind-helgrind-race.txt");
-    let r = feed(hel, 0).0.finish(None);
+    let r = report(hel);
     let v = fact(&r, "valgrind");
     assert_eq!(
         (v["records"].as_u64(), v["errors"].as_u64()),
@@ -1778,6 +1783,15 @@ fn memcheck_and_helgrind_kinds_of_error() {
         "{all}"
     );
     assert!(!all.contains("Locks held"), "{all}");
+    // A race with a lock held on one side (`testdata/valgrind-lock.c`): the lock's own
+    // announcement and its stack are no error.
+    let lock = include_bytes!("testdata/valgrind-helgrind-lock.txt");
+    let r = report(lock);
+    assert_eq!(
+        rendered(&r, "valgrind: 2"),
+        "valgrind: 2 records shown: Possible data race during read of size 4 ×1 · \
+         Possible data race during write of size 4 ×1"
+    );
 }
 
 /// mypy --strict on requests: after the first error, the errors mypy reports by default come
@@ -1823,7 +1837,7 @@ fn mypy_lists_default_checks_before_optional_ones() {
 #[test]
 fn mocha_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("mocha-express.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let m = fact(&r, "mocha");
     assert_eq!(
         (
@@ -1854,6 +1868,19 @@ fn mocha_totals_and_failures_of_a_real_run() {
     );
     let shown = failures_within(&bytes, 700).join("\n");
     assert!(shown.contains("AssertionError"), "{shown}");
+    // Two runs in one log: totals and failures of both, each failure list read as its own.
+    let twice = [bytes.as_slice(), bytes.as_slice()].concat();
+    let r = report(&twice);
+    let m = fact(&r, "mocha");
+    assert_eq!(
+        (
+            m["runs"].as_u64(),
+            m["passing"].as_u64(),
+            m["failing"].as_u64()
+        ),
+        (Some(2), Some(2380), Some(132))
+    );
+    assert_eq!(m["failures"][0]["total"], 132);
 }
 
 /// `python -m unittest` on Python-Markdown with two bugs put in by hand: the totals of
@@ -1863,7 +1890,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
 #[test]
 fn unittest_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("unittest-markdown.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let u = fact(&r, "unittest");
     assert_eq!(
         (
@@ -1898,7 +1925,7 @@ fn unittest_totals_and_failures_of_a_real_run() {
 #[test]
 fn rspec_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("rspec-dry-inflector.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let f = fact(&r, "rspec");
     assert_eq!(
         (
@@ -1931,7 +1958,7 @@ fn rspec_totals_and_failures_of_a_real_run() {
 #[test]
 fn nextest_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("nextest-base64.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let n = fact(&r, "nextest");
     assert_eq!(n["run"], 192);
     assert_eq!(n["passed_lines"], 151);
@@ -1971,7 +1998,7 @@ fn nextest_totals_and_failures_of_a_real_run() {
 #[test]
 fn googletest_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("gtest-googletest.txt");
-    let r = feed(&bytes, 0).0.finish(None);
+    let r = report(&bytes);
     let g = fact(&r, "googletest");
     assert_eq!(
         (

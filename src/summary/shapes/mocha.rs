@@ -4,6 +4,7 @@
 //! Found' response body, got '404'`, or an `AssertionError` with the values compared) and its
 //! stack, whose first frame outside `node_modules` and Node's internals is the test's line. A
 //! failure is named by its title's parts joined by ` > ` (its describe blocks, then the test).
+//! The totals of several runs in one log are summed.
 
 use serde_json::json;
 
@@ -18,9 +19,9 @@ const TITLE_PARTS: usize = 12;
 
 #[derive(Debug, Default)]
 pub(crate) struct Mocha {
-    passing: Option<u64>,
-    pending: Option<u64>,
-    failing: Option<u64>,
+    /// Summed over runs (a log of several): passing, pending, failing; and the runs.
+    totals: [u64; 3],
+    runs: u64,
     failures: Failures,
     /// Reading the failures' list (after the `failing` total).
     in_failures: bool,
@@ -44,10 +45,16 @@ impl Shape for Mocha {
     fn line(&mut self, number: u64, text: &str) {
         if let Some((n, word)) = total(text) {
             match word {
-                "passing" => self.passing = Some(n),
-                "pending" => self.pending = Some(n),
+                "passing" => {
+                    // A run's totals: what follows is its failure list, not an earlier one's.
+                    self.totals[0] += n;
+                    self.runs += 1;
+                    self.in_failures = false;
+                    self.reading = Reading::Nothing;
+                }
+                "pending" => self.totals[1] += n,
                 _ => {
-                    self.failing = Some(n);
+                    self.totals[2] += n;
                     self.in_failures = true;
                 }
             }
@@ -113,9 +120,10 @@ impl Shape for Mocha {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
-        let passing = self.passing?;
-        let failing = self.failing.unwrap_or(0);
-        let pending = self.pending.unwrap_or(0);
+        if self.runs == 0 {
+            return None;
+        }
+        let [passing, pending, failing] = self.totals;
         let mut line = format!(
             "tests: {} run, {} passed, {} failed",
             thousands(passing + failing),
@@ -125,9 +133,14 @@ impl Shape for Mocha {
         if pending > 0 {
             line.push_str(&format!(", {} pending", thousands(pending)));
         }
-        line.push_str(" (mocha)");
+        if self.runs > 1 {
+            line.push_str(&format!(" (mocha, {} runs)", thousands(self.runs)));
+        } else {
+            line.push_str(" (mocha)");
+        }
         let json = json!({
             "shape": "mocha",
+            "runs": self.runs,
             "passing": passing,
             "pending": pending,
             "failing": failing,
