@@ -351,17 +351,20 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         detailed: 0,
     };
     let mut unshown = Vec::new();
-    // Chosen in three rounds: a failure of a form not shown yet first (its detail differs from
-    // every one chosen in more than the values compared: a new way of failing), then the first
-    // failure of each group not shown yet (a top-level test and its subtests, a describe
-    // block), then the others in order. The names of those not detailed follow in one line, so
-    // a group can be named without its detail, a way of failing cannot. A detail already
-    // shown word for word (the same assertion failing in many subtests) is not shown again
-    // while other failures wait: they get its room.
+    // Chosen in rounds: a failure of a form not shown yet first (its detail differs from every
+    // one chosen in more than the values compared and where: a new way of failing); then the
+    // first failure of each group not shown yet (a top-level test and its subtests, a describe
+    // block), one with a message not shown yet first (a panic at another place); then one
+    // whose message was not shown word for word, the rarest message first (the one
+    // `'Created'` among thirteen `'Not Found'`); then the others in order. The names of those
+    // not detailed follow in one line, so a group can be named without its detail, a way of
+    // failing cannot. A detail already shown word for word (the same assertion failing in
+    // many subtests) is not shown again while other failures wait: they get its room.
     let all: Vec<&Failure> = f.iter().collect();
     let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
     let costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
     let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
+    let messages: Vec<Option<&str>> = all.iter().map(|f| f.message()).collect();
     // Names of the failures not detailed need room too, unless every one fits with its detail.
     let every_one = listed.tokens + costs.iter().sum::<u64>();
     let details_limit = if all.len() as u64 == f.total && every_one <= limit {
@@ -369,13 +372,23 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     } else {
         limit - limit / NAMES_SHARE
     };
+    let in_order: Vec<usize> = (0..all.len()).collect();
+    let mut rarest_message_first = in_order.clone();
+    rarest_message_first.sort_by_key(|&i| messages.iter().filter(|m| **m == messages[i]).count());
     let mut chosen = vec![false; all.len()];
     let mut tokens = listed.tokens;
     let mut said: Vec<&[String]> = Vec::new();
+    let mut said_messages: Vec<&str> = Vec::new();
     let mut groups: Vec<&str> = Vec::new();
     let mut seen_forms: Vec<&str> = Vec::new();
-    'rounds: for round in 0..3 {
-        for (i, failure) in all.iter().enumerate() {
+    'rounds: for round in 0..5 {
+        let order = if round == 3 {
+            &rarest_message_first
+        } else {
+            &in_order
+        };
+        for &i in order {
+            let failure = all[i];
             let group = failure
                 .group
                 .and_then(|n| failure.name.get(..n))
@@ -383,10 +396,12 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             let new_form = forms[i]
                 .as_deref()
                 .is_some_and(|form| !seen_forms.contains(&form));
+            let new_message = messages[i].is_some_and(|m| !said_messages.contains(&m));
             if chosen[i]
                 || (failure.has_detail() && said.contains(&failure.detail.as_slice()))
                 || (round == 0 && !new_form)
-                || (round == 1 && groups.contains(&group))
+                || ((round == 1 || round == 2) && groups.contains(&group))
+                || ((round == 1 || round == 3) && !new_message)
             {
                 continue;
             }
@@ -396,6 +411,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             tokens += costs[i];
             chosen[i] = true;
             said.push(&failure.detail);
+            said_messages.extend(messages[i]);
             groups.push(group);
             seen_forms.extend(forms[i].as_deref());
         }
@@ -619,6 +635,14 @@ mod tests {
                 "TypeError: 'generator' object is not reversible",
                 "TypeError: 'map' object is not reversible",
             ),
+            (
+                "panicked at src/tests.rs:44:5:",
+                "panicked at src/engine/tests.rs:1273:5:",
+            ),
+            (
+                "tests/test_more.py:3388: AssertionError",
+                "src/a.py:7: AssertionError",
+            ),
         ];
         for (a, b) in same {
             assert_eq!(form(a), form(b), "{a} / {b}");
@@ -634,6 +658,7 @@ mod tests {
             ),
             ("expected true to be false", "expected 1 to be 2"),
             ("AssertionError: 6 != 5", "TypeError: 6 != 5"),
+            ("panicked at src/a.rs:1:1:", "panicked at 12:30"),
         ];
         for (a, b) in different {
             assert_ne!(form(a), form(b), "{a} / {b}");

@@ -178,9 +178,11 @@ pub(crate) struct Failure {
 /// quoted strings, what brackets hold), so that `expected 1 to be 2` and `expected 6 to be 5`
 /// read alike and `expected '1' to be '2'` or `expected [ 1 ] to equal [ 2 ]` do not. Brackets
 /// need not balance: a runner's abbreviation (`[(Tru[15 chars] …]`) or a cut detail leaves
-/// some open, and a closer closes whatever was opened after its opener.
+/// some open, and a closer closes whatever was opened after its opener. Places in files are
+/// left out too (`panicked at src/a.rs:4:5:` and `panicked at src/b.rs:9:1:` read alike).
 pub(crate) fn form(detail: &str) -> String {
     let mut out = String::with_capacity(detail.len());
+    let detail = without_locations(detail);
     let mut chars = detail.chars().peekable();
     let mut open: Vec<char> = Vec::new();
     let mut before = ' ';
@@ -220,6 +222,30 @@ pub(crate) fn form(detail: &str) -> String {
     out
 }
 
+/// `text` with each word that is a place in a file (`src/lib.rs:44:5:`, `(test/a.js:7:10)`)
+/// as `…`: where a failure happened is not how it failed.
+fn without_locations(text: &str) -> std::borrow::Cow<'_, str> {
+    fn is_location(word: &str) -> bool {
+        let word = word.trim_matches(|c: char| matches!(c, '(' | ')' | ':' | ',' | '[' | ']'));
+        word.split_once(':').is_some_and(|(file, at)| {
+            file.rsplit_once('.').is_some_and(|(stem, ext)| {
+                !stem.is_empty() && !ext.is_empty() && ext.chars().all(char::is_alphanumeric)
+            }) && at.starts_with(|c: char| c.is_ascii_digit())
+        })
+    }
+    if !text.split_whitespace().any(is_location) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(if is_location(word) { "…" } else { word });
+    }
+    out.into()
+}
+
 /// Detail lines kept per failure, and their length.
 const DETAIL_LINES: usize = 4;
 const DETAIL_CHARS: usize = 160;
@@ -227,6 +253,9 @@ const DETAIL_CHARS: usize = 160;
 const FAILURES_KEPT: usize = 40;
 /// Failures kept past the first ones because they fail in a way none kept before does.
 const NEW_FORMS_KEPT: usize = 24;
+/// Failures kept past the first ones because their message is new, though not their way of
+/// failing (`expected 'Created' …, got '201'` after thirteen `expected 'Not Found' …`).
+const NEW_MESSAGES_KEPT: usize = 8;
 
 /// Failures in the order a reader needs them, bounded: the first `FAILURES_KEPT` and the last,
 /// with how many there were.
@@ -235,11 +264,15 @@ pub(crate) struct Failures {
     /// What the list is, for its heading (`failed tests`, `first error of each code`).
     pub(crate) heading: &'static str,
     pub(crate) kept: Vec<Failure>,
-    /// Failures past the first `FAILURES_KEPT` whose detail has a form none before had (the
-    /// 62nd of 66 failing tests may be the only one failing that way).
+    /// Failures past the first `FAILURES_KEPT` whose detail has a form or a message none
+    /// before had (the 62nd of 66 failing tests may be the only one failing that way).
     pub(crate) new_forms: Vec<Failure>,
     /// The forms of the details of `kept` and `new_forms`, once `kept` is full.
     forms: Vec<String>,
+    /// Their messages (see [`Failure::message`]), once `kept` is full.
+    messages: Vec<String>,
+    /// How many of `new_forms` fail in a way kept before, with a message none kept has.
+    new_messages: usize,
     pub(crate) last: Option<Failure>,
     pub(crate) total: u64,
 }
@@ -270,16 +303,30 @@ impl Failures {
             return;
         }
         // The one pushed before is complete now (details come after a push): kept if it
-        // fails in a new way, else dropped for this one.
+        // fails in a new way or with a message none kept has, else dropped for this one.
         if let Some(before) = self.last.replace(failure) {
             if self.forms.is_empty() {
                 self.forms = self.kept.iter().filter_map(Failure::form).collect();
+                self.messages = self
+                    .kept
+                    .iter()
+                    .filter_map(|f| f.message().map(str::to_owned))
+                    .collect();
             }
-            if self.new_forms.len() < NEW_FORMS_KEPT
-                && let Some(form) = before.form()
-                && !self.forms.contains(&form)
-            {
-                self.forms.push(form);
+            let form = before.form().filter(|f| !self.forms.contains(f));
+            let message = before
+                .message()
+                .filter(|m| !self.messages.iter().any(|k| k == m))
+                .map(str::to_owned);
+            let keep = if form.is_some() {
+                self.new_forms.len() - self.new_messages < NEW_FORMS_KEPT
+            } else {
+                message.is_some() && self.new_messages < NEW_MESSAGES_KEPT
+            };
+            if keep {
+                self.new_messages += usize::from(form.is_none());
+                self.forms.extend(form);
+                self.messages.extend(message);
                 self.new_forms.push(before);
             }
         }
@@ -348,7 +395,11 @@ impl Failures {
 
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
-        self.forms.iter().map(|f| f.capacity() + 24).sum::<usize>()
+        self.forms
+            .iter()
+            .chain(&self.messages)
+            .map(|f| f.capacity() + 24)
+            .sum::<usize>()
             + self
                 .iter()
                 .map(|f| {
@@ -375,9 +426,18 @@ impl Failure {
         !self.detail.is_empty()
     }
 
-    /// The form of its first detail (see [`form`]).
+    /// The form of its message (see [`form`]). Only the first line: the lines under it vary
+    /// with the values (`First differing element 0:` or not) more than with the way of failing.
     pub(crate) fn form(&self) -> Option<String> {
-        self.detail.first().map(|d| form(d))
+        self.message().map(form)
+    }
+
+    /// Its first line of detail that says how it failed, not where (`at …`).
+    pub(crate) fn message(&self) -> Option<&str> {
+        self.detail
+            .iter()
+            .map(String::as_str)
+            .find(|d| !d.starts_with("at "))
     }
 }
 
@@ -412,17 +472,39 @@ mod tests {
         for i in 1..=60u64 {
             failures.push(i, &format!("t{i}"));
             let detail = match i {
-                45 => "TypeError: x is undefined".to_owned(),
-                50 => format!("expected {i} to be 0"),
+                45 => "TypeError: x is undefined",
+                50 => "expected 1 to be 0",
+                55 => "expected 'Created' to be '201'",
+                _ => "expected '1' to be '0'",
+            };
+            failures.current().unwrap().add_detail(detail);
+            failures
+                .current()
+                .unwrap()
+                .add_detail(&format!("at t.js:{i}"));
+        }
+        let names: Vec<&str> = failures.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names.len(), 44, "{names:?}");
+        assert_eq!(&names[38..], ["t39", "t40", "t45", "t50", "t55", "t60"]);
+        assert_eq!(failures.total, 60);
+        assert!(failures.named("t45").is_some());
+        // New messages of a form kept before are kept while they are few (t55 and seven
+        // more); new forms beyond; t60, the last before, failed as many did.
+        for i in 61..=80u64 {
+            failures.push(i, &format!("t{i}"));
+            let detail = match i {
+                70 => "RangeError: too far".to_owned(),
                 _ => format!("expected '{i}' to be '0'"),
             };
             failures.current().unwrap().add_detail(&detail);
         }
         let names: Vec<&str> = failures.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names.len(), 43, "{names:?}");
-        assert_eq!(&names[38..], ["t39", "t40", "t45", "t50", "t60"]);
-        assert_eq!(failures.total, 60);
-        assert!(failures.named("t45").is_some());
+        assert_eq!(
+            &names[40..],
+            [
+                "t45", "t50", "t55", "t61", "t62", "t63", "t64", "t65", "t66", "t67", "t70", "t80"
+            ],
+        );
     }
 
     #[test]
