@@ -355,8 +355,9 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     // one chosen in more than the values compared and where: a new way of failing); then the
     // first failure of each group not shown yet (a top-level test and its subtests, a describe
     // block), one with a message not shown yet first (a panic at another place); then one
-    // whose message was not shown word for word, the rarest message first (the one
-    // `'Created'` among thirteen `'Not Found'`); then the others in order. The names of those
+    // whose message was not shown word for word (the one `'Created'` among thirteen
+    // `'Not Found'`); then the others in order. A rarer message comes first where messages
+    // count: the one panic at a place is more telling than one of thirty at another. The names of those
     // not detailed follow in one line, so a group can be named without its detail, a way of
     // failing cannot. A detail already shown word for word (the same assertion failing in
     // many subtests) is not shown again while other failures wait: they get its room.
@@ -382,7 +383,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut groups: Vec<&str> = Vec::new();
     let mut seen_forms: Vec<&str> = Vec::new();
     'rounds: for round in 0..5 {
-        let order = if round == 3 {
+        let order = if round == 1 || round == 3 {
             &rarest_message_first
         } else {
             &in_order

@@ -177,9 +177,11 @@ impl Diagnostics {
         }
     }
 
-    /// The diagnostics to read first (see the module documentation); errors of the `minor`
-    /// codes (a tool's optional checks, its complaints about the environment) after the others.
-    pub(crate) fn failures(&self, minor: &[&str]) -> Failures {
+    /// The diagnostics to read first (see the module documentation): after the first error,
+    /// the others by the `rank` of their code (lowest first: a tool may put what breaks at run
+    /// time first, its optional checks and complaints about the environment last), the
+    /// rarest first within a rank.
+    pub(crate) fn failures(&self, rank: impl Fn(&str) -> u8) -> Failures {
         let mut out = Failures::new("first of each kind");
         let mut errors: Vec<&First> = self
             .firsts
@@ -187,7 +189,7 @@ impl Diagnostics {
             .filter(|f| f.level == Level::Error)
             .collect();
         if let Some((first, rest)) = errors.split_first_mut() {
-            rest.sort_by_key(|f| (minor.contains(&f.code.as_str()), f.count));
+            rest.sort_by_key(|f| (rank(&f.code), f.count));
             for f in std::iter::once(&**first).chain(rest.iter().copied()) {
                 out.push_failure(f.failure.clone());
             }

@@ -59,7 +59,7 @@ impl Shape for Eslint {
         }
         Some(
             Fact::new("eslint", vec![line], d.json("eslint"))
-                .failures(d.failures(&[]))
+                .failures(d.failures(|_| 0))
                 .hint("'  error  |, Error - ' -C 1"),
         )
     }

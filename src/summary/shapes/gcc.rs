@@ -36,7 +36,7 @@ impl Shape for Gcc {
                 vec![d.summary("gcc/clang", "errors and warnings by file")],
                 d.json("gcc"),
             )
-            .failures(d.failures(&[]))
+            .failures(d.failures(|_| 0))
             .hint("': (fatal )?error: |: warning: ' -A 3")
         })
     }

@@ -53,7 +53,7 @@ impl Shape for GoVet {
             plural(d.errors, "problem", "problems"),
             plural(self.packages, "package", "packages")
         );
-        let mut failures = d.failures(&[]);
+        let mut failures = d.failures(|_| 0);
         failures.heading = "first problem of each package";
         Some(
             Fact::new("go vet", vec![line], d.json("go vet"))

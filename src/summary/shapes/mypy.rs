@@ -8,9 +8,22 @@ use super::diagnostics::{Diagnostics, Level, location};
 use super::{Fact, Shape};
 use crate::format::plural;
 
+/// Codes of errors that raise when the line runs (`NameError`, `AttributeError`, `TypeError`
+/// for a wrong call or operand): listed first after the first error.
+const RAISING: &[&str] = &[
+    "name-defined",
+    "used-before-def",
+    "attr-defined",
+    "union-attr",
+    "call-arg",
+    "operator",
+    "index",
+    "abstract",
+];
+
 /// Codes of mypy's optional checks (`--strict` and the `warn_*`/`disallow_*` options, as its
 /// documentation lists them) and of missing packages or stubs: listed after the errors mypy
-/// reports by default, which are what breaks at run time (`name-defined`, `attr-defined`).
+/// reports by default.
 const OPTIONAL_CHECKS: &[&str] = &[
     "unused-ignore",
     "redundant-cast",
@@ -35,6 +48,18 @@ const OPTIONAL_CHECKS: &[&str] = &[
     "import-not-found",
     "import-untyped",
 ];
+
+/// Where errors of `code` come in the list: those that raise at run time first, optional
+/// checks and missing stubs last.
+fn rank(code: &str) -> u8 {
+    if RAISING.contains(&code) {
+        0
+    } else if OPTIONAL_CHECKS.contains(&code) {
+        2
+    } else {
+        1
+    }
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct Mypy {
@@ -90,7 +115,7 @@ impl Shape for Mypy {
         }
         Some(
             Fact::new("mypy", vec![line], d.json("mypy"))
-                .failures(d.failures(OPTIONAL_CHECKS))
+                .failures(d.failures(rank))
                 .hint("': error: ' -A 1")
                 .supersedes(&["gcc"]),
         )

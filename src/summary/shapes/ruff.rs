@@ -73,7 +73,7 @@ impl Shape for Ruff {
                 vec![line],
                 d.json("ruff"),
             )
-            .failures(d.failures(&[]))
+            .failures(d.failures(|_| 0))
             .hint("':[0-9]+:[0-9]+: [A-Z]+[0-9]+ |^  --> ' -B 1")
             .supersedes(&["gcc"]),
         )

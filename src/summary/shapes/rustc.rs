@@ -85,7 +85,7 @@ impl Shape for Rustc {
         };
         Some(
             Fact::new("rustc", vec![d.summary("rustc", "files")], d.json("rustc"))
-                .failures(d.failures(&[]))
+                .failures(d.failures(|_| 0))
                 .hint(hint),
         )
     }

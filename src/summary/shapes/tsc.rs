@@ -45,7 +45,7 @@ impl Shape for Tsc {
         }
         Some(
             Fact::new("tsc", vec![summary], d.json("tsc"))
-                .failures(d.failures(&[]))
+                .failures(d.failures(|_| 0))
                 .hint("'error TS[0-9]+' -A 2"),
         )
     }
