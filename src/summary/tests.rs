@@ -1860,7 +1860,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
     let all = failures_within(&bytes, u64::MAX).join("\n");
     assert!(
         all.contains(
-            "L1,934 express.static() > basic operations > should not choke on auth-looking URL: Error: expected 'Not Found' response body, got '404' · at Context.<anonymous> (test/express.static.js:72:10)"
+            "L1,934 express.static() > basic operations > should not choke on auth-looking URL: Error: expected 'Not Found' response body, got '404' · at test/express.static.js:72:10"
         ),
         "{all}"
     );
@@ -1868,7 +1868,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
     // two values compared.
     assert!(
         all.contains(
-            "L3,084 utils.setCharset(type, charset) > should set charset: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: · + 'text/html; charset=UTF-8' · - 'text/html; charset=utf-8' · at Context.<anonymous> (test/utils.js:62:12)"
+            "L3,084 utils.setCharset(type, charset) > should set charset: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: · + 'text/html; charset=UTF-8' · - 'text/html; charset=utf-8' · at test/utils.js:62:12"
         ),
         "{all}"
     );

@@ -197,15 +197,15 @@ impl JsDetail {
 }
 
 /// `at Object.toBe (test/a.test.js:698:17)`, `at test/a.test.js:5:3`, `❯ src/a/test.ts:19:65`:
-/// the place, `file:line:col`, skipping frames inside dependencies.
-fn location(t: &str) -> Option<&str> {
+/// the place, `file:line:col`, skipping frames inside dependencies and Node's internals.
+pub(crate) fn location(t: &str) -> Option<&str> {
     let rest = t.strip_prefix("at ").or_else(|| t.strip_prefix("❯ "))?;
     let place = match rest.rsplit_once(" (") {
         Some((_, p)) => p.strip_suffix(')')?,
         None => rest.rsplit(' ').next()?,
     };
     let (file, _) = place.split_once(':')?;
-    if file.contains("node_modules") || file.starts_with("node:") || file.is_empty() {
+    if file.contains("node_modules") || place.starts_with("node:") || file.is_empty() {
         return None;
     }
     place.bytes().any(|b| b.is_ascii_digit()).then_some(place)
@@ -255,6 +255,8 @@ mod tests {
             Some("src/a/test.ts:19:65")
         );
         assert_eq!(location("at x (node_modules/jest/y.js:1:2)"), None);
+        assert_eq!(location("at Server.emit (node:events:524:28)"), None);
+        assert_eq!(location("at node:internal/main:1:2"), None);
         assert!(is_frame("> 698 |   expect(i.day).toBe(11);"));
         assert!(is_frame("17| "));
     }

@@ -8,6 +8,7 @@
 
 use serde_json::json;
 
+use super::jest::location;
 use super::names::{Failures, numbered};
 use super::{Fact, Shape};
 use crate::format::thousands;
@@ -103,15 +104,13 @@ impl Shape for Mocha {
                 }
             }
             Reading::Stack => {
-                let Some(frame) = trimmed.strip_prefix("at ") else {
-                    return;
-                };
-                let internal = frame.contains("node_modules")
-                    || frame.contains("(node:")
-                    || frame.starts_with("node:");
-                if !internal {
+                // The place of the first frame in the tests' own code (`Context.<anonymous>`
+                // says nothing more).
+                if trimmed.starts_with("at ")
+                    && let Some(place) = location(trimmed)
+                {
                     if let Some(failure) = self.failures.current() {
-                        failure.add_detail(trimmed);
+                        failure.add_detail(&format!("at {place}"));
                     }
                     self.reading = Reading::Nothing;
                 }
