@@ -352,20 +352,32 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     };
     let mut unshown = Vec::new();
     // Chosen in rounds: a failure of a form not shown yet first (its detail differs from every
-    // one chosen in more than the values compared and where: a new way of failing); then the
-    // first failure of each group not shown yet (a top-level test and its subtests, a describe
-    // block), one with a message not shown yet first (a panic at another place); then one
-    // whose message was not shown word for word (the one `'Created'` among thirteen
-    // `'Not Found'`); then the others in order. A rarer message comes first where messages
-    // count: the one panic at a place is more telling than one of thirty at another. The names of those
-    // not detailed follow in one line, so a group can be named without its detail, a way of
-    // failing cannot. A detail already shown word for word (the same assertion failing in
-    // many subtests) is not shown again while other failures wait: they get its room.
+    // one chosen in more than the values compared and where: a new way of failing), in order;
+    // then one whose message was not shown word for word, the rarest message first (the one
+    // `'Created'` among thirteen `'Not Found'`, the one panic at a place among thirty at
+    // another), of a group not shown yet first among messages as rare; then the first failure
+    // of each group not shown yet (a top-level test and its subtests, a describe block); then
+    // the others in order. The names of those not detailed follow in one line, so a group can
+    // be named without its detail, a way of failing cannot. A detail already shown word for
+    // word (the same assertion failing in many subtests) is not shown again while other
+    // failures wait: they get its room.
     let all: Vec<&Failure> = f.iter().collect();
     let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
     let costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
     let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
     let messages: Vec<Option<&str>> = all.iter().map(|f| f.message()).collect();
+    let rarity: Vec<usize> = messages
+        .iter()
+        .map(|m| messages.iter().filter(|n| *n == m).count())
+        .collect();
+    let groups: Vec<&str> = all
+        .iter()
+        .map(|f| {
+            f.group
+                .and_then(|n| f.name.get(..n))
+                .unwrap_or_else(|| failure_group(&f.name))
+        })
+        .collect();
     // Names of the failures not detailed need room too, unless every one fits with its detail.
     let every_one = listed.tokens + costs.iter().sum::<u64>();
     let details_limit = if all.len() as u64 == f.total && every_one <= limit {
@@ -373,48 +385,46 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     } else {
         limit - limit / NAMES_SHARE
     };
-    let in_order: Vec<usize> = (0..all.len()).collect();
-    let mut rarest_message_first = in_order.clone();
-    rarest_message_first.sort_by_key(|&i| messages.iter().filter(|m| **m == messages[i]).count());
     let mut chosen = vec![false; all.len()];
     let mut tokens = listed.tokens;
+    // What the failures chosen so far showed.
     let mut said: Vec<&[String]> = Vec::new();
     let mut said_messages: Vec<&str> = Vec::new();
-    let mut groups: Vec<&str> = Vec::new();
     let mut seen_forms: Vec<&str> = Vec::new();
-    'rounds: for round in 0..5 {
-        let order = if round == 1 || round == 3 {
-            &rarest_message_first
-        } else {
-            &in_order
-        };
-        for &i in order {
-            let failure = all[i];
-            let group = failure
-                .group
-                .and_then(|n| failure.name.get(..n))
-                .unwrap_or_else(|| failure_group(&failure.name));
-            let new_form = forms[i]
-                .as_deref()
-                .is_some_and(|form| !seen_forms.contains(&form));
-            let new_message = messages[i].is_some_and(|m| !said_messages.contains(&m));
-            if chosen[i]
-                || (failure.has_detail() && said.contains(&failure.detail.as_slice()))
-                || (round == 0 && !new_form)
-                || ((round == 1 || round == 2) && groups.contains(&group))
-                || ((round == 1 || round == 3) && !new_message)
-            {
-                continue;
-            }
+    let mut seen_groups: Vec<&str> = Vec::new();
+    'rounds: for round in 0..4 {
+        loop {
+            let new_group = |i: usize| !seen_groups.contains(&groups[i]);
+            let mut eligible = (0..all.len()).filter(|&i| {
+                let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
+                !chosen[i]
+                    && !repeated
+                    && match round {
+                        0 => forms[i]
+                            .as_deref()
+                            .is_some_and(|f| !seen_forms.contains(&f)),
+                        1 => messages[i].is_some_and(|m| !said_messages.contains(&m)),
+                        2 => new_group(i),
+                        _ => true,
+                    }
+            });
+            let next = if round == 1 {
+                eligible.min_by_key(|&i| (rarity[i], !new_group(i), i))
+            } else {
+                eligible.next()
+            };
+            let Some(i) = next else {
+                break;
+            };
             if tokens + costs[i] > details_limit {
                 break 'rounds;
             }
             tokens += costs[i];
             chosen[i] = true;
-            said.push(&failure.detail);
+            said.push(&all[i].detail);
             said_messages.extend(messages[i]);
-            groups.push(group);
             seen_forms.extend(forms[i].as_deref());
+            seen_groups.push(groups[i]);
         }
     }
     listed.tokens = tokens;
