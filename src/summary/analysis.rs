@@ -604,7 +604,8 @@ impl Report {
                         && let Value::Object(map) = &mut json
                     {
                         let lists: Vec<Value> = f.failures.iter().map(|l| l.json()).collect();
-                        map.insert("failures".into(), Value::Array(lists));
+                        let shadowed = map.insert("failures".into(), Value::Array(lists));
+                        debug_assert!(shadowed.is_none(), "{} names a fact `failures`", f.shape);
                     }
                     json
                 })

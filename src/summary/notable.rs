@@ -438,6 +438,9 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         .iter()
         .any(|p| t.starts_with(p)),
         b'-' => t.starts_with("--- PASS: ") || t.starts_with("--- SKIP: "),
+        // Maven Surefire: a test class that passed (`[INFO] Tests run: 5, Failures: 0, …`)
+        b'[' => t.starts_with("[INFO] Tests run: "),
+        b'T' => t.starts_with("Tests run: ") && t.contains(", Failures: 0, Errors: 0,"),
         // libtest: `test a::b ... ignored, reason`
         b't' => t.starts_with("test ") && t.contains(" ... ignored"),
         // TAP: `ok 12 - name`

@@ -2042,3 +2042,155 @@ fn googletest_totals_and_failures_of_a_real_run() {
         ]
     );
 }
+
+/// `mvn test` on json-simple with bugs put in by hand: the totals of Surefire's XML reports of
+/// the same run (73 tests, 5 failures, 1 error); each failure by its class and method, with the
+/// values compared and the test's own file:line, not the JUnit frames above it; the failures
+/// Maven lists again under `Results:` are not counted twice.
+#[test]
+fn maven_surefire_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("mvn-test-json-simple.txt");
+    let r = report(&bytes);
+    let m = fact(&r, "maven");
+    assert_eq!(
+        (
+            json_u64(&m["tests"]),
+            json_u64(&m["failed"]),
+            json_u64(&m["errors"]),
+            json_u64(&m["skipped"])
+        ),
+        (73, 5, 1, 0)
+    );
+    assert_eq!(m["compile_errors"], 0);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 73 run, 67 passed, 5 failed, 1 error, 0 skipped (maven surefire); BUILD FAILURE"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (6):");
+    assert_eq!(all.len(), 7, "{all:#?}");
+    assert_eq!(
+        all[1],
+        "  L44 JsonerTest.testEnumSerialization: org.junit.ComparisonFailure: expected:<...Test$TestStaticEnums[.]ONE\"> but was:<...Test$TestStaticEnums[:]ONE\"> · at JsonerTest.java:176"
+    );
+    let shown = all.join("\n");
+    for wanted in [
+        "JSONArrayTest.testIntArrayToString: org.junit.ComparisonFailure: expected:<[-7,22,86[,-99]]> but was:<[-7,22,86[]]> · at JSONArrayTest.java:152",
+        "JsonObjectTest.testGetBigDecimal: java.lang.ClassCastException: class java.lang.String cannot be cast",
+        "JSONValueTest.testIntArrayToJsonString:",
+        "JSONValueTest.testObjectArrayToJsonString:",
+        "JSONArrayTest.testObjectArrayToString:",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    // Surefire's exception frames (org.junit.Assert…) are not where the test failed.
+    assert!(!shown.contains("Assert.java"), "{shown}");
+}
+
+/// The same project when it does not compile: javac's own count (`3 errors`), each error with
+/// its file, [line,col] and the symbol it could not find; Maven repeating them after `Failed to
+/// execute goal` counts nothing twice.
+#[test]
+fn maven_compile_errors_of_a_real_run() {
+    let bytes = corpus2("mvn-compile-error-json-simple.txt");
+    let r = report(&bytes);
+    let m = fact(&r, "maven");
+    assert_eq!(m["compile_errors"], 3);
+    assert_eq!(m["verdict"], "BUILD FAILURE");
+    assert_eq!(
+        rendered(&r, "javac:"),
+        "javac: 3 errors (maven); BUILD FAILURE"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all,
+        [
+            "[ctxoff] compile errors (3):",
+            "  L24 /home/dev/json-simple-2.3.0/src/main/java/org/json/simple/JsonArray.java:[72,46] cannot find symbol: symbol:   variable idx · location: class org.json.simple.JsonArray",
+            "  L27 /home/dev/json-simple-2.3.0/src/main/java/org/json/simple/Jsoner.java:[402,40] incompatible types: java.lang.String cannot be converted to int",
+            "  L28 /home/dev/json-simple-2.3.0/src/main/java/org/json/simple/Jsoner.java:[425,41] cannot find symbol: symbol:   variable bulider · location: class org.json.simple.Jsoner",
+        ]
+    );
+    // No test ran: no totals are made up.
+    assert!(
+        !r.render().iter().any(|l| l.starts_with("[ctxoff] tests:")),
+        "{:#?}",
+        r.render()
+    );
+}
+
+/// PHPUnit on doctrine/inflector with bugs put in by hand: the totals of its JUnit report of the
+/// same run (1,012 tests, 1,034 assertions, 4 failures, 2 errors); each failure with its message,
+/// the values of its diff and its file:line.
+#[test]
+fn phpunit_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("phpunit-doctrine-inflector.txt");
+    let r = report(&bytes);
+    let p = fact(&r, "phpunit");
+    assert_eq!(
+        (
+            json_u64(&p["tests"]),
+            json_u64(&p["assertions"]),
+            json_u64(&p["failed"]),
+            json_u64(&p["errors"])
+        ),
+        (1012, 1034, 4, 2)
+    );
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1,012 run, 1,006 passed, 4 failed, 2 errors, 0 skipped (phpunit; 1,034 assertions); ERRORS!"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (6):");
+    assert_eq!(all.len(), 7, "{all:#?}");
+    let shown = all.join("\n");
+    for wanted in [
+        "TurkishFunctionalTest::testInflectingPlurals with data set #1 ('kiraz', 'kirazlar'): preg_match(): Compilation failed: missing terminating ] for character class at offset 28 · at /home/dev/doctrine-inflector/lib/Doctrine/Inflector/Rules/Pattern.php:40",
+        "InflectorFunctionalTest::testCapitalize: Failed asserting that two strings are identical. · -'Top-O-The-Morning To All_of_you!' · +'Top-o-the-morning To All_of_you!' · at /home/dev/doctrine-inflector/tests/Doctrine/Tests/Inflector/InflectorFunctionalTest.php:15",
+        "NorwegianBokmalFunctionalTest::testInflectingSingulars with data set #5",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    // The diff's headers are no detail.
+    assert!(!shown.contains("--- Expected"), "{shown}");
+}
+
+/// Catch2 (v2) on CLI11's HelpersTest with bugs put in by hand: the totals of its JUnit report
+/// of the same binary (74 test cases, 4 failed; 463 assertions, 6 failed); each failing case
+/// with its first failed assertion, the expansion of its values and its file:line; an
+/// unexpected exception with its message.
+#[test]
+fn catch2_totals_and_failures_of_a_real_run() {
+    let bytes = corpus2("catch2-cli11.txt");
+    let r = report(&bytes);
+    let c = fact(&r, "catch2");
+    assert_eq!(
+        (
+            json_u64(&c["test_cases"]["total"]),
+            json_u64(&c["test_cases"]["passed"]),
+            json_u64(&c["test_cases"]["failed"]),
+            json_u64(&c["assertions"]["total"]),
+            json_u64(&c["assertions"]["failed"])
+        ),
+        (74, 70, 4, 463, 6)
+    );
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 74 test cases run, 70 passed, 4 failed (catch2; assertions: 463, 6 failed)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[..3],
+        [
+            "[ctxoff] failed test cases (4):",
+            "  L12 StringTools: flagValues: CHECK( 1 == CLI::detail::to_flag_value(\"1\") ) · 1 == 0 · at HelpersTest.cpp:204",
+            "  L28 Join: Backward: CHECK( CLI::detail::rjoin(val) == \"one,two,three\" ) · \"onetwo,three\" == \"one,two,three\" · at HelpersTest.cpp:856",
+        ]
+    );
+    assert_eq!(all.len(), 5, "{all:#?}");
+    assert!(
+        all[4].contains("FixNewLines: EdgesCheck: due to unexpected exception with message: · basic_string::substr: __pos (which is 12) > this->size() (which is 11) · at HelpersTest.cpp:1305"),
+        "{}",
+        all[4]
+    );
+}

@@ -4,6 +4,7 @@
 //! A new shape is one file here and one line in [`registry`].
 
 mod access;
+mod catch2;
 mod ctest;
 mod diagnostics;
 mod diff;
@@ -20,11 +21,13 @@ mod json;
 mod libtest;
 mod listing;
 mod make;
+mod maven;
 mod mocha;
 mod mypy;
 pub(crate) mod names;
 mod nextest;
 mod nul;
+mod phpunit;
 mod pytest;
 mod rspec;
 mod ruff;
@@ -97,6 +100,9 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ctest::Ctest>::default(),
         Box::<unity::Unity>::default(),
         Box::<gtest::Gtest>::default(),
+        Box::<maven::Maven>::default(),
+        Box::<phpunit::Phpunit>::default(),
+        Box::<catch2::Catch2>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),
@@ -207,6 +213,12 @@ mod tests {
                  |([ 0-9]{0,3}/[0-9]{0,2} Test +#[0-9]{0,2}: [a-z_]{0,6} [.]{0,4}(\\*\\*\\*)?[A-Za-z: ]{0,10}[ 0-9.]{0,6}( sec)?)\
                  |([0-9]{0,3}% tests passed, [0-9]{0,3} tests? failed out of [0-9]{0,3})|(Test project .{0,5})|(\t +[0-9]{0,2} - .{0,8})\
                  |([a-z./]{0,6}:[0-9]{0,3}:[a-z_0-9]{0,6}:(PASS|FAIL|IGNORE)(: .{0,8})?)|([0-9]{0,3} Tests [0-9]{0,3} Failures [0-9]{0,3} Ignored ?)\
+                 |((\\[(INFO|ERROR)\\] )?(Tests run: [0-9,]{0,4}(, (Failures|Errors|Skipped): [0-9]{0,3}){0,3}.{0,20}|[a-zA-Z]{0,6}\\([a-z.]{0,8}\\)  Time elapsed: [0-9.]{0,4} s  <<< (FAILURE|ERROR)!|COMPILATION ERROR : |[0-9]{0,2} errors? |BUILD (SUCCESS|FAILURE)|/[a-z/]{0,6}\\.java:\\[[0-9]{0,3},[0-9]{0,3}\\] .{0,8}|Results:|(Failures|Errors|Tests in error): |  [A-Za-z.]{0,8}:[0-9]{0,3} .{0,8}))\
+                 |(\tat [a-z.]{0,8}\\([A-Za-z]{0,5}\\.java:[0-9]{0,3}\\))|([a-z.]{0,12}(Exception|Failure|Error): .{0,12})\
+                 |(Tests: [0-9]{0,4}, Assertions: [0-9]{0,4}(, (Errors|Failures|Skipped|Incomplete|Risky): [0-9]{0,2}){0,3}\\.?)|(OK \\([0-9]{0,4} tests?, [0-9]{0,4} assertions?\\))\
+                 |(There (was|were) [0-9]{0,2} (errors?|failures?|risky tests?):)|([0-9]{0,2}\\) [A-Za-z\\\\:]{0,12}( with data set #[0-9])?)|( ?[✘✔] .{0,8})|(FAILURES!|ERRORS!|OK, but .{0,8})|(--- Expected|\\+\\+\\+ Actual|[-+]'.{0,6}')|(/[a-z/]{0,6}\\.php:[0-9]{0,3})|(Summary of non-successful tests:)\
+                 |(-{0,79})|(\\.{0,79})|(={0,79})|([a-z/]{0,6}\\.cpp:[0-9]{0,4}(: FAILED:)?)|(  (CHECK|REQUIRE)\\( .{0,8} \\))|(with expansion:)|(due to unexpected exception with message:)\
+                 |(test cases: {0,2}[0-9]{0,3} \\| {0,2}[0-9]{0,3} passed \\| [0-9]{0,3} failed)|(assertions: [0-9]{0,3} \\| [0-9]{0,3} passed( \\| [0-9]{0,3} failed)?)|(All tests passed \\([0-9]{0,3} assertions? in [0-9]{0,3} test cases?\\))\
                  |(?s).{0,30}",
                 0..80,
             ),

@@ -1,0 +1,240 @@
+//! Catch2 (C++): each failing test case under a rule of dashes (`StringTools: flagValues`, its
+//! sections indented under it), then each failed assertion (`tests/x.cpp:204: FAILED:`, the
+//! expression, `with expansion:` and the values compared, or `due to unexpected exception with
+//! message:` and the message); and the totals (`test cases:  74 |  70 passed | 4 failed`,
+//! `assertions: 463 | 457 passed | 6 failed`, or `All tests passed (463 assertions in 74 test
+//! cases)`). Totals of several binaries in one log are summed.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+/// The rule above and below a test case's name is 79 dashes; shorter rules are someone else's.
+const RULE: usize = 70;
+
+#[derive(Debug, Default)]
+pub(crate) struct Catch2 {
+    /// Summed test cases and assertions: total, passed, failed, skipped; and how many totals.
+    cases: [u64; 4],
+    assertions: [u64; 4],
+    runs: u64,
+    failures: Failures,
+    state: State,
+    /// The test case being read: its name (with sections) and whether it was counted failed.
+    name: String,
+    failed: bool,
+    /// Reading the detail of the test case's first failed assertion.
+    detail: bool,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Outside,
+    /// Between the rules: the test case's name and sections.
+    Name,
+    /// Inside a test case.
+    Case,
+}
+
+impl Shape for Catch2 {
+    fn line(&mut self, number: u64, text: &str) {
+        if text.len() >= RULE && text.bytes().all(|b| b == b'-') {
+            self.state = match self.state {
+                State::Name => State::Case,
+                _ => {
+                    self.name.clear();
+                    self.failed = false;
+                    self.detail = false;
+                    State::Name
+                }
+            };
+            return;
+        }
+        if text.len() >= RULE && text.bytes().all(|b| b == b'=') {
+            self.state = State::Outside;
+            return;
+        }
+        match self.state {
+            State::Name => {
+                let part = text.trim();
+                if !part.is_empty() && self.name.len() < 300 {
+                    if !self.name.is_empty() {
+                        self.name.push_str(" / ");
+                    }
+                    self.name.push_str(part);
+                }
+            }
+            State::Case => self.case_line(number, text),
+            State::Outside => {
+                if !matches!(text.as_bytes().first(), Some(b't' | b'a' | b'A')) {
+                    return;
+                }
+                if let Some((which, counts)) = totals(text) {
+                    if which == "test cases" {
+                        self.runs += 1;
+                        add(&mut self.cases, counts);
+                    } else {
+                        add(&mut self.assertions, counts);
+                    }
+                } else if let Some((assertions, cases)) = all_passed(text) {
+                    self.runs += 1;
+                    add(&mut self.cases, [cases, cases, 0, 0]);
+                    add(&mut self.assertions, [assertions, assertions, 0, 0]);
+                }
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if self.runs == 0 {
+            return None;
+        }
+        let [cases, passed, failed, skipped] = self.cases;
+        let mut line = format!(
+            "tests: {} test cases run, {} passed, {} failed",
+            thousands(cases),
+            thousands(passed),
+            thousands(failed)
+        );
+        if skipped > 0 {
+            line.push_str(&format!(", {} skipped", thousands(skipped)));
+        }
+        let [assertions, _, assertions_failed, _] = self.assertions;
+        line.push_str(&format!(
+            " (catch2; assertions: {}, {} failed",
+            thousands(assertions),
+            thousands(assertions_failed)
+        ));
+        if self.runs > 1 {
+            line.push_str(&format!("; {} runs", thousands(self.runs)));
+        }
+        line.push(')');
+        let json = json!({
+            "shape": "catch2",
+            "runs": self.runs,
+            "test_cases": {"total": cases, "passed": passed, "failed": failed, "skipped": skipped},
+            "assertions": {"total": assertions, "failed": assertions_failed},
+        });
+        let listed = self.failures.take_as("failed test cases");
+        Some(
+            Fact::new("catch2", vec![line], json)
+                .failures(listed)
+                .hint_if_failed(failed > 0, "': FAILED:$' -A 4"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap() + self.name.capacity()
+    }
+}
+
+impl Catch2 {
+    fn case_line(&mut self, number: u64, text: &str) {
+        if let Some(place) = text.strip_suffix(": FAILED:") {
+            if !self.failed {
+                self.failed = true;
+                self.detail = true;
+                self.failures.push(number, &self.name);
+                if let Some(failure) = self.failures.current() {
+                    failure.add_detail(&format!("at {}", file_name(place)));
+                }
+            } else {
+                self.detail = false;
+            }
+            return;
+        }
+        if !self.detail {
+            return;
+        }
+        let t = text.trim();
+        if t.is_empty() {
+            self.detail = false;
+        } else if t != "with expansion:"
+            && let Some(failure) = self.failures.current()
+        {
+            // The expression, the values compared, or the exception and its message; `at`
+            // last.
+            let at = failure.detail.pop();
+            failure.add_detail(t);
+            failure.detail.extend(at);
+        }
+    }
+}
+
+fn add(sums: &mut [u64; 4], counts: [u64; 4]) {
+    for (sum, n) in sums.iter_mut().zip(counts) {
+        *sum += n;
+    }
+}
+
+/// `/home/dev/x/tests/HelpersTest.cpp:204` → `HelpersTest.cpp:204`.
+fn file_name(place: &str) -> &str {
+    place.rsplit(['/', '\\']).next().unwrap_or(place)
+}
+
+/// `test cases:  74 |  70 passed | 4 failed` → (`test cases`, [74, 70, 4, 0]); the same for
+/// `assertions:`. A run with nothing passed says `test cases: 1 | 1 failed`.
+fn totals(text: &str) -> Option<(&str, [u64; 4])> {
+    let (which, rest) = text.split_once(':')?;
+    if which != "test cases" && which != "assertions" {
+        return None;
+    }
+    let mut parts = rest.split('|');
+    let mut counts = [0; 4];
+    counts[0] = parts.next()?.trim().parse().ok()?;
+    for part in parts {
+        let (n, word) = part.trim().split_once(' ')?;
+        let slot = match word {
+            "passed" => 1,
+            "failed" => 2,
+            "skipped" => 3,
+            // `2 failed as expected`: a test that must fail did.
+            "failed as expected" => 1,
+            _ => return None,
+        };
+        counts[slot] += n.parse::<u64>().ok()?;
+    }
+    Some((which, counts))
+}
+
+/// `All tests passed (463 assertions in 74 test cases)` → (463, 74).
+fn all_passed(text: &str) -> Option<(u64, u64)> {
+    let rest = text.strip_prefix("All tests passed (")?.strip_suffix(')')?;
+    let (assertions, cases) = rest.split_once(" in ")?;
+    let number = |s: &str| s.split(' ').next()?.parse().ok();
+    Some((number(assertions)?, number(cases)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catch2_totals() {
+        assert_eq!(
+            totals("test cases:  74 |  70 passed | 4 failed"),
+            Some(("test cases", [74, 70, 4, 0]))
+        );
+        assert_eq!(
+            totals("assertions: 463 | 457 passed | 6 failed"),
+            Some(("assertions", [463, 457, 6, 0]))
+        );
+        assert_eq!(
+            totals("test cases: 1 | 1 failed"),
+            Some(("test cases", [1, 0, 1, 0]))
+        );
+        assert_eq!(totals("test cases: many"), None);
+        assert_eq!(
+            all_passed("All tests passed (463 assertions in 74 test cases)"),
+            Some((463, 74))
+        );
+        assert_eq!(
+            all_passed("All tests passed (1 assertion in 1 test case)"),
+            Some((1, 1))
+        );
+    }
+}
