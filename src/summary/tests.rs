@@ -2146,8 +2146,9 @@ fn phpunit_totals_and_failures_of_a_real_run() {
     let shown = all.join("\n");
     for wanted in [
         "TurkishFunctionalTest::testInflectingPlurals with data set #1 ('kiraz', 'kirazlar'): preg_match(): Compilation failed: missing terminating ] for character class at offset 28 · at /home/dev/doctrine-inflector/lib/Doctrine/Inflector/Rules/Pattern.php:40",
-        "InflectorFunctionalTest::testCapitalize: Failed asserting that two strings are identical. · -'Top-O-The-Morning To All_of_you!' · +'Top-o-the-morning To All_of_you!' · at /home/dev/doctrine-inflector/tests/Doctrine/Tests/Inflector/InflectorFunctionalTest.php:15",
-        "NorwegianBokmalFunctionalTest::testInflectingSingulars with data set #5",
+        "InflectorFunctionalTest::testCapitalize: Failed asserting that two strings are identical. · -'Top-O-The-Morning To All_of_you!' +'Top-o-the-morning To All_of_you!' · at /home/dev/doctrine-inflector/tests/Doctrine/Tests/Inflector/InflectorFunctionalTest.php:15",
+        // The test's own message, above PHPUnit's and the values.
+        "NorwegianBokmalFunctionalTest::testInflectingSingulars with data set #3 ('kalender', 'kalendere'): 'kalendere' should be singularized to 'kalender' · Failed asserting that two strings are identical. · -'kalender' +'kalende' · at ",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
@@ -2188,9 +2189,46 @@ fn catch2_totals_and_failures_of_a_real_run() {
         ]
     );
     assert_eq!(all.len(), 5, "{all:#?}");
+    // Values with a newline in them span several lines; they make one line of detail.
+    assert_eq!(
+        all[3],
+        "  L44 FixNewLines: BasicCheck: CHECK( output == result ) · \"one ; two\" == \"one ; wo\" · at HelpersTest.cpp:1302"
+    );
     assert!(
         all[4].contains("FixNewLines: EdgesCheck: due to unexpected exception with message: · basic_string::substr: __pos (which is 12) > this->size() (which is 11) · at HelpersTest.cpp:1305"),
         "{}",
         all[4]
+    );
+}
+
+/// The same run with `--testdox`: failures as `✘ Capitalize` under their class's heading, their
+/// details behind `│`; the recap PHPUnit prints after them lists all six again and is not
+/// counted twice.
+#[test]
+fn phpunit_testdox_failures_are_counted_once() {
+    let bytes = fixture("more", "phpunit-testdox-doctrine-inflector.txt");
+    let r = report(&bytes);
+    let p = fact(&r, "phpunit");
+    assert_eq!(
+        (
+            json_u64(&p["tests"]),
+            json_u64(&p["failed"]),
+            json_u64(&p["errors"])
+        ),
+        (1012, 4, 2)
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (6):");
+    let shown = all.join("\n");
+    for wanted in [
+        "L20 InflectorFunctional > Capitalize: Failed asserting that two strings are identical. · -'Top-O-The-Morning To All_of_you!' +'Top-o-the-morning To All_of_you!' · at ",
+        "L868 NorwegianBokmalFunctional > Inflecting singulars with data set #3: 'kalendere' should be singularized to 'kalender' · ",
+        "L1,083 TurkishFunctional > Inflecting plurals with data set #1: preg_match(): Compilation failed",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    assert!(
+        !shown.contains("L1,131"),
+        "the recap's entries are no failures: {shown}"
     );
 }

@@ -14,6 +14,9 @@ use crate::format::thousands;
 /// The rule above and below a test case's name is 79 dashes; shorter rules are someone else's.
 const RULE: usize = 70;
 
+/// Enough of a value spread over several lines for a line of detail (which is cut shorter).
+const VALUES_CHARS: usize = 200;
+
 #[derive(Debug, Default)]
 pub(crate) struct Catch2 {
     /// Summed test cases and assertions: total, passed, failed, skipped; and how many totals.
@@ -27,6 +30,9 @@ pub(crate) struct Catch2 {
     failed: bool,
     /// Reading the detail of the test case's first failed assertion.
     detail: bool,
+    /// Reading its values (after `with expansion:`), which span several lines when a value
+    /// holds a newline; they are joined into one line of detail.
+    expansion: Option<String>,
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -48,6 +54,7 @@ impl Shape for Catch2 {
                     self.name.clear();
                     self.failed = false;
                     self.detail = false;
+                    self.expansion = None;
                     State::Name
                 }
             };
@@ -153,13 +160,28 @@ impl Catch2 {
         let t = text.trim();
         if t.is_empty() {
             self.detail = false;
-        } else if t != "with expansion:"
-            && let Some(failure) = self.failures.current()
-        {
-            // The expression, the values compared, or the exception and its message; `at`
-            // last.
+            if let Some(values) = self.expansion.take() {
+                self.add_detail(&values);
+            }
+        } else if t == "with expansion:" {
+            self.expansion = Some(String::new());
+        } else if let Some(values) = &mut self.expansion {
+            if values.len() < VALUES_CHARS {
+                if !values.is_empty() {
+                    values.push(' ');
+                }
+                values.push_str(t);
+            }
+        } else {
+            self.add_detail(t);
+        }
+    }
+
+    /// The expression, the values compared, or the exception and its message; `at` last.
+    fn add_detail(&mut self, line: &str) {
+        if let Some(failure) = self.failures.current() {
             let at = failure.detail.pop();
-            failure.add_detail(t);
+            failure.add_detail(line);
             failure.detail.extend(at);
         }
     }

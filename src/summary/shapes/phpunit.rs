@@ -23,6 +23,9 @@ const COUNTS: [&str; 7] = [
     "Risky",
 ];
 
+/// How long the diff's lines may grow as one line of detail.
+const DIFF_CHARS: usize = 160;
+
 #[derive(Debug, Default)]
 pub(crate) struct Phpunit {
     /// Summed totals (see `COUNTS`) and how many totals lines there were.
@@ -43,8 +46,12 @@ pub(crate) struct Phpunit {
 
 impl Shape for Phpunit {
     fn line(&mut self, number: u64, text: &str) {
+        // A detail line may start with anything (`'kalendere' should be singularized…`, a
+        // message of the test's own); no other line of PHPUnit's does.
         let first = text.as_bytes().first().copied().unwrap_or(b' ');
-        if !(first.is_ascii_alphanumeric() || matches!(first, b' ' | b'-' | b'+' | b'/')) {
+        if !self.reading
+            && !(first.is_ascii_alphanumeric() || matches!(first, b' ' | b'-' | b'+' | b'/'))
+        {
             return;
         }
         if let Some(counts) = totals(text) {
@@ -195,6 +202,19 @@ impl Phpunit {
         if is_place(line) {
             failure.add_detail(&format!("at {line}"));
             self.reading = false;
+            return;
+        }
+        // The diff's lines make one line of detail (`-'kalender' +'kalende'`), which leaves
+        // room for a message of the test's own above PHPUnit's.
+        let diff = |d: &str| d.starts_with(['-', '+']);
+        if diff(line)
+            && let Some(last) = failure.detail.last_mut()
+            && diff(last)
+        {
+            if last.len() + line.len() < DIFF_CHARS {
+                last.push(' ');
+                last.push_str(line);
+            }
         } else if failure.detail.len() < 3 {
             failure.add_detail(line);
         }
