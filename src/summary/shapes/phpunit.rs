@@ -49,9 +49,8 @@ impl Shape for Phpunit {
         // A detail line may start with anything (`'kalendere' should be singularized…`, a
         // message of the test's own); no other line of PHPUnit's does.
         let first = text.as_bytes().first().copied().unwrap_or(b' ');
-        if !self.reading
-            && !(first.is_ascii_alphanumeric() || matches!(first, b' ' | b'-' | b'+' | b'/'))
-        {
+        let lead = first.is_ascii_alphanumeric() || matches!(first, b' ' | b'-' | b'+' | b'/');
+        if !(self.reading || lead) {
             return;
         }
         if let Some(counts) = totals(text) {
