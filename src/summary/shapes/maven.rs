@@ -17,6 +17,10 @@ use crate::format::{plural, thousands};
 /// Lines of an exception's message kept (the exception, and what follows before the stack).
 const MESSAGE_LINES: usize = 3;
 
+/// Frames of a stack read for one of the test's own, past the frameworks' (an untrimmed JUnit
+/// stack has a handful before it).
+const FRAMES_READ: usize = 40;
+
 #[derive(Debug, Default)]
 pub(crate) struct Maven {
     /// Summed `Results:` totals (tests, failures, errors, skipped) and how many there were.
@@ -34,6 +38,10 @@ pub(crate) struct Maven {
     compile_counted: u64,
     /// `BUILD SUCCESS` or `BUILD FAILURE`, the last one.
     verdict: Option<&'static str>,
+    /// The first frame of the stack being read, while all its frames are the frameworks', and
+    /// how many frames were read.
+    first_frame: Option<String>,
+    frames: usize,
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -52,16 +60,19 @@ impl Shape for Maven {
     fn line(&mut self, number: u64, text: &str) {
         let (level, rest) = level(text);
         if self.reading == Reading::Exception {
-            if level.is_none() {
+            // Output without Maven's levels (some plugins print so) has the next header or a
+            // class's totals unprefixed too.
+            if level.is_none() && !rest.starts_with("Tests run: ") && failure_header(rest).is_none()
+            {
                 self.exception_line(text);
                 return;
             }
-            self.reading = Reading::Nothing;
+            self.end_exception();
         }
         if level.is_none() && self.reading != Reading::Compile {
             // Unprefixed Surefire output (`mvn -B` into a file has the level; some plugins
             // print without it).
-            if !rest.starts_with("Tests run: ") {
+            if !rest.starts_with("Tests run: ") && failure_header(rest).is_none() {
                 return;
             }
         }
@@ -108,6 +119,7 @@ impl Shape for Maven {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_exception();
         let mut lines = Vec::new();
         let (totals, from) = if self.modules > 0 {
             (self.results, "")
@@ -183,8 +195,10 @@ impl Shape for Maven {
 
 impl Maven {
     /// A line under a failing test's header: its exception, then its stack, whose first frame
-    /// ends the reading (`at org.x.JsonerTest.testX(JsonerTest.java:176)` → `at
-    /// JsonerTest.java:176`).
+    /// outside the test frameworks and the JDK ends the reading (`at
+    /// org.x.JsonerTest.testX(JsonerTest.java:176)` → `at JsonerTest.java:176`). Surefire
+    /// trims the stack to the test's frames by default; untrimmed, it starts in
+    /// `org.junit.Assert`.
     fn exception_line(&mut self, text: &str) {
         let t = text.trim();
         let Some(failure) = self.failures.current() else {
@@ -196,11 +210,34 @@ impl Maven {
                 .rsplit_once('(')
                 .and_then(|(_, p)| p.strip_suffix(')'))
                 .unwrap_or(frame);
-            failure.add_detail(&format!("at {place}"));
-            self.reading = Reading::Nothing;
+            if is_framework(frame) {
+                self.first_frame.get_or_insert_with(|| place.to_owned());
+                self.frames += 1;
+                if self.frames >= FRAMES_READ {
+                    self.end_exception();
+                }
+            } else {
+                failure.add_detail(&format!("at {place}"));
+                self.first_frame = None;
+                self.end_exception();
+            }
+        } else if self.first_frame.is_some() {
+            // `Caused by: …` or the next test: no frame of the test's own.
+            self.end_exception();
         } else if !t.is_empty() && failure.detail.len() < MESSAGE_LINES {
             failure.add_detail(t);
         }
+    }
+
+    /// The stack read ended without a frame of the test's own: its first frame is the place.
+    fn end_exception(&mut self) {
+        if let Some(place) = self.first_frame.take()
+            && let Some(failure) = self.failures.current()
+        {
+            failure.add_detail(&format!("at {place}"));
+        }
+        self.frames = 0;
+        self.reading = Reading::Nothing;
     }
 
     /// `  JsonerTest.testX:176 expected:<…>` or `  JsonObjectTest.testY:151 » ClassCast …`.
@@ -247,6 +284,32 @@ impl Maven {
             self.reading = Reading::Nothing;
         }
     }
+}
+
+/// A frame of the JDK, a test framework or Surefire, which is where no test failed:
+/// `org.junit.Assert.assertEquals(Assert.java:117)`.
+fn is_framework(frame: &str) -> bool {
+    const PACKAGES: [&str; 13] = [
+        "java.",
+        "javax.",
+        "jdk.",
+        "sun.",
+        "org.junit.",
+        "junit.",
+        "org.opentest4j.",
+        "org.assertj.",
+        "org.hamcrest.",
+        "org.mockito.",
+        "org.testng.",
+        "org.apache.maven.surefire.",
+        "kotlin.test.",
+    ];
+    // A module's frames name it first: `java.base/java.lang.reflect.Method.invoke(…)`.
+    let frame = match frame.split_once('/') {
+        Some((module, rest)) if !module.contains('(') => rest,
+        _ => frame,
+    };
+    PACKAGES.iter().any(|p| frame.starts_with(p))
 }
 
 /// Maven's level and the line without it: `[ERROR] x` → (`Some("ERROR")`, `x`).
@@ -305,6 +368,41 @@ fn failure_header(rest: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Surefire 3 with `trimStackTrace` off: the stack starts in JUnit's frames; the place is
+    /// the test's own frame under them. Without Maven's levels, the next header still starts
+    /// the next failure.
+    #[test]
+    fn an_untrimmed_stack_gives_the_test_s_own_frame() {
+        let mut maven = Box::new(Maven::default());
+        let lines = [
+            "[INFO] Running org.x.FooTest",
+            "[ERROR] org.x.FooTest.testBar -- Time elapsed: 0.01 s <<< FAILURE!",
+            "org.opentest4j.AssertionFailedError: expected: <1> but was: <2>",
+            "\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)",
+            "\tat org.junit.jupiter.api.Assertions.assertEquals(Assertions.java:150)",
+            "\tat org.x.FooTest.testBar(FooTest.java:12)",
+            "\tat java.base/java.lang.reflect.Method.invoke(Method.java:568)",
+            "org.x.FooTest.testBaz -- Time elapsed: 0 s <<< ERROR!",
+            "java.lang.NullPointerException",
+            "\tat java.base/java.util.Objects.requireNonNull(Objects.java:209)",
+            "",
+            "[INFO] Tests run: 2, Failures: 1, Errors: 1, Skipped: 0",
+        ];
+        for (i, line) in lines.iter().enumerate() {
+            maven.line(i as u64 + 1, line);
+        }
+        let fact = maven.finish().unwrap();
+        let shown = fact.failures[0].json().to_string();
+        assert!(
+            shown.contains(r#""name":"FooTest.testBar","detail":["org.opentest4j.AssertionFailedError: expected: <1> but was: <2>","at FooTest.java:12"]"#),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(r#""name":"FooTest.testBaz","detail":["java.lang.NullPointerException","at Objects.java:209"]"#),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn surefire_lines() {
