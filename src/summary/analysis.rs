@@ -355,7 +355,8 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     // one chosen in more than the values compared and where: a new way of failing), in order;
     // then one whose message was not shown word for word, the rarest message first (the one
     // `'Created'` among thirteen `'Not Found'`, the one panic at a place among thirty at
-    // another), of a group not shown yet first among messages as rare; then the first failure
+    // another), of a form of fewer messages first among messages as rare (a form of many
+    // messages varies with the values tested), then of a group not shown yet; then the first failure
     // of each group not shown yet (a top-level test and its subtests, a describe block); then
     // the others in order. The names of those not detailed follow in one line, so a group can
     // be named without its detail, a way of failing cannot. A detail already shown word for
@@ -369,6 +370,22 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let rarity: Vec<usize> = messages
         .iter()
         .map(|m| messages.iter().filter(|n| *n == m).count())
+        .collect();
+    // How many messages a failure's form has: a form of few messages whose one message
+    // differs is a different fault; a form of many varies with the values tested.
+    let variety: Vec<usize> = forms
+        .iter()
+        .map(|form| {
+            let mut seen: Vec<&str> = Vec::new();
+            for (m, _) in messages.iter().zip(&forms).filter(|(_, g)| *g == form) {
+                if let Some(m) = m
+                    && !seen.contains(m)
+                {
+                    seen.push(m);
+                }
+            }
+            seen.len()
+        })
         .collect();
     let groups: Vec<&str> = all
         .iter()
@@ -409,7 +426,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                     }
             });
             let next = if round == 1 {
-                eligible.min_by_key(|&i| (rarity[i], !new_group(i), i))
+                eligible.min_by_key(|&i| (rarity[i], variety[i], !new_group(i), i))
             } else {
                 eligible.next()
             };
