@@ -22,15 +22,16 @@ use crate::tokens::Tokenizer;
 use preview::{Ends, Preview};
 
 /// Failures with their details get up to `findings_share` of the preview budget (less what the
-/// facts take), and at least this many tokens however small the budget: the first failure's
-/// detail is what a reader needs most, more than a run's progress lines in head and tail.
-const FAILURE_FLOOR: u64 = 250;
+/// facts take), and at least this many tokens however small the budget: each way of failing
+/// with its first detail is what a reader needs most, more than a run's progress lines in head
+/// and tail (350 tokens hold three or four failures with their values and places).
+const FAILURE_FLOOR: u64 = 350;
 
 /// The share of the preview budget facts and failures may take from head and tail: three
-/// quarters, but half of a budget too small to give the floor a quarter (its head and tail are
-/// a few lines already, and often hold the totals).
+/// quarters of the default budget (1,000 tokens) or more, half of a smaller one (its head and
+/// tail are a few lines already, and often hold the totals).
 fn findings_share(budget: u64) -> u64 {
-    if budget / 4 >= FAILURE_FLOOR {
+    if budget >= 1_000 {
         budget / 4 * 3
     } else {
         budget / 2
