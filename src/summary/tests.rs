@@ -2240,3 +2240,29 @@ fn phpunit_testdox_failures_are_counted_once() {
         "the recap's entries are no failures: {shown}"
     );
 }
+
+/// javac run directly with `-Xlint:all`: its diagnostics are gcc's lines without a column, and
+/// labelled javac; the counts are javac's own (106 warnings, of which it showed 100); each
+/// error with the symbol it could not find.
+#[test]
+fn javac_counts_and_errors_of_a_real_run() {
+    let bytes = fixture("more", "javac-json-simple.txt");
+    let r = report(&bytes);
+    let g = fact(&r, "gcc");
+    assert_eq!((json_u64(&g["errors"]), json_u64(&g["warnings"])), (3, 106));
+    assert!(
+        rendered(&r, "javac:").starts_with("javac: 3 errors, 106 warnings; "),
+        "{}",
+        rendered(&r, "javac:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L389 ./org/json/simple/JsonObject.java:65: error: cannot find symbol · symbol:   class StringBuildr · location: class JsonObject"
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.contains(": warning: [dep-ann] deprecated item")),
+        "a warning's code is its bracketed word: {all:#?}"
+    );
+}

@@ -110,6 +110,9 @@ pub(crate) struct Diagnostics {
     pub(crate) files: Tally,
     firsts: Vec<First>,
     more_errors: Vec<Failure>,
+    /// The diagnostic added last, when it was kept: its index in `firsts`, or in `more_errors`
+    /// past `firsts`'s length.
+    last_kept: Option<usize>,
 }
 
 impl Diagnostics {
@@ -156,6 +159,7 @@ impl Diagnostics {
                 return;
             }
         }
+        self.last_kept = None;
         let code = code.unwrap_or("");
         if let Some(first) = self
             .firsts
@@ -166,14 +170,29 @@ impl Diagnostics {
             let elsewhere = location.is_some_and(|loc| !first.failure.detail[0].starts_with(loc));
             if level == Level::Error && self.more_errors.len() < MORE_ERRORS && elsewhere {
                 self.more_errors.push(failure(line, &described));
+                self.last_kept = Some(FIRSTS_KEPT + self.more_errors.len() - 1);
             }
         } else if self.firsts.len() < FIRSTS_KEPT {
+            self.last_kept = Some(self.firsts.len());
             self.firsts.push(First {
                 level,
                 code: code.to_owned(),
                 count: 1,
                 failure: failure(line, &described),
             });
+        }
+    }
+
+    /// A line of detail under the diagnostic added last (javac's `symbol: class X`), if that
+    /// one is shown.
+    pub(crate) fn add_detail(&mut self, text: &str) {
+        let failure = match self.last_kept {
+            Some(i) if i < FIRSTS_KEPT => self.firsts.get_mut(i).map(|f| &mut f.failure),
+            Some(i) => self.more_errors.get_mut(i - FIRSTS_KEPT),
+            None => None,
+        };
+        if let Some(failure) = failure {
+            failure.add_detail(text);
         }
     }
 

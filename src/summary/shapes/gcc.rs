@@ -1,6 +1,10 @@
 //! gcc / clang diagnostics: `file:line:col: error|warning|note|fatal error: message` lines
 //! (the column is optional), counted per level, with error and warning counts per file; a
-//! warning's `[-Wflag]` is its code.
+//! warning's `[-Wflag]` is its code. javac writes the same lines without a column
+//! (`X.java:65: error: cannot find symbol`), a warning's code first (`warning: [rawtypes] …`),
+//! the symbol it could not find under the source line (`  symbol:   class StringBuildr`), and
+//! its own counts last (`3 errors`, `only showing the first 100 warnings, of 106 total`), which
+//! are exact where the lines it showed are not.
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
@@ -8,32 +12,56 @@ use super::{Fact, Shape};
 #[derive(Debug, Default)]
 pub(crate) struct Gcc {
     diagnostics: Diagnostics,
+    /// Diagnostics in `.java` files: javac's.
+    java: u64,
+    /// javac's own counts of errors and warnings, summed over its runs.
+    stated: [u64; 2],
 }
 
 impl Shape for Gcc {
     fn line(&mut self, number: u64, text: &str) {
         let Some((file, location, level)) = parse(text) else {
+            if self.java > 0 {
+                self.javac_line(text);
+            }
             return;
         };
         let message = &text[location.len() + 2..];
-        let code = message
-            .strip_suffix(']')
-            .and_then(|m| m.rsplit_once(" ["))
-            .map(|(_, code)| code)
-            .filter(|c| c.starts_with("-W"));
+        let java = file.ends_with(".java");
+        let code = if java {
+            message
+                .strip_prefix("warning: [")
+                .and_then(|m| m.split_once(']'))
+                .map(|(code, _)| code)
+        } else {
+            message
+                .strip_suffix(']')
+                .and_then(|m| m.rsplit_once(" ["))
+                .map(|(_, code)| code)
+                .filter(|c| c.starts_with("-W"))
+        };
         self.diagnostics
             .add(number, level, Some(location), message, code);
         if level != Level::Note {
             self.diagnostics.files.add(file);
+            self.java += u64::from(java);
         }
     }
 
-    fn finish(self: Box<Self>) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let javac = self.java * 2 > self.diagnostics.errors + self.diagnostics.warnings;
+        let [errors, warnings] = self.stated;
+        let d = &mut self.diagnostics;
+        if javac {
+            d.errors = d.errors.max(errors);
+            d.warnings = d.warnings.max(warnings);
+        }
         let d = &self.diagnostics;
+        let tool = if javac { "javac" } else { "gcc/clang" };
         (d.errors + d.warnings + d.notes > 0).then(|| {
             Fact::new(
                 "gcc",
-                vec![d.summary("gcc/clang", "errors and warnings by file")],
+                vec![d.summary(tool, "errors and warnings by file")],
                 d.json("gcc"),
             )
             .failures(d.failures(|_| 0))
@@ -44,6 +72,39 @@ impl Shape for Gcc {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.diagnostics.approx_heap()
+    }
+}
+
+impl Gcc {
+    /// A line of javac's between or after its diagnostics: the symbol or types of an error
+    /// (`  symbol:   class X`, `  location: class Y`, `  required: int`, `  found: String`)
+    /// and its counts.
+    fn javac_line(&mut self, text: &str) {
+        if let Some(detail) = text.strip_prefix("  ")
+            && ["symbol:", "location:", "required:", "found:", "reason:"]
+                .iter()
+                .any(|p| detail.starts_with(p))
+        {
+            self.diagnostics.add_detail(detail);
+        } else if let Some((n, which)) = text.split_once(' ')
+            && let Ok(n) = n.parse::<u64>()
+        {
+            match which {
+                "error" | "errors" => self.stated[0] += n,
+                "warning" | "warnings" => self.stated[1] += n,
+                _ => {}
+            }
+        } else if let Some(rest) = text.strip_prefix("only showing the first ") {
+            // `only showing the first 100 warnings, of 106 total; use -Xmaxwarns …`: the 100
+            // were stated just before.
+            let words: Vec<&str> = rest.split([' ', ',', ';']).collect();
+            if let [shown, which, "", "of", total, "total", ..] = words[..]
+                && let (Ok(shown), Ok(total)) = (shown.parse::<u64>(), total.parse::<u64>())
+            {
+                let slot = usize::from(which.starts_with("warning"));
+                self.stated[slot] += total.saturating_sub(shown);
+            }
+        }
     }
 }
 

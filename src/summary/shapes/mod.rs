@@ -219,6 +219,8 @@ mod tests {
                  |(There (was|were) [0-9]{0,2} (errors?|failures?|risky tests?):)|([0-9]{0,2}\\) [A-Za-z\\\\:]{0,12}( with data set #[0-9])?)|( ?[✘✔] .{0,8})|(FAILURES!|ERRORS!|OK, but .{0,8})|(--- Expected|\\+\\+\\+ Actual|[-+]'.{0,6}')|(/[a-z/]{0,6}\\.php:[0-9]{0,3})|(Summary of non-successful tests:)\
                  |(-{0,79})|(\\.{0,79})|(={0,79})|([a-z/]{0,6}\\.cpp:[0-9]{0,4}(: FAILED:)?)|(  (CHECK|REQUIRE)\\( .{0,8} \\))|(with expansion:)|(due to unexpected exception with message:)\
                  |(test cases: {0,2}[0-9]{0,3} \\| {0,2}[0-9]{0,3} passed \\| [0-9]{0,3} failed)|(assertions: [0-9]{0,3} \\| [0-9]{0,3} passed( \\| [0-9]{0,3} failed)?)|(All tests passed \\([0-9]{0,3} assertions? in [0-9]{0,3} test cases?\\))\
+                 |([a-z/.]{0,8}\\.java:[0-9]{0,3}: (error|warning): (\\[[a-z]{0,5}\\] )?.{0,8})|(  (symbol|location|required|found): .{0,8})|([0-9]{0,4} (errors?|warnings?))\
+                 |(only showing the first [0-9]{0,3} (errors|warnings), of [0-9]{0,4} total.{0,10})\
                  |(?s).{0,30}",
                 0..80,
             ),
