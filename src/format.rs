@@ -78,6 +78,27 @@ pub(crate) fn cut(text: &str, max_chars: usize) -> String {
     }
 }
 
+/// `text` cut to about `max_chars` characters in its middle, its start and end kept
+/// (`expected Struct{a: 1, …} to equal Struct{a: 2}`): a long line of a failure ends in the
+/// value it was compared with.
+pub(crate) fn cut_middle(text: &str, max_chars: usize) -> String {
+    let count = text.chars().count();
+    if count <= max_chars {
+        return text.to_owned();
+    }
+    let tail_chars = max_chars / 3;
+    let head_chars = max_chars - tail_chars;
+    let head_end = text
+        .char_indices()
+        .nth(head_chars)
+        .map_or(text.len(), |(i, _)| i);
+    let tail_start = text
+        .char_indices()
+        .nth(count - tail_chars)
+        .map_or(text.len(), |(i, _)| i);
+    format!("{}…{}", &text[..head_end], &text[tail_start..])
+}
+
 /// Formats a time as RFC 3339 in UTC, to the second.
 pub(crate) fn rfc3339(time: std::time::SystemTime) -> String {
     let secs = time

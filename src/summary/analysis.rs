@@ -727,6 +727,7 @@ mod tests {
             .map(String::from)
             .to_vec(),
             group: None,
+            message_form: None,
         };
         assert_eq!(
             failure_line(&failure, Detail::Compact),

@@ -305,5 +305,6 @@ fn failure(line: u64, described: &str) -> Failure {
         name: String::new(),
         detail: vec![described.to_owned()],
         group: None,
+        message_form: None,
     }
 }

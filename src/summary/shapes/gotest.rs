@@ -6,13 +6,18 @@
 //! printed before its `--- FAIL` line with `-v` (under the `=== RUN`/`=== CONT` line of the test
 //! that ran) and after it without; a panic (`panic: runtime error: …`) is the detail of the test
 //! that was failing when it happened, located at the frame that panicked (the one after the
-//! last `panic(…)` frame of the trace).
+//! last `panic(…)` frame of the trace, or the first frame of the project's own code after it).
+//!
+//! A log line's message may go on over more lines, indented deeper (`Expected:` and the
+//! values under it); testify's assertion blocks (`Error Trace:`, `Error:`, `Messages:`, the
+//! `expected:`/`actual  :` lines) are such lines: the error joins the log line, the values and
+//! messages follow it, the trace and the diff are left out.
 
 use serde_json::json;
 
 use super::names::{Failures, Names};
 use super::{Fact, Shape};
-use crate::format::{cut, plural, thousands};
+use crate::format::{cut_middle, plural, thousands};
 
 /// Tests whose first log line is remembered until they pass or fail (with `-v`).
 const PENDING: usize = 256;
@@ -32,20 +37,52 @@ pub(crate) struct GoTest {
     packages_without_tests: u64,
     /// The test whose output follows (`=== RUN`, `=== CONT`, `=== NAME`).
     running: String,
-    /// First log line of tests still running: (test, line number, text).
-    pending: Vec<(String, u64, String)>,
+    /// First log line of tests still running: (test, line number, detail).
+    pending: Vec<(String, u64, Vec<String>)>,
+    /// The lines that go on a test's first log line, while they may follow.
+    more: Option<More>,
     /// Indentation of the last `--- FAIL` line, while its log lines may follow.
     after_fail: Option<usize>,
     /// Where a panic's trace is: 1 after a `panic(` frame, 2 after its file line, 3 after the
-    /// next function (whose file line is where it panicked).
+    /// next function (whose file line is where it panicked), 4 after a function of the
+    /// project's own code past that (whose file line is where in the project).
     trace: u8,
 }
+
+/// The lines that go on a log line, indented deeper than `indent`.
+#[derive(Debug)]
+struct More {
+    indent: usize,
+    /// Whose detail they are: a test still running, or the failure whose `--- FAIL` came first.
+    pending: Option<String>,
+    /// What testify's `Error:` says, for the log line itself.
+    error: Option<String>,
+    /// The other lines, joined.
+    text: String,
+    /// Inside testify's `Error Trace:` or `Diff:`, which are left out.
+    skipping: bool,
+}
+
+/// How long the lines that go on a log line may be, joined.
+const MORE_CHARS: usize = 300;
 
 impl Shape for GoTest {
     fn line(&mut self, number: u64, text: &str) {
         let bytes = text.as_bytes();
         if self.trace == 2 && !bytes.starts_with(b"\t") && !text.starts_with("panic(") {
             self.trace = 3;
+        }
+        if self.trace == 3 && !bytes.starts_with(b"\t") && is_own_function(text) {
+            self.trace = 4;
+        }
+        if let Some(more) = &mut self.more {
+            let indent = text.len() - text.trim_start_matches(' ').len();
+            let t = &text[indent..];
+            if indent > more.indent && !t.starts_with("--- ") && log_line(t).is_none() {
+                more.line(t);
+                return;
+            }
+            self.end_more();
         }
         match bytes.first() {
             Some(b' ' | b'-') => {
@@ -89,6 +126,7 @@ impl Shape for GoTest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_more();
         let packages = self.packages_ok + self.packages_failed.total + self.packages_without_tests;
         if packages == 0 {
             return None;
@@ -172,8 +210,15 @@ impl Shape for GoTest {
             + self
                 .pending
                 .iter()
-                .map(|(n, _, d)| n.capacity() + d.capacity() + 56)
+                .map(|(n, _, d)| {
+                    n.capacity() + d.iter().map(|l| l.capacity() + 24).sum::<usize>() + 56
+                })
                 .sum::<usize>()
+            + self.more.as_ref().map_or(0, |m| {
+                m.text.capacity()
+                    + m.error.as_ref().map_or(0, String::capacity)
+                    + m.pending.as_ref().map_or(0, String::capacity)
+            })
     }
 }
 
@@ -189,6 +234,13 @@ impl GoTest {
         let Some((name, _)) = rest.split_once(" (") else {
             return;
         };
+        if self
+            .more
+            .as_ref()
+            .is_some_and(|m| m.pending.as_deref() == Some(name))
+        {
+            self.end_more();
+        }
         let pending = self.pending.iter().position(|(n, _, _)| n == name);
         let detail = pending.map(|i| self.pending.swap_remove(i));
         match status {
@@ -216,16 +268,20 @@ impl GoTest {
                 {
                     parent.name = name.to_owned();
                     parent.line = number;
-                    if let Some((_, line, text)) = detail {
+                    if let Some((_, line, lines)) = detail {
                         parent.line = line;
-                        parent.add_detail(&text);
+                        for text in &lines {
+                            parent.add_detail(text);
+                        }
                     }
                     return;
                 }
-                if let Some((_, line, text)) = detail {
+                if let Some((_, line, lines)) = detail {
                     self.failures.push(line, name);
                     if let Some(f) = self.failures.current() {
-                        f.add_detail(&text);
+                        for text in &lines {
+                            f.add_detail(text);
+                        }
                     }
                 } else {
                     self.failures.push(number, name);
@@ -245,6 +301,7 @@ impl GoTest {
             {
                 f.line = number;
                 f.add_detail(log);
+                self.more = Some(More::new(indent, None));
             }
             return;
         }
@@ -254,8 +311,39 @@ impl GoTest {
         {
             return;
         }
-        self.pending
-            .push((self.running.clone(), number, cut(log.trim(), 200)));
+        self.pending.push((
+            self.running.clone(),
+            number,
+            vec![cut_middle(log.trim(), 400)],
+        ));
+        self.more = Some(More::new(indent, Some(self.running.clone())));
+    }
+
+    /// The lines that went on a log line are over: they join its test's detail.
+    fn end_more(&mut self) {
+        let Some(more) = self.more.take() else {
+            return;
+        };
+        let detail = match &more.pending {
+            Some(test) => match self.pending.iter_mut().find(|(n, _, _)| n == test) {
+                Some((_, _, detail)) => detail,
+                None => return,
+            },
+            None => match self.failures.current() {
+                Some(f) => {
+                    // Its message changes: its form is read again.
+                    f.message_form = None;
+                    &mut f.detail
+                }
+                None => return,
+            },
+        };
+        if let (Some(error), Some(first)) = (&more.error, detail.first_mut()) {
+            *first = cut_middle(&format!("{} {error}", first.trim_end()), 400);
+        }
+        if !more.text.is_empty() && detail.len() < 2 {
+            detail.push(cut_middle(&more.text, MORE_CHARS));
+        }
     }
 
     /// `panic: runtime error: …`: the detail of the test failing when it happened.
@@ -276,11 +364,15 @@ impl GoTest {
     fn frame_file(&mut self, text: &str) {
         match self.trace {
             1 => self.trace = 2,
-            3 => {
-                self.trace = 0;
+            3 | 4 => {
+                // The frame that panicked (often Go's own library), and then the first of the
+                // project's own code, which replaces it.
+                let own = self.trace == 4;
+                self.trace = if own { 0 } else { 3 };
                 let at = text.trim().split(" +0x").next().unwrap_or("");
                 if let Some(f) = self.failures.current()
                     && f.detail.first().is_some_and(|d| d.starts_with("panic: "))
+                    && (own || f.detail.len() == 1)
                 {
                     f.detail.truncate(1);
                     f.add_detail(&format!("at {at}"));
@@ -289,6 +381,70 @@ impl GoTest {
             _ => {}
         }
     }
+}
+
+impl More {
+    fn new(indent: usize, pending: Option<String>) -> More {
+        More {
+            indent,
+            pending,
+            error: None,
+            text: String::new(),
+            skipping: false,
+        }
+    }
+
+    /// A line that goes on the log line (without its indentation).
+    fn line(&mut self, t: &str) {
+        let value = match t.strip_prefix('\t') {
+            // testify: `\tError:      \tNot equal: `, then `\t            \texpected: 1`.
+            Some(block) => {
+                let (label, value) = block.split_once('\t').unwrap_or(("", block));
+                let value = value.trim();
+                match label.trim() {
+                    "" if value == "Diff:" => {
+                        self.skipping = true;
+                        return;
+                    }
+                    "" if self.skipping => return,
+                    "" => value.to_owned(),
+                    "Error Trace:" | "Test:" => {
+                        self.skipping = true;
+                        return;
+                    }
+                    "Error:" => {
+                        self.skipping = false;
+                        self.error = Some(value.to_owned());
+                        return;
+                    }
+                    "Messages:" => {
+                        self.skipping = false;
+                        value.to_owned()
+                    }
+                    label => {
+                        self.skipping = false;
+                        format!("{label} {value}")
+                    }
+                }
+            }
+            None => t.trim().to_owned(),
+        };
+        if value.is_empty() || self.text.len() >= MORE_CHARS {
+            return;
+        }
+        if !self.text.is_empty() {
+            self.text.push_str(" · ");
+        }
+        self.text.push_str(&value);
+    }
+}
+
+/// A trace's function line of the project's own code: its package path starts with a domain
+/// (`github.com/a/b.F(…)`) or it is `main`; Go's own packages (`runtime`, `reflect`,
+/// `testing`) have neither.
+fn is_own_function(text: &str) -> bool {
+    let first = text.split('/').next().unwrap_or("");
+    (text.contains('/') && first.contains('.') && !first.contains('(')) || text.starts_with("main.")
 }
 
 /// `x_test.go:47: message` → the whole line, when it is a Go log line.

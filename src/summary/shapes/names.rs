@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::format::{cut, thousands};
+use crate::format::{cut, cut_middle, thousands};
 
 /// `tests: 39 run, 35 passed, 4 failed, 1 skipped, 1 todo of 41`: the counts JS runners report
 /// (`run` is passed + failed; zero skipped/todo are left out).
@@ -172,6 +172,9 @@ pub(crate) struct Failure {
     /// `Dry::Inflector#ordinalize` of `Dry::Inflector#ordinalize ordinalizes 2 => 2nd`);
     /// else the group is read from the name's separators.
     pub(crate) group: Option<usize>,
+    /// The form of the message (see [`Failure::form`]), read before a long message was cut:
+    /// a cut in its middle leaves out what a cut at its end keeps. `None`: read from `detail`.
+    pub(crate) message_form: Option<String>,
 }
 
 /// The form of a failure's detail: the detail with the values it compares left out (numbers,
@@ -292,6 +295,7 @@ impl Failures {
             name: cut(name, NAME_CHARS),
             detail: Vec::new(),
             group: None,
+            message_form: None,
         });
     }
 
@@ -418,7 +422,10 @@ impl Failure {
         if self.detail.len() >= DETAIL_LINES || text.is_empty() {
             return false;
         }
-        self.detail.push(cut(text, DETAIL_CHARS));
+        if self.message().is_none() {
+            self.message_form = (!text.starts_with("at ")).then(|| form(text));
+        }
+        self.detail.push(cut_middle(text, DETAIL_CHARS));
         true
     }
 
@@ -429,7 +436,9 @@ impl Failure {
     /// The form of its message (see [`form`]). Only the first line: the lines under it vary
     /// with the values (`First differing element 0:` or not) more than with the way of failing.
     pub(crate) fn form(&self) -> Option<String> {
-        self.message().map(form)
+        self.message_form
+            .clone()
+            .or_else(|| self.message().map(form))
     }
 
     /// Its first line of detail that says how it failed, not where (`at …`).
