@@ -363,8 +363,9 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     // word (the same assertion failing in many subtests) is not shown again while other
     // failures wait: they get its room.
     let all: Vec<&Failure> = f.iter().collect();
-    let lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
-    let costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
+    let mut lines: Vec<String> = all.iter().map(|f| failure_line(f, detail)).collect();
+    let mut costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
+    let mut compact = false;
     let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
     let messages: Vec<Option<&str>> = all.iter().map(|f| f.message()).collect();
     let rarity: Vec<usize> = messages
@@ -434,7 +435,19 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                 break;
             };
             if tokens + costs[i] > details_limit {
-                break 'rounds;
+                // Whole details fit no more: the others get the first line of theirs while
+                // that fits (one more failure detailed is worth more than the rest of one).
+                if detail == Detail::Compact || compact {
+                    break 'rounds;
+                }
+                compact = true;
+                for k in (0..all.len()).filter(|&k| !chosen[k]) {
+                    lines[k] = failure_line(all[k], Detail::Compact);
+                    costs[k] = cost(&lines[k]);
+                }
+                if tokens + costs[i] > details_limit {
+                    break 'rounds;
+                }
             }
             tokens += costs[i];
             chosen[i] = true;
@@ -500,9 +513,19 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
             Detail::Compact => {
                 // The detail's lines while they fit in `COMPACT_CHARS` (a panic's location is
                 // nothing without the values under it), the first always; then where (`at …`).
-                let at = failure.detail[1..].iter().find(|d| d.starts_with("at "));
-                let mut compact = crate::format::cut(&failure.detail[0], COMPACT_CHARS);
-                for d in failure.detail[1..].iter().filter(|d| Some(*d) != at) {
+                // A first line that only says where (`panicked at src/a.rs:4:5:`) goes last
+                // too, when a line that says how follows it.
+                let mut first = &failure.detail[0];
+                let mut at = failure.detail[1..].iter().find(|d| d.starts_with("at "));
+                if at.is_none()
+                    && super::shapes::names::is_place(first)
+                    && let Some(how) = failure.detail[1..].first()
+                {
+                    at = Some(first);
+                    first = how;
+                }
+                let mut compact = crate::format::cut(first, COMPACT_CHARS);
+                for d in failure.detail.iter().filter(|d| *d != first && Some(*d) != at) {
                     if compact.chars().count() + 3 + d.chars().count() > COMPACT_CHARS {
                         break;
                     }

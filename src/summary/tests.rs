@@ -300,7 +300,7 @@ fn cargo_test_failures_verbose_and_quiet() {
             .unwrap();
         assert!(
             lines[failed + 1].ends_with(
-                "count_nbsp: panicked at tests/cli_cases.rs:90:1: · assertion `left == right` failed · left: 3 · right: 2"
+                "count_nbsp: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2"
             ),
             "{name}: {lines:#?}"
         );
@@ -796,10 +796,10 @@ fn notable_lines_over_the_omitted_range() {
         lines[2..],
         [
             "[ctxoff] failed tests (4):",
-            "  L275 count_nbsp: panicked at tests/cli_cases.rs:90:1: · assertion `left == right` failed · left: 3 · right: 2",
-            "  L283 roman_table_lookup: panicked at tests/cli_cases.rs:149:57: · called `Option::unwrap()` on a `None` value",
-            "  L288 title_case_hyphenated: panicked at tests/cli_cases.rs:127:5: · assertion `left == right` failed · left: \"Well-known Fact\" · right: \"Well-Known Fact\"",
-            "  L295 truncate_zero_width: panicked at tests/cli_cases.rs:116:5: · assertion `left == right` failed · left: \"…\" · right: \"\"",
+            "  L275 count_nbsp: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2",
+            "  L283 roman_table_lookup: panicked at tests/cli_cases.rs:149:57: called `Option::unwrap()` on a `None` value",
+            "  L288 title_case_hyphenated: panicked at tests/cli_cases.rs:127:5: assertion `left == right` failed · left: \"Well-known Fact\" · right: \"Well-Known Fact\"",
+            "  L295 truncate_zero_width: panicked at tests/cli_cases.rs:116:5: assertion `left == right` failed · left: \"…\" · right: \"\"",
             "[ctxoff] omitted lines contain: fail ×8 (first L223) · panic ×4 (first L275) · assert ×3 (first L276)",
             "  L223: test count_nbsp ... FAILED",
         ]
@@ -1998,7 +1998,7 @@ fn nextest_totals_and_failures_of_a_real_run() {
     assert_eq!(all[0], "[ctxoff] failed tests (41):");
     assert!(
         all[1].starts_with(
-            "  L65 base64 decode::tests::decode_into_nonempty_vec_doesnt_clobber_existing_prefix: panicked at src/tests.rs:44:5: · assertion `left == right` failed · left: "
+            "  L65 base64 decode::tests::decode_into_nonempty_vec_doesnt_clobber_existing_prefix: panicked at src/tests.rs:44:5: assertion `left == right` failed · left: "
         ),
         "{}",
         all[1]
@@ -2008,9 +2008,9 @@ fn nextest_totals_and_failures_of_a_real_run() {
     // in the integration tests before the three at src/engine/tests.rs:1273:5.
     let tight = failures_within(&bytes, 400).join("\n");
     for wanted in [
-        "panicked at src/tests.rs:44:5: · assertion `left == right` failed · left: ",
-        "every_possible_split_of_input: SIGABRT · panicked at src/encode.rs:89:5: · assertion `left == right` failed · left: ",
-        "base64::encode encoded_len_overflow: panicked at tests/encode.rs:75:5: · assertion `left == right` failed · left: Some(18446744073709551615)",
+        "panicked at src/tests.rs:44:5: assertion `left == right` failed · left: ",
+        "every_possible_split_of_input: SIGABRT · panicked at src/encode.rs:89:5: assertion `left == right` failed · left: ",
+        "base64::encode encoded_len_overflow: panicked at tests/encode.rs:75:5: assertion `left == right` failed · left: Some(18446744073709551615)",
     ] {
         assert!(tight.contains(wanted), "{wanted} in {tight}");
     }

@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names};
+use super::names::{Failures, Names, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -36,7 +36,16 @@ pub(crate) struct Libtest {
     overflowed: Option<String>,
     /// The `---- NAME stdout ----` section being read: its test and whether a panic was seen.
     section: Option<(String, bool)>,
+    /// A panic's `left:` value, until its `right:` says where they differ.
+    left: Option<String>,
+    /// The section's `stack backtrace:` was seen.
+    trace: bool,
 }
+
+/// How much of a long value compared is shown, around where it differs.
+const COMPARED_CHARS: usize = 70;
+/// How much of a value compared is kept while its other value is read.
+const LEFT_KEPT: usize = 8 * 1024;
 
 impl Shape for Libtest {
     fn line(&mut self, number: u64, text: &str) {
@@ -75,6 +84,7 @@ impl Shape for Libtest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_section();
         self.close_open();
         if self.suites == 0 && self.results == 0 {
             return None;
@@ -177,6 +187,7 @@ impl Shape for Libtest {
                 .map(|b| b.capacity() + 24)
                 .sum::<usize>()
             + self.binary.capacity()
+            + self.left.as_ref().map_or(0, String::capacity)
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)
     }
@@ -222,7 +233,7 @@ impl Libtest {
         {
             self.overflowed = Some(name.to_owned());
         } else if text == "failures:" {
-            self.section = None;
+            self.end_section();
         }
     }
 
@@ -234,14 +245,18 @@ impl Libtest {
         };
         let t = text.trim();
         if t == "failures:" || text.starts_with("---- ") {
-            self.section = None;
+            self.end_section();
             return;
         }
-        if t.is_empty()
+        if t.starts_with("stack backtrace:") {
+            // The frames say where, as the panic did: the rest of the section is not read.
+            self.trace = true;
+        }
+        if self.trace
+            || t.is_empty()
             || t == "stderr:"
             || t == "stdout:"
             || t.starts_with("note: run with `RUST_BACKTRACE=1`")
-            || t.starts_with("stack backtrace:")
         {
             return;
         }
@@ -259,7 +274,24 @@ impl Libtest {
             failure.line = number;
             failure.add_detail(&t[at + 1..]);
         } else if *panicked {
-            failure.add_detail(t);
+            if t.starts_with("left:") && self.left.is_none() && failure.detail.len() < 3 {
+                self.left = Some(cut(t, LEFT_KEPT));
+                return;
+            }
+            match self.left.take() {
+                Some(left) if t.starts_with("right:") => {
+                    let (left, right) = where_they_differ(&left, t, COMPARED_CHARS);
+                    failure.add_detail(&left);
+                    failure.add_detail(&right);
+                }
+                Some(left) => {
+                    failure.add_detail(&left);
+                    failure.add_detail(t);
+                }
+                None => {
+                    failure.add_detail(t);
+                }
+            }
         } else if t.starts_with("Test executable failed") {
             // Doc tests: the panic follows, on the test's stderr.
             if !failure.has_detail() {
@@ -270,6 +302,16 @@ impl Libtest {
             failure.line = number;
             failure.detail.clear();
             failure.add_detail(t);
+        }
+    }
+
+    /// The section is over: a `left:` without its `right:` is detail as it is.
+    fn end_section(&mut self) {
+        self.trace = false;
+        if let (Some(left), Some((name, _))) = (self.left.take(), self.section.take())
+            && let Some(failure) = self.failures.named(&name)
+        {
+            failure.add_detail(&left);
         }
     }
 
@@ -325,6 +367,6 @@ impl Libtest {
         } else if self.passing_binaries.len() < BINARIES_LISTED as usize {
             self.passing_binaries.push(described);
         }
-        self.section = None;
+        self.end_section();
     }
 }

@@ -249,6 +249,48 @@ fn without_locations(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// Two values compared (`left: …`, `right: …`, each after its label), each shown around where
+/// they first differ when either is longer than `width` characters: a long value's start and
+/// end are often the same in both, and the difference is in its middle.
+pub(crate) fn where_they_differ(a: &str, b: &str, width: usize) -> (String, String) {
+    let (a_label, a_value) = split_label(a);
+    let (b_label, b_value) = split_label(b);
+    let (av, bv): (Vec<char>, Vec<char>) = (a_value.chars().collect(), b_value.chars().collect());
+    if av.len() <= width && bv.len() <= width {
+        return (a.to_owned(), b.to_owned());
+    }
+    let common = av.iter().zip(&bv).take_while(|(x, y)| x == y).count();
+    // Some of what both have before the difference, to say where it is.
+    let start = common.saturating_sub(width / 3);
+    let window = |v: &[char]| {
+        let end = v.len().min(start + width);
+        let mut out = String::new();
+        if start > 0 {
+            out.push('…');
+        }
+        out.extend(&v[start.min(end)..end]);
+        if end < v.len() {
+            out.push('…');
+        }
+        out
+    };
+    (
+        format!("{a_label}{}", window(&av)),
+        format!("{b_label}{}", window(&bv)),
+    )
+}
+
+/// `left:  value` → (`left:  `, `value`); no label: (``, text).
+fn split_label(text: &str) -> (&str, &str) {
+    match text.split_once(':') {
+        Some((label, _)) if !label.is_empty() && label.len() <= 12 && !label.contains(' ') => {
+            let value = text[label.len() + 1..].trim_start();
+            text.split_at(text.len() - value.len())
+        }
+        _ => ("", text),
+    }
+}
+
 /// Detail lines kept per failure, and their length.
 const DETAIL_LINES: usize = 4;
 const DETAIL_CHARS: usize = 160;
@@ -422,10 +464,28 @@ impl Failure {
         if self.detail.len() >= DETAIL_LINES || text.is_empty() {
             return false;
         }
+        // A line said again (a property test's panic at each shrinking step) says no more;
+        // a place said again is where something else happened.
+        let cut = cut_middle(text, DETAIL_CHARS);
+        if !cut.starts_with("at ") && self.detail.contains(&cut) {
+            return false;
+        }
+        // `panicked at src/a.rs:4:5:` and what it says are one line, when it is short.
+        if let Some(last) = self.detail.last_mut()
+            && is_place(last)
+            && !text.starts_with("at ")
+            && last.len() + text.len() < DETAIL_CHARS
+        {
+            *last = format!("{last} {text}");
+            if self.detail.len() == 1 {
+                self.message_form = Some(form(&self.detail[0]));
+            }
+            return true;
+        }
         if self.message().is_none() {
             self.message_form = (!text.starts_with("at ")).then(|| form(text));
         }
-        self.detail.push(cut_middle(text, DETAIL_CHARS));
+        self.detail.push(cut);
         true
     }
 
@@ -448,6 +508,14 @@ impl Failure {
             .map(String::as_str)
             .find(|d| !d.starts_with("at "))
     }
+}
+
+/// A line of detail that says only where a failure happened (`panicked at src/a.rs:4:5:`).
+pub(crate) fn is_place(detail: &str) -> bool {
+    detail
+        .strip_prefix("panicked at ")
+        .and_then(|rest| rest.strip_suffix(':'))
+        .is_some_and(|place| !place.contains(' ') && place.contains(':'))
 }
 
 #[cfg(test)]
