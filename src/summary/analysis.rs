@@ -525,7 +525,11 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
                     first = how;
                 }
                 let mut compact = crate::format::cut(first, COMPACT_CHARS);
-                for d in failure.detail.iter().filter(|d| *d != first && Some(*d) != at) {
+                for d in failure
+                    .detail
+                    .iter()
+                    .filter(|d| *d != first && Some(*d) != at)
+                {
                     if compact.chars().count() + 3 + d.chars().count() > COMPACT_CHARS {
                         break;
                     }

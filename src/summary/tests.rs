@@ -1826,12 +1826,11 @@ fn mypy_lists_default_checks_before_optional_ones() {
     };
     let first_optional = codes[1..].iter().position(optional).unwrap() + 1;
     assert!(codes[first_optional..].iter().all(optional), "{codes:?}");
-    // Those that raise when the line runs first, the rarest first: the undefined name, (the
-    // bad attribute of a union member, its line cut before its code,) the bad operands, then
-    // the 30 bad attributes.
+    // Those that raise when the line runs first, the rarest first: the bad attribute of a
+    // union member, the undefined name, the bad operands, then the 30 bad attributes.
     assert_eq!(
-        codes[1..4],
-        ["name-defined", "operator", "attr-defined"],
+        codes[1..5],
+        ["union-attr", "name-defined", "operator", "attr-defined"],
         "{codes:?}"
     );
     assert!(all[2].contains("has no attribute \"__iter__\""), "{all:#?}");

@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use super::names::{Failure, Failures, Names};
-use crate::format::{cut, plural, thousands};
+use crate::format::{cut_middle, plural, thousands};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Level {
@@ -83,7 +83,7 @@ impl Tally {
     }
 }
 
-const MESSAGE_CHARS: usize = 140;
+const MESSAGE_CHARS: usize = 200;
 /// Distinct (level, code) pairs whose first diagnostic is kept.
 const FIRSTS_KEPT: usize = 64;
 /// Errors without a code (or of a code seen before) kept at other places.
@@ -127,11 +127,12 @@ impl Diagnostics {
         header: &str,
         code: Option<&str>,
     ) {
+        // Cut in the middle: the end of a long message names the other type or value.
         let described = match location {
             Some(loc) if !header.starts_with(loc) => {
-                cut(&format!("{loc}: {header}"), MESSAGE_CHARS)
+                cut_middle(&format!("{loc}: {header}"), MESSAGE_CHARS)
             }
-            _ => cut(header, MESSAGE_CHARS),
+            _ => cut_middle(header, MESSAGE_CHARS),
         };
         match level {
             Level::Error => {

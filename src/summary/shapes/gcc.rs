@@ -12,6 +12,13 @@ use super::{Fact, Shape};
 #[derive(Debug, Default)]
 pub(crate) struct Gcc {
     diagnostics: Diagnostics,
+    /// gcc's `file:16:3:   required from here` before the next error: where the template
+    /// instantiation that failed was asked for, in the code being compiled.
+    required_from: Option<String>,
+    /// clang's notes after an error (`note: in instantiation of … requested here`): the first
+    /// in the project's own files was taken as the error's cause; the latest is its origin.
+    cause_taken: bool,
+    requested_at: Option<String>,
     /// Diagnostics in `.java` files: javac's.
     java: u64,
     /// javac's own counts of errors and warnings, summed over its runs.
@@ -23,10 +30,24 @@ impl Shape for Gcc {
         let Some((file, location, level)) = parse(text) else {
             if self.java > 0 {
                 self.javac_line(text);
+            } else if text.ends_with(":   required from here") {
+                self.required_from = Some(text.trim().to_owned());
             }
             return;
         };
         let message = &text[location.len() + 2..];
+        if level == Level::Note {
+            if message.ends_with(" requested here") && !is_system(file) {
+                if self.cause_taken {
+                    self.requested_at = Some(text.to_owned());
+                } else {
+                    self.cause_taken = true;
+                    self.diagnostics.add_detail(text);
+                }
+            }
+        } else {
+            self.end_error();
+        }
         let java = file.ends_with(".java");
         let code = if java {
             message
@@ -45,10 +66,14 @@ impl Shape for Gcc {
         if level != Level::Note {
             self.diagnostics.files.add(file);
             self.java += u64::from(java);
+            if let Some(from) = self.required_from.take().filter(|_| level == Level::Error) {
+                self.diagnostics.add_detail(&from);
+            }
         }
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_error();
         let javac = self.java * 2 > self.diagnostics.errors + self.diagnostics.warnings;
         let [errors, warnings] = self.stated;
         let d = &mut self.diagnostics;
@@ -72,10 +97,20 @@ impl Shape for Gcc {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.diagnostics.approx_heap()
+            + self.required_from.as_ref().map_or(0, String::capacity)
+            + self.requested_at.as_ref().map_or(0, String::capacity)
     }
 }
 
 impl Gcc {
+    /// The error before is complete: the origin of its instantiation (clang) joins it.
+    fn end_error(&mut self) {
+        self.cause_taken = false;
+        if let Some(at) = self.requested_at.take() {
+            self.diagnostics.add_detail(&at);
+        }
+    }
+
     /// A line of javac's between or after its diagnostics: the symbol or types of an error
     /// (`  symbol:   class X`, `  location: class Y`, `  required: int`, `  found: String`)
     /// and its counts.
@@ -106,6 +141,11 @@ impl Gcc {
             }
         }
     }
+}
+
+/// A file of the system's headers (`/usr/include/c++/12/ostream`), not the project's.
+fn is_system(file: &str) -> bool {
+    file.starts_with("/usr/") || file.contains("/include/c++/")
 }
 
 /// `src/a.c:49:13: error: …` → (`src/a.c`, `src/a.c:49:13`, error).

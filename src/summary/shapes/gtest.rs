@@ -150,16 +150,32 @@ impl Gtest {
 /// `foo_test.cc(23): error: …`) and the lines under it.
 fn read_failure(number: u64, text: &str, at: &mut Option<u64>, lines: &mut Vec<String>) {
     let t = text.trim();
+    let header = t.ends_with(": Failure") || t.contains("): error: ");
     if at.is_none() {
-        let failure = t.ends_with(": Failure") || t.contains("): error: ");
-        if failure {
+        if header {
             *at = Some(number);
             lines.push(t.to_owned());
         }
         return;
     }
+    // The test's next failure: the first one's detail is complete (an empty line marks it).
+    if lines.last().is_some_and(String::is_empty) {
+        return;
+    }
+    if header {
+        lines.push(String::new());
+        return;
+    }
     // `Expected equality of these values:` only announces the two values (and their `Which
     // is:`) that follow: room goes to those.
+    // A value's `Which is: 42` goes with the expression it evaluates: one of the lines kept.
+    if let Some(value) = t.strip_prefix("Which is: ")
+        && lines.len() > 1
+        && let Some(expression) = lines.last_mut()
+    {
+        expression.push_str(&format!(" · Which is: {value}"));
+        return;
+    }
     if lines.len() < DETAIL_LINES && !t.is_empty() && t != "Expected equality of these values:" {
         lines.push(t.to_owned());
     }

@@ -42,7 +42,7 @@ impl Shape for Make {
             }
             Some(b'F') => {
                 if let Some(target) = text.strip_prefix("FAILED: ") {
-                    self.ninja_failed.push(target);
+                    self.ninja_failed.push(target.trim_end());
                 }
             }
             _ => {}
@@ -68,10 +68,11 @@ impl Shape for Make {
         }
         if self.ninja_failed.total > 0 {
             let n = self.ninja_failed.total;
+            // As ninja words it, so it reads (and greps) the same.
             lines.push(format!(
-                "ninja: {} failed: {}",
+                "ninja: {} failed: FAILED: {}",
                 thousands(n),
-                self.ninja_failed.render(n)
+                self.ninja_failed.render_joined(n, " · FAILED: ")
             ));
         }
         let json = json!({
