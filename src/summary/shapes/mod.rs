@@ -29,6 +29,7 @@ mod nextest;
 mod nul;
 mod phpunit;
 mod pytest;
+mod pytrace;
 mod rspec;
 mod ruff;
 mod rustc;

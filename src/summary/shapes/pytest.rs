@@ -9,6 +9,7 @@
 use serde_json::json;
 
 use super::names::{Failures, Names};
+use super::pytrace::Traceback;
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -31,10 +32,31 @@ pub(crate) struct Pytest {
     failures: Failures,
     /// Failures of the report not yet named (`--tb=line` has no sections).
     unnamed: usize,
+    /// Sections of the report (`____ test_x ____`), each a failure or error.
+    sections: u64,
     failing: Names,
     errors: Names,
     interrupted: Option<String>,
+    /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
+    trace: Traceback,
+    /// The doctest whose failure is being read (`____ [doctest] mod.func ____`).
+    doctest: Option<Doctest>,
+    /// Hypothesis's example that failed (`Failing test case: test_x(`, its arguments, `)`).
+    example: Option<String>,
 }
+
+/// A failing doctest's report: the example that failed, then what was expected and what came.
+#[derive(Debug, Default)]
+struct Doctest {
+    example: Option<String>,
+    /// Inside `Expected:` (1) or `Got:` (2).
+    part: u8,
+    expected: String,
+    got: String,
+}
+
+/// How long a doctest's expected or actual output may be, joined on one line.
+const DOCTEST_CHARS: usize = 160;
 
 const WORDS: [&[&str]; 8] = [
     &["passed"],
@@ -49,9 +71,14 @@ const WORDS: [&[&str]; 8] = [
 
 impl Shape for Pytest {
     fn line(&mut self, number: u64, text: &str) {
+        if self.in_report && self.open && self.report_line(number, text) {
+            return;
+        }
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
                 if text.starts_with('=') {
+                    self.end_doctest();
+                    self.doctest = None;
                     let title = text.trim_matches('=');
                     self.in_report = title == " FAILURES " || title == " ERRORS ";
                     self.open = false;
@@ -73,9 +100,14 @@ impl Shape for Pytest {
             }
             Some(b'_') if self.in_report => {
                 if let Some(title) = section_title(text) {
+                    self.end_doctest();
+                    self.sections += 1;
                     self.failures.push(number, title);
                     self.open = true;
                     self.located = false;
+                    self.trace = Traceback::default();
+                    self.example = None;
+                    self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
                 }
             }
             Some(b'E') if self.in_report => {
@@ -113,6 +145,7 @@ impl Shape for Pytest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_doctest();
         if self.sessions == 0 {
             return None;
         }
@@ -196,7 +229,10 @@ impl Shape for Pytest {
         Some(
             Fact::new("pytest", vec![line], json)
                 .failures(failures)
-                .hint_if_failed(failing, "'^E |^_{3,} ' -A 2"),
+                .hint_if_failed(
+                    failing,
+                    "'^E |^_{3,} |^[A-Za-z_.]+(Error|Exception): ' -A 2",
+                ),
         )
     }
 
@@ -206,10 +242,160 @@ impl Shape for Pytest {
             + self.failing.approx_heap()
             + self.errors.approx_heap()
             + self.interrupted.as_ref().map_or(0, String::capacity)
+            + self.example.as_ref().map_or(0, String::capacity)
+            + self.doctest.as_ref().map_or(0, |d| {
+                d.expected.capacity()
+                    + d.got.capacity()
+                    + d.example.as_ref().map_or(0, String::capacity)
+            })
     }
 }
 
 impl Pytest {
+    /// A line of a failure's section that a traceback or a doctest's report takes; whether it
+    /// took it.
+    fn report_line(&mut self, number: u64, text: &str) -> bool {
+        if self.doctest.is_some() && self.doctest_line(text) {
+            return true;
+        }
+        // Hypothesis's example, on one line: `Failing test case: test_x( a=1, b=2, )`.
+        let t = text
+            .strip_prefix('E')
+            .filter(|t| t.starts_with(' '))
+            .unwrap_or(text)
+            .trim();
+        if let Some(example) = &mut self.example {
+            if example.len() < DOCTEST_CHARS {
+                example.push(' ');
+                example.push_str(t);
+            }
+            if t == ")" || t.is_empty() {
+                let example = self.example.take().unwrap_or_default();
+                if let Some(failure) = self.failures.current() {
+                    failure.add_detail(&example);
+                }
+            }
+            return true;
+        }
+        if (t.starts_with("Failing test case: ") || t.starts_with("Falsifying example: "))
+            && t.ends_with('(')
+            && self.failures.current().is_some_and(|f| f.has_detail())
+        {
+            self.example = Some(t.to_owned());
+            return true;
+        }
+        let reading = self.trace.is_open();
+        let raised = self.trace.line(text);
+        if !reading && !self.trace.is_open() {
+            return false;
+        }
+        // The first exception is the detail, with where it was raised; a doctest's says what
+        // it was already, so only where; an exception group's is followed by its first
+        // member's.
+        if let Some(raised) = raised
+            && let Some(failure) = self.failures.current()
+        {
+            let doctest = failure
+                .detail
+                .iter()
+                .any(|d| d.starts_with("UNEXPECTED EXCEPTION: "));
+            let group = failure.detail.len() == 1 && is_group(&failure.detail[0]);
+            if failure.has_detail() && !doctest && !group {
+                return true;
+            }
+            if !failure.has_detail() {
+                failure.line = number;
+            }
+            if is_group(&raised.exception) {
+                failure.add_detail(&raised.exception);
+            } else if doctest {
+                failure.add_detail(raised.frame.as_deref().unwrap_or(""));
+            } else {
+                for d in raised.detail() {
+                    failure.add_detail(d);
+                }
+            }
+        }
+        true
+    }
+
+    /// A line of a failing doctest's report; whether it was the doctest's own.
+    fn doctest_line(&mut self, text: &str) -> bool {
+        let Some(d) = &mut self.doctest else {
+            return false;
+        };
+        let t = text.trim();
+        if d.part > 0 && text.starts_with(' ') {
+            let into = if d.part == 1 {
+                &mut d.expected
+            } else {
+                &mut d.got
+            };
+            if into.len() < DOCTEST_CHARS {
+                if !into.is_empty() {
+                    into.push(' ');
+                }
+                into.push_str(t);
+            }
+            return true;
+        }
+        match t {
+            "Expected:" | "Expected nothing" => {
+                d.part = 1;
+                if t == "Expected nothing" {
+                    d.expected = "nothing".into();
+                }
+                return true;
+            }
+            "Got:" | "Got nothing" => {
+                d.part = 2;
+                if t == "Got nothing" {
+                    d.got = "nothing".into();
+                }
+                return true;
+            }
+            _ => {}
+        }
+        if d.part > 0 {
+            self.end_doctest();
+            return false;
+        }
+        if let Some(at) = t.find(">>> ") {
+            d.example = Some(crate::format::cut(&t[at..], DOCTEST_CHARS));
+            return true;
+        }
+        if t.starts_with("UNEXPECTED EXCEPTION: ") {
+            let example = d.example.take();
+            if let Some(failure) = self.failures.current() {
+                failure.add_detail(example.as_deref().unwrap_or(""));
+                failure.add_detail(t);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The doctest's report is over: the example, what it expected and what it got.
+    fn end_doctest(&mut self) {
+        let Some(d) = &mut self.doctest else {
+            return;
+        };
+        if d.part == 0 {
+            return;
+        }
+        let example = d.example.take();
+        let compared = format!(
+            "Expected: {} Got: {}",
+            std::mem::take(&mut d.expected),
+            std::mem::take(&mut d.got)
+        );
+        d.part = 0;
+        if let Some(failure) = self.failures.current() {
+            failure.add_detail(example.as_deref().unwrap_or(""));
+            failure.add_detail(&compared);
+        }
+    }
+
     /// An `E   …` line of the report: the first ones are the failure's detail.
     fn detail(&mut self, number: u64, detail: &str) {
         if !self.open {
@@ -272,17 +458,23 @@ impl Pytest {
         let known = self.failures.iter().any(|f| {
             let base = f.name.split(" (").next().unwrap_or(&f.name);
             f.name == short
+                || f.name.strip_prefix("[doctest] ") == Some(short)
                 || dotted.as_deref() == Some(base)
                 || f.name.strip_prefix("ERROR collecting ") == Some(id)
         });
         if known {
             return;
         }
-        if self.unnamed > 0
-            && let Some(failure) = self.failures.iter_mut().find(|f| f.name.is_empty())
-        {
+        if self.unnamed > 0 {
             self.unnamed -= 1;
-            failure.name = short.to_owned();
+            if let Some(failure) = self.failures.iter_mut().find(|f| f.name.is_empty()) {
+                failure.name = short.to_owned();
+            }
+            return;
+        }
+        // A report with sections named each of its failures, kept or not: the summary adds
+        // none (else the count would be off by those not kept).
+        if self.sections > 0 {
             return;
         }
         self.failures.push(number, short);
@@ -292,10 +484,16 @@ impl Pytest {
     }
 }
 
-/// `____ test_x[1-2] ____` → `test_x[1-2]`.
+/// `ExceptionGroup: Hypothesis found 2 distinct failures. (2 sub-exceptions)`.
+fn is_group(exception: &str) -> bool {
+    exception.starts_with("ExceptionGroup: ") || exception.starts_with("BaseExceptionGroup: ")
+}
+
+/// `____ test_x[1-2] ____` → `test_x[1-2]` (a title too long for the banner has one `_` each
+/// side).
 fn section_title(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix("__")?.trim_start_matches('_');
-    let inner = inner.strip_suffix("__")?.trim_end_matches('_');
+    let inner = text.strip_prefix('_')?.trim_start_matches('_');
+    let inner = inner.strip_suffix('_')?.trim_end_matches('_');
     let title = inner.strip_prefix(' ')?.strip_suffix(' ')?;
     (!title.is_empty()).then_some(title)
 }
@@ -429,5 +627,9 @@ mod tests {
             Some("ERROR collecting tests/t.py")
         );
         assert_eq!(section_title("________"), None);
+        assert_eq!(
+            section_title("_ T.test_cleared[HashCacheSerializationTestCached-True] _"),
+            Some("T.test_cleared[HashCacheSerializationTestCached-True]")
+        );
     }
 }

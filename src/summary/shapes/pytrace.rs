@@ -1,0 +1,199 @@
+//! Python tracebacks, read line by line: `Traceback (most recent call last):`, its frames
+//! (`  File "app/views.py", line 104, in update` and the source line under each), and the
+//! exception line that ends it (`sqlite3.OperationalError: no such column: post_id`). What a
+//! reader needs of one is what was raised and the innermost frame of the program's own code
+//! (not of the standard library or an installed package), with its source line.
+//!
+//! The sub-tracebacks of an exception group (`  | Traceback …`, `  +-+---- 1 ----`) are read
+//! as tracebacks of their own.
+
+/// A traceback being read.
+#[derive(Debug, Default)]
+pub(crate) struct Traceback {
+    open: bool,
+    /// The innermost frame so far and its source line.
+    frame: Option<(String, Option<String>)>,
+    /// The innermost frame of the program's own code so far, and its source line.
+    own: Option<(String, Option<String>)>,
+    /// The source line of the frame just read is next.
+    source_next: bool,
+}
+
+/// What a traceback said: the exception raised and where, in the program's own code when any
+/// frame is there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Raised {
+    pub(crate) exception: String,
+    /// `File "app/views.py", line 104, in update`.
+    pub(crate) frame: Option<String>,
+    /// The frame's source line (`db.execute(`).
+    pub(crate) source: Option<String>,
+}
+
+impl Raised {
+    /// The exception, the frame and its source line, in that order.
+    pub(crate) fn detail(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.exception.as_str())
+            .chain(self.frame.as_deref())
+            .chain(self.source.as_deref())
+    }
+}
+
+/// How long a traceback's lines kept may be.
+const KEPT_CHARS: usize = 300;
+
+impl Traceback {
+    /// Whether a traceback is being read (between its first line and its exception).
+    pub(crate) fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// One line of output; the exception that ends a traceback, when this is it.
+    pub(crate) fn line(&mut self, text: &str) -> Option<Raised> {
+        let t = without_group_prefix(text);
+        if t == "Traceback (most recent call last):"
+            || t == "Exception Group Traceback (most recent call last):"
+        {
+            *self = Traceback {
+                open: true,
+                ..Traceback::default()
+            };
+            return None;
+        }
+        if !self.open {
+            return None;
+        }
+        if let Some(frame) = t.strip_prefix("  File \"") {
+            let path = frame.split('"').next().unwrap_or("");
+            let frame = (crate::format::cut(t.trim(), KEPT_CHARS), None);
+            if is_own(path) {
+                self.own = Some(frame.clone());
+            }
+            self.frame = Some(frame);
+            self.source_next = true;
+            return None;
+        }
+        if t.starts_with(' ') || t.is_empty() {
+            // The source line of the frame above, the carets under it (`~~~^^^`), or a
+            // `[Previous line repeated 996 more times]`.
+            let source = t.trim();
+            if std::mem::take(&mut self.source_next)
+                && !source.is_empty()
+                && !source.starts_with('[')
+                && !source.chars().all(|c| matches!(c, '^' | '~'))
+            {
+                let source = Some(crate::format::cut(source, KEPT_CHARS));
+                if let Some(f) = &mut self.frame {
+                    f.1.clone_from(&source);
+                }
+                if let Some(own) = &mut self.own
+                    && self.frame.as_ref().is_some_and(|f| f.0 == own.0)
+                {
+                    own.1 = source;
+                }
+            }
+            return None;
+        }
+        // The exception line: the first line that is neither a frame nor indented.
+        self.open = false;
+        let (frame, source) = self
+            .own
+            .take()
+            .or_else(|| self.frame.take())
+            .map_or((None, None), |(f, s)| (Some(f), s));
+        Some(Raised {
+            exception: crate::format::cut(t.trim(), KEPT_CHARS),
+            frame,
+            source,
+        })
+    }
+}
+
+/// `  | Traceback …` → `Traceback …` (the sub-tracebacks of an exception group, at any depth).
+fn without_group_prefix(text: &str) -> &str {
+    let trimmed = text.trim_start();
+    for prefix in ["| ", "+ "] {
+        if let Some(rest) = trimmed.strip_prefix(prefix) {
+            return rest;
+        }
+    }
+    text
+}
+
+/// A file of the program's own code: not the standard library, an installed package or code
+/// made on the fly (`<frozen importlib._bootstrap>`, `<doctest x[1]>`, `<string>`).
+fn is_own(path: &str) -> bool {
+    !(path.starts_with('<')
+        || path.contains("/site-packages/")
+        || path.contains("/dist-packages/")
+        || is_standard_library(path))
+}
+
+/// `/usr/lib/python3.11/json/decoder.py`, `…/versions/3.11.7/lib/python3.11/socket.py`.
+fn is_standard_library(path: &str) -> bool {
+    path.split('/')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[0] == "lib" && w[1].starts_with("python"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<Raised> {
+        let mut t = Traceback::default();
+        text.lines().filter_map(|l| t.line(l)).collect()
+    }
+
+    #[test]
+    fn the_exception_and_the_innermost_frame_of_the_programs_own_code() {
+        let raised = read(
+            "[2026-12-02 05:20:08,690] ERROR in app: Exception on /1/update [POST]
+Traceback (most recent call last):
+  File \"/home/dev/.pyenv/versions/3.11.7/lib/python3.11/site-packages/flask/app.py\", line 1511, in wsgi_app
+    response = self.full_dispatch_request()
+               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File \"/home/dev/app/flaskr/blog.py\", line 104, in update
+    db.execute(
+  File \"/usr/lib/python3.11/sqlite3/dbapi2.py\", line 9, in execute
+    raise
+sqlite3.OperationalError: no such column: post_id
+127.0.0.1 - - [02/Dec/2026 05:20:08] \"POST /1/update HTTP/1.1\" 500 -",
+        );
+        assert_eq!(
+            raised,
+            [Raised {
+                exception: "sqlite3.OperationalError: no such column: post_id".into(),
+                frame: Some("File \"/home/dev/app/flaskr/blog.py\", line 104, in update".into()),
+                source: Some("db.execute(".into()),
+            }]
+        );
+    }
+
+    #[test]
+    fn without_a_frame_of_its_own_the_innermost_one_and_groups_read_apart() {
+        let raised = read(
+            "  + Exception Group Traceback (most recent call last):
+  |   File \"<frozen runpy>\", line 1, in <module>
+  | ExceptionGroup: two (2 sub-exceptions)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File \"t.py\", line 3, in f
+    |     raise ValueError(1)
+    | ValueError: 1
+    +------------------------------------",
+        );
+        assert_eq!(raised.len(), 2);
+        assert_eq!(
+            raised[0].exception,
+            "ExceptionGroup: two (2 sub-exceptions)"
+        );
+        assert_eq!(
+            raised[0].frame.as_deref(),
+            Some("File \"<frozen runpy>\", line 1, in <module>")
+        );
+        assert_eq!(raised[1].exception, "ValueError: 1");
+        assert_eq!(raised[1].source.as_deref(), Some("raise ValueError(1)"));
+    }
+}
