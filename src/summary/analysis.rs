@@ -128,6 +128,9 @@ impl Analysis {
         if facts.iter().any(|f| !f.content && !f.yields) {
             facts.retain(|f| !f.yields);
         }
+        if facts.iter().any(|f| !f.content && !f.yields && !f.log) {
+            facts.retain(|f| !f.defers);
+        }
         Findings {
             notable: self.notable,
             facts,

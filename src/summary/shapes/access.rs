@@ -95,7 +95,8 @@ impl Shape for AccessLog {
         Some(
             Fact::new("access log", vec![line], json)
                 .failures(failures)
-                .hint("'\" [45][0-9]{2} |\\] code [45][0-9]{2}' -B 1"),
+                .hint("'\" [45][0-9]{2} |\\] code [45][0-9]{2}' -B 1")
+                .log(),
         )
     }
 

@@ -20,6 +20,7 @@ mod jest;
 mod json;
 mod libtest;
 mod listing;
+mod log;
 mod make;
 mod maven;
 mod mocha;
@@ -113,6 +114,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
         Box::<make::Make>::default(),
+        Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
         Box::<diff::Diff>::default(),
@@ -146,6 +148,12 @@ pub(crate) struct Fact {
     /// `path:line:text` is also what compilers, linters, make and server logs print, and such a
     /// log is no search result (its failure words count).
     pub(crate) yields: bool,
+    /// A log of some kind (records, requests), which a test run, build or lint report may
+    /// hold too: see [`Fact::defers`].
+    pub(crate) log: bool,
+    /// Stated only when no shape that is neither content nor a log recognised the output: a
+    /// test run's or build's `ERROR` lines and tracebacks are theirs to state.
+    pub(crate) defers: bool,
 }
 
 impl Fact {
@@ -159,6 +167,8 @@ impl Fact {
             hint: None,
             supersedes: &[],
             yields: false,
+            log: false,
+            defers: false,
         }
     }
 
@@ -189,6 +199,19 @@ impl Fact {
     /// See [`Fact::yields`].
     pub(crate) fn yields(mut self) -> Fact {
         self.yields = true;
+        self
+    }
+
+    /// See [`Fact::log`].
+    pub(crate) fn log(mut self) -> Fact {
+        self.log = true;
+        self
+    }
+
+    /// See [`Fact::defers`]; such a fact is a log's.
+    pub(crate) fn defers(mut self) -> Fact {
+        self.defers = true;
+        self.log = true;
         self
     }
 
