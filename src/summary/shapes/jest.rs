@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::names::{Failure, Failures, Names, js_test_counts};
+use super::names::{Failure, Failures, Names, js_test_counts, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -40,6 +40,11 @@ impl Shape for Jest {
             }
             self.detail = None;
         }
+        // Jest 30 writes ` FAIL  file` and ` PASS  file`.
+        let text = text
+            .strip_prefix(' ')
+            .filter(|t| t.starts_with("FAIL  ") || t.starts_with("PASS  "))
+            .unwrap_or(text);
         match text.as_bytes().first() {
             Some(b'F') => {
                 if let Some(file) = text.strip_prefix("FAIL ") {
@@ -52,7 +57,9 @@ impl Shape for Jest {
             }
             Some(b'P') if text.starts_with("PASS ") => self.current_file = None,
             Some(b' ') => {
+                // `● Console` is what the tests logged, not a failure.
                 if let Some(name) = text.strip_prefix("  ● ")
+                    && name != "Console"
                     && !self.repeated
                     && let Some(file) = &self.current_file
                 {
@@ -128,7 +135,14 @@ impl Shape for Jest {
             || !self.not_run.is_empty()
             || !self.failures.is_empty();
         let not_run = self.not_run.take_as("suites that failed to run");
-        let failures = self.failures.take_as("failed tests");
+        // A test that failed twice (two `expect`s of a `test.each` case) has two reports: the
+        // list counts reports then, the totals tests.
+        let heading = if self.failures.total == failed {
+            "failed tests"
+        } else {
+            "failure reports"
+        };
+        let failures = self.failures.take_as(heading);
         Some(
             Fact::new("jest", lines, json)
                 .failures(not_run)
@@ -153,6 +167,9 @@ impl Shape for Jest {
 #[derive(Debug, Default)]
 pub(crate) struct JsDetail {
     located: bool,
+    /// The last line was `Expected value to equal:` or `Received:` (jest before 24), whose
+    /// value is on the next line: it joins them.
+    value_next: bool,
 }
 
 impl JsDetail {
@@ -162,7 +179,12 @@ impl JsDetail {
         if t.is_empty() {
             return true;
         }
-        if text.starts_with("  ● ") || text.starts_with("FAIL ") || text.starts_with("PASS ") {
+        if text.starts_with("  ● ")
+            || text.starts_with("FAIL ")
+            || text.starts_with("PASS ")
+            || text.starts_with(" FAIL  ")
+            || text.starts_with(" PASS  ")
+        {
             return false;
         }
         if self.located {
@@ -184,17 +206,42 @@ impl JsDetail {
         if t == "- Expected" || t == "+ Received" || t.starts_with("- ") || t.starts_with("+ ") {
             return true;
         }
-        let wanted =
-            t.starts_with("Expected") || t.starts_with("Received") || !failure.has_detail();
+        if std::mem::take(&mut self.value_next)
+            && let Some(label) = failure.detail.last_mut()
+        {
+            *label = format!("{label} {t}");
+            compare_last_two(failure);
+            return true;
+        }
+        let compared = t.starts_with("Expected") || t.starts_with("Received");
+        self.value_next = compared && t.ends_with(':');
+        let wanted = compared || !failure.has_detail();
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;
             }
             failure.add_detail(t);
+            if !self.value_next {
+                compare_last_two(failure);
+            }
         }
         true
     }
 }
+
+/// `Expected: …` and `Received: …`, long, shown where they differ.
+fn compare_last_two(failure: &mut Failure) {
+    if let [.., expected, received] = failure.detail.as_mut_slice()
+        && expected.starts_with("Expected")
+        && received.starts_with("Received")
+    {
+        let (e, r) = where_they_differ(expected, received, COMPARED_CHARS);
+        (*expected, *received) = (e, r);
+    }
+}
+
+/// How much of a long value compared is shown, around where it differs.
+const COMPARED_CHARS: usize = 70;
 
 /// `at Object.toBe (test/a.test.js:698:17)`, `at test/a.test.js:5:3`, `❯ src/a/test.ts:19:65`:
 /// the place, `file:line:col`, skipping frames inside dependencies and Node's internals.

@@ -90,7 +90,8 @@ impl Shape for Log {
         if is_error(level) {
             self.errors += 1;
             self.first_error.get_or_insert(number);
-            if self.spellings.len() < SPELLINGS_KEPT && !self.spellings.iter().any(|s| s == spelling)
+            if self.spellings.len() < SPELLINGS_KEPT
+                && !self.spellings.iter().any(|s| s == spelling)
             {
                 self.spellings.push(spelling.to_owned());
             }
@@ -153,7 +154,11 @@ impl Shape for Log {
         self.levels.approx_heap()
             + self.exceptions.approx_heap()
             + self.failures.approx_heap()
-            + self.spellings.iter().map(|s| s.capacity() + 24).sum::<usize>()
+            + self
+                .spellings
+                .iter()
+                .map(|s| s.capacity() + 24)
+                .sum::<usize>()
     }
 }
 
@@ -181,7 +186,10 @@ const LEVELS: [(&str, &str); 17] = [
 
 /// Error level or worse: a failure.
 fn is_error(level: &str) -> bool {
-    matches!(level, "error" | "critical" | "alert" | "emergency" | "fatal")
+    matches!(
+        level,
+        "error" | "critical" | "alert" | "emergency" | "fatal"
+    )
 }
 
 /// A log record: its level (as counted), the level as written, and the message after it.
@@ -222,7 +230,10 @@ fn record(text: &str) -> Option<(&'static str, &str, &str)> {
             let spelling = if word.starts_with(['[', '<']) || word.contains('=') {
                 word.trim_end_matches(':')
             } else {
-                word.split(':').next().unwrap_or(word).trim_end_matches([',', '|'])
+                word.split(':')
+                    .next()
+                    .unwrap_or(word)
+                    .trim_end_matches([',', '|'])
             };
             return Some((level, spelling, trim_message(message)));
         }
@@ -332,7 +343,10 @@ mod tests {
                 "[Wed Dec 02 05:20:08.123 2026] [core:error] [pid 12] AH00037: x",
                 Some(("error", "[core:error]", "[pid 12] AH00037: x")),
             ),
-            ("WARNING: This is a development server.", Some(("warning", "WARNING", "This is a development server."))),
+            (
+                "WARNING: This is a development server.",
+                Some(("warning", "WARNING", "This is a development server.")),
+            ),
         ];
         for (line, want) in cases {
             assert_eq!(record(line), want, "{line}");

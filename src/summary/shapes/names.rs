@@ -280,10 +280,13 @@ pub(crate) fn where_they_differ(a: &str, b: &str, width: usize) -> (String, Stri
     )
 }
 
-/// `left:  value` → (`left:  `, `value`); no label: (``, text).
+/// `left:  value` → (`left:  `, `value`), `Expected value to equal: 1` → (`Expected value to
+/// equal: `, `1`); no label: (``, text).
 fn split_label(text: &str) -> (&str, &str) {
     match text.split_once(':') {
-        Some((label, _)) if !label.is_empty() && label.len() <= 12 && !label.contains(' ') => {
+        Some((label, _))
+            if !label.is_empty() && label.len() <= 30 && label.split(' ').count() <= 4 =>
+        {
             let value = text[label.len() + 1..].trim_start();
             text.split_at(text.len() - value.len())
         }

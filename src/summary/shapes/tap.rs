@@ -2,7 +2,11 @@
 //! Test::More's `#   Failed test …` diagnostics and their `got:`/`expected:` lines), `prove`'s
 //! summary (`Test Summary Report`, `Files=40, Tests=1230, …`, `Result: FAIL`), automake's test
 //! driver (`FAIL: tests/x`, `# TOTAL: 4`, `# FAIL:  3`), and test logs that report a failure
-//! as `*** Expected …, but got …` with a closing `339 of 340 tests passed`.
+//! as `*** Expected …, but got …` with a closing `339 of 340 tests passed`. TAP 13's YAML
+//! diagnostics under a `not ok` (node's test runner, tape, node-tap: `error:`, `expected:`,
+//! `actual:`, the stack's first frame in the project's files or the test's `location:`) are
+//! the failure's detail, and node's closing counts (`# tests 720`, `# pass 679`, `# fail 41`)
+//! its totals; a `not ok` that only says its subtests failed is no failure of its own.
 
 use serde_json::json;
 
@@ -33,10 +37,46 @@ pub(crate) struct Tap {
     failures: Failures,
     /// Reading the diagnostics of the last failure.
     in_diagnostic: bool,
+    /// A `not ok` whose YAML diagnostics may follow.
+    yaml: Option<Yaml>,
+    /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
+    node: [Option<u64>; 6],
 }
+
+/// A `not ok` and what its YAML block said so far.
+#[derive(Debug, Default)]
+struct Yaml {
+    line: u64,
+    name: String,
+    /// Inside its `---` … `...` block.
+    open: bool,
+    detail: Vec<String>,
+    location: Option<String>,
+    /// The first frame of its stack in the project's files.
+    frame: Option<String>,
+    /// Inside its `stack:`, indented this much.
+    stack: Option<usize>,
+    /// `failureType: 'subtestsFailed'`: its subtests failed, it did not.
+    subtests: bool,
+}
+
+/// node's closing counts, in `Tap::node`'s order.
+const NODE_COUNTS: [&str; 6] = ["tests", "pass", "fail", "cancelled", "skipped", "todo"];
 
 impl Shape for Tap {
     fn line(&mut self, number: u64, text: &str) {
+        if self.yaml.is_some() && self.yaml_line(text) {
+            return;
+        }
+        if let Some(rest) = text.trim_start().strip_prefix("not ok")
+            && let Some(name) = not_ok_name(rest)
+        {
+            self.yaml = Some(Yaml {
+                line: number,
+                name: crate::format::cut(name, 200),
+                ..Yaml::default()
+            });
+        }
         if self.in_diagnostic {
             if let Some(diag) = text.strip_prefix('#')
                 && !diag.trim_start().starts_with("Failed test")
@@ -80,6 +120,11 @@ impl Shape for Tap {
                     self.automake_summary[i] = Some(n);
                 } else if let Some(n) = diag.strip_prefix("TOTAL:") {
                     self.automake_total = n.trim().parse().ok();
+                } else if let Some((word, n)) = diag.split_once(' ')
+                    && let Some(i) = NODE_COUNTS.iter().position(|w| *w == word)
+                    && let Ok(n) = n.trim().parse()
+                {
+                    self.node[i] = Some(n);
                 }
             }
             Some(b'F') => {
@@ -153,9 +198,12 @@ impl Shape for Tap {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_yaml();
         let automake = self.automake_total.is_some();
+        let node = self.node[0].is_some() && self.node[1].is_some() && self.node[2].is_some();
         let recognised = self.prove_totals.is_some()
             || automake
+            || node
             || self.passed_of.is_some()
             || (self.ok + self.not_ok > 0 && !self.failures.is_empty());
         if !recognised {
@@ -201,7 +249,33 @@ impl Shape for Tap {
                 thousands(of.saturating_sub(passed))
             ));
         }
-        if self.prove_totals.is_none() && self.ok + self.not_ok > 0 {
+        if let [
+            Some(tests),
+            Some(pass),
+            Some(fail),
+            cancelled,
+            skipped,
+            todo,
+        ] = self.node
+        {
+            let mut line = format!(
+                "tests: {} run, {} passed, {} failed",
+                thousands(tests),
+                thousands(pass),
+                thousands(fail)
+            );
+            for (n, word) in [
+                (cancelled, "cancelled"),
+                (skipped, "skipped"),
+                (todo, "todo"),
+            ] {
+                if let Some(n) = n.filter(|&n| n > 0) {
+                    line.push_str(&format!(", {} {word}", thousands(n)));
+                }
+            }
+            line.push_str(" (TAP)");
+            lines.push(line);
+        } else if self.prove_totals.is_none() && self.ok + self.not_ok > 0 {
             lines.push(format!(
                 "TAP: {} ok, {} not ok",
                 thousands(self.ok),
@@ -219,6 +293,9 @@ impl Shape for Tap {
             "automake_total": self.automake_total,
             "automake_failed": self.automake_failed.json(),
             "passed_of": self.passed_of.map(|(p, o)| json!({"passed": p, "of": o})),
+            "tests": self.node[0],
+            "passed": self.node[1],
+            "failed": self.node[2],
         });
         let failures = self.failures.take_as("failed tests");
         Some(
@@ -230,10 +307,135 @@ impl Shape for Tap {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.failures.approx_heap()
+        self.yaml.as_ref().map_or(0, |y| {
+            y.name.capacity()
+                + y.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
+                + y.location.as_ref().map_or(0, String::capacity)
+                + y.frame.as_ref().map_or(0, String::capacity)
+        }) + self.failures.approx_heap()
             + self.failed_files.approx_heap()
             + self.automake_failed.approx_heap()
             + self.report_file.as_ref().map_or(0, String::capacity)
             + self.result.as_ref().map_or(0, String::capacity)
     }
+}
+
+impl Tap {
+    /// A line after a `not ok`: its YAML block, read; whether the line was the block's.
+    fn yaml_line(&mut self, text: &str) -> bool {
+        let Some(y) = &mut self.yaml else {
+            return false;
+        };
+        let t = text.trim();
+        if !y.open {
+            if t == "---" {
+                y.open = true;
+                return true;
+            }
+            // No YAML: the diagnostics, if any, are Test::More's (read as before).
+            self.yaml = None;
+            return false;
+        }
+        if t == "..." {
+            self.end_yaml();
+            return true;
+        }
+        let indent = text.len() - text.trim_start().len();
+        if let Some(stack_indent) = y.stack {
+            if indent > stack_indent {
+                if y.frame.is_none()
+                    && let Some(at) = frame_place(t)
+                {
+                    y.frame = Some(format!("at {at}"));
+                }
+                return true;
+            }
+            y.stack = None;
+        }
+        let Some((key, value)) = t
+            .split_once(": ")
+            .or_else(|| t.strip_suffix(':').map(|k| (k, "")))
+        else {
+            return true;
+        };
+        let value = unquoted(value);
+        match key {
+            "failureType" if value == "subtestsFailed" => y.subtests = true,
+            "error" | "message" | "expected" | "actual" | "wanted" | "found"
+                if !value.is_empty() && !matches!(value, "|-" | "|" | ">-" | ">") =>
+            {
+                let d = if key == "error" || key == "message" {
+                    value.to_owned()
+                } else {
+                    format!("{key}: {value}")
+                };
+                // `'1' == '2'` said the values already.
+                let said = key != "error" && y.detail.first().is_some_and(|e| e.contains(value));
+                if y.detail.len() < 3 && !said {
+                    y.detail.push(crate::format::cut_middle(&d, 200));
+                }
+            }
+            "location" | "at" if !value.is_empty() => y.location = Some(format!("at {value}")),
+            "stack" => y.stack = Some(indent),
+            _ => {}
+        }
+        true
+    }
+
+    /// The `not ok` read last is complete: a failure, unless only its subtests failed.
+    fn end_yaml(&mut self) {
+        let Some(y) = self.yaml.take() else {
+            return;
+        };
+        if y.subtests || !y.open {
+            return;
+        }
+        self.failures.push(y.line, &y.name);
+        if let Some(f) = self.failures.current() {
+            for d in y
+                .detail
+                .iter()
+                .chain(y.frame.as_ref().or(y.location.as_ref()))
+            {
+                f.add_detail(d);
+            }
+        }
+    }
+}
+
+/// A YAML value without the one pair of quotes around it (`'a'`, `"a"`, `` `a` ``).
+fn unquoted(value: &str) -> &str {
+    for q in ['\'', '"', '`'] {
+        if value.len() >= 2 && value.starts_with(q) && value.ends_with(q) {
+            return &value[1..value.len() - 1];
+        }
+    }
+    value
+}
+
+/// ` 73 - name` (after `not ok`) → `name`; `None` for a `# TODO` test, which may fail.
+fn not_ok_name(rest: &str) -> Option<&str> {
+    let rest = rest.strip_prefix(' ')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let name = rest[digits..].trim_start_matches([' ', '-']).trim();
+    if name.contains("# TODO") || name.contains("# todo") {
+        return None;
+    }
+    Some(name)
+}
+
+/// The place of a stack frame in the project's files: `Ctx.<anonymous> (/a/test/x.js:508:12)`
+/// → `/a/test/x.js:508:12`; Node's own (`node:internal/…`) and installed packages' are none.
+fn frame_place(frame: &str) -> Option<&str> {
+    let frame = frame.strip_prefix("at ").unwrap_or(frame);
+    let place = match frame.rsplit_once(" (") {
+        Some((_, place)) => place.strip_suffix(')')?,
+        None => frame,
+    };
+    let own = !place.starts_with("node:") && !place.contains("/node_modules/");
+    let located = place
+        .rsplit(':')
+        .nth(1)
+        .is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    (own && located && place.contains('/')).then_some(place)
 }
