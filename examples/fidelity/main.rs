@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and tests/fixtures/corpus2"
+                     default corpora: tests/fixtures/corpus, corpus2 and corpus3"
                 );
                 std::process::exit(0);
             }
@@ -66,6 +66,7 @@ fn options() -> Options {
         o.corpora = vec![
             root.join("tests/fixtures/corpus"),
             root.join("tests/fixtures/corpus2"),
+            root.join("tests/fixtures/corpus3"),
         ];
     }
     if !o.ctxoff.is_file() {
