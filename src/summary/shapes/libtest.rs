@@ -42,6 +42,11 @@ pub(crate) struct Libtest {
     trace: bool,
 }
 
+/// A property test's verdict: the input that fails, shrunk (quickcheck, proptest).
+fn is_failing_input(t: &str) -> bool {
+    t.starts_with("[quickcheck] TEST FAILED") || t.starts_with("minimal failing input: ")
+}
+
 /// How much of a long value compared is shown, around where it differs.
 const COMPARED_CHARS: usize = 70;
 /// How much of a value compared is kept while its other value is read.
@@ -288,6 +293,7 @@ impl Libtest {
                     failure.add_detail(&left);
                     failure.add_detail(t);
                 }
+                None if is_failing_input(t) => failure.add_essential_detail(t),
                 None => {
                     failure.add_detail(t);
                 }

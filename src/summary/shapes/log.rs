@@ -97,7 +97,8 @@ impl Shape for Log {
             }
             self.failures.push(number, "");
             if let Some(f) = self.failures.current() {
-                f.add_detail(message);
+                // The level as written, so the line reads (and greps) as the log's.
+                f.add_detail(&format!("{spelling} {message}"));
             }
             self.error_before = true;
         }

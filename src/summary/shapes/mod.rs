@@ -29,6 +29,7 @@ pub(crate) mod names;
 mod nextest;
 mod nul;
 mod phpunit;
+mod pylint;
 mod pytest;
 mod pytrace;
 mod rspec;
@@ -108,6 +109,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),
+        Box::<pylint::Pylint>::default(),
         Box::<eslint::Eslint>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),

@@ -492,6 +492,15 @@ impl Failure {
         true
     }
 
+    /// Adds a line of detail that must be seen (a property test's failing input): when the
+    /// failure has enough, it takes the place of the last line.
+    pub(crate) fn add_essential_detail(&mut self, text: &str) {
+        if self.detail.len() >= DETAIL_LINES && self.detail.len() > 1 {
+            self.detail.pop();
+        }
+        self.add_detail(text);
+    }
+
     pub(crate) fn has_detail(&self) -> bool {
         !self.detail.is_empty()
     }

@@ -1,0 +1,154 @@
+//! pylint's text output: `path:line:col: CODE: message (symbol)` lines under `*************
+//! Module name` headers, and its score (`Your code has been rated at 8.99/10`). Messages are
+//! counted by category (the code's letter: fatal, error, warning, refactor, convention, info)
+//! and by code; the errors come first (each at its place), then the first of each other code,
+//! the rarest first.
+
+use serde_json::json;
+
+use super::diagnostics::{Diagnostics, Level};
+use super::{Fact, Shape};
+use crate::format::{plural, thousands};
+
+/// The categories, by the letter their codes start with, in pylint's order of severity.
+const CATEGORIES: [(u8, &str); 6] = [
+    (b'F', "fatal"),
+    (b'E', "error"),
+    (b'W', "warning"),
+    (b'R', "refactor"),
+    (b'C', "convention"),
+    (b'I', "info"),
+];
+
+#[derive(Debug, Default)]
+pub(crate) struct Pylint {
+    diagnostics: Diagnostics,
+    categories: [u64; 6],
+    modules: u64,
+    /// `8.99/10 (previous run: 8.99/10, +0.00)`
+    rating: Option<String>,
+}
+
+impl Shape for Pylint {
+    fn line(&mut self, number: u64, text: &str) {
+        match text.as_bytes().first() {
+            Some(b'*') if text.starts_with("************* Module ") => self.modules += 1,
+            Some(b'Y') => {
+                if let Some(rating) = text.strip_prefix("Your code has been rated at ") {
+                    self.rating = Some(crate::format::cut(rating, 80));
+                }
+            }
+            Some(_) => self.message(number, text),
+            None => {}
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let total: u64 = self.categories.iter().sum();
+        if total == 0 || (self.modules == 0 && self.rating.is_none()) {
+            return None;
+        }
+        let counts: Vec<String> = CATEGORIES
+            .iter()
+            .zip(self.categories)
+            .filter(|&(_, n)| n > 0)
+            .map(|((_, name), n)| format!("{name} ×{}", thousands(n)))
+            .collect();
+        let mut line = format!(
+            "pylint: {} ({})",
+            plural(total, "message", "messages"),
+            counts.join(", ")
+        );
+        if let Some(codes) = self.diagnostics.codes.render() {
+            line.push_str(&format!("; codes: {codes}"));
+        }
+        if let Some(rating) = &self.rating {
+            line.push_str(&format!("; rated at {rating}"));
+        }
+        let mut json = self.diagnostics.json("pylint");
+        json["categories"] = CATEGORIES
+            .iter()
+            .zip(self.categories)
+            .map(|((_, name), n)| ((*name).to_owned(), json!(n)))
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+        json["rating"] = json!(self.rating);
+        let failing = self.categories[0] + self.categories[1] > 0;
+        Some(
+            Fact::new("pylint", vec![line], json)
+                .failures(self.diagnostics.failures(|_| 0))
+                .hint_if_failed(failing, "': [EF][0-9]{4}: '")
+                .supersedes(&["gcc", "lint"]),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.diagnostics.approx_heap() + self.rating.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Pylint {
+    /// `tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)`.
+    fn message(&mut self, number: u64, text: &str) {
+        let Some((location, rest)) = super::diagnostics::location(text, |p| p.ends_with(".py"))
+        else {
+            return;
+        };
+        let Some((code, _)) = rest.trim_start().split_once(": ") else {
+            return;
+        };
+        let letter = code.as_bytes().first().copied().unwrap_or(0);
+        let Some(category) = CATEGORIES.iter().position(|&(l, _)| l == letter) else {
+            return;
+        };
+        if code.len() != 5 || !code[1..].bytes().all(|b| b.is_ascii_digit()) {
+            return;
+        }
+        self.categories[category] += 1;
+        let level = if category <= 1 {
+            Level::Error
+        } else {
+            Level::Warning
+        };
+        let header = rest.trim_start();
+        self.diagnostics
+            .add(number, level, Some(location), header, Some(code));
+        let file = location.split(':').next().unwrap_or(location);
+        self.diagnostics.files.add(file);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_by_category_and_the_errors_first() {
+        let mut p = Box::<Pylint>::default();
+        for (i, line) in [
+            "************* Module tabulate",
+            "tabulate/__init__.py:1331:0: C0301: Line too long (197/100) (line-too-long)",
+            "tabulate/__init__.py:185:54: W0613: Unused argument 'colwidths' (unused-argument)",
+            "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)",
+            "src/a.c:3:1: error: expected ';'",
+            "Your code has been rated at 8.99/10 (previous run: 8.99/10, +0.00)",
+        ]
+        .iter()
+        .enumerate()
+        {
+            p.line(i as u64 + 1, line);
+        }
+        let fact = p.finish().unwrap();
+        assert_eq!(
+            fact.lines[0],
+            "pylint: 3 messages (error ×1, warning ×1, convention ×1); codes: E0602 ×1; rated at \
+             8.99/10 (previous run: 8.99/10, +0.00)"
+        );
+        let first = fact.failures[0].iter().next().unwrap();
+        assert_eq!(
+            first.detail[0],
+            "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)"
+        );
+    }
+}
