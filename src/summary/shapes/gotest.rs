@@ -442,7 +442,7 @@ impl More {
 /// A trace's function line of the project's own code: its package path starts with a domain
 /// (`github.com/a/b.F(…)`) or it is `main`; Go's own packages (`runtime`, `reflect`,
 /// `testing`) have neither.
-fn is_own_function(text: &str) -> bool {
+pub(crate) fn is_own_function(text: &str) -> bool {
     let first = text.split('/').next().unwrap_or("");
     (text.contains('/') && first.contains('.') && !first.contains('(')) || text.starts_with("main.")
 }

@@ -11,13 +11,16 @@
 //! this shape's are stated only when none of those recognised the output (see
 //! [`Fact::defers`]).
 
+use std::borrow::Cow;
+
 use serde_json::json;
 
+use super::crash::Crashes;
 use super::diagnostics::Tally;
 use super::names::Failures;
-use super::pytrace::Traceback;
+use super::pytrace::Raised;
 use super::{Fact, Shape};
-use crate::format::{plural, thousands};
+use crate::format::{cut, plural, thousands};
 
 /// Records needed to call the output a log (a traceback alone is enough).
 const MIN_RECORDS: u64 = 3;
@@ -32,14 +35,19 @@ pub(crate) struct Log {
     levels: Tally,
     errors: u64,
     first_error: Option<u64>,
-    tracebacks: u64,
+    /// Crash reports read (tracebacks, stack traces, panics).
+    crashes_read: u64,
     exceptions: Tally,
     failures: Failures,
-    trace: Traceback,
-    /// The line before was a record at error level or worse, still without its traceback.
-    error_before: bool,
-    /// The traceback being read belongs to the failure before (its record's, or chained).
-    attach: bool,
+    crashes: Crashes,
+    /// The line of the last record at error level or worse, while it may get a crash report.
+    error_line: Option<u64>,
+    /// The last warning, which a crash report right under it makes a failure.
+    warning: Option<(u64, String)>,
+    /// Whose the crash report being read is.
+    attach: Attach,
+    /// Where it started.
+    report_start: u64,
     /// `During handling of the above exception, another exception occurred:` was the last
     /// line that said something.
     chained: bool,
@@ -49,27 +57,26 @@ pub(crate) struct Log {
 
 impl Shape for Log {
     fn line(&mut self, number: u64, text: &str) {
-        let after_error = std::mem::take(&mut self.error_before);
-        let reading = self.trace.is_open();
-        if let Some(raised) = self.trace.line(text) {
-            self.tracebacks += 1;
-            self.exceptions
-                .add(raised.exception.split(':').next().unwrap_or(""));
-            if !std::mem::take(&mut self.attach) {
-                self.failures.push(number, "");
-            }
-            if let Some(f) = self.failures.current() {
-                for d in raised.detail() {
-                    f.add_detail(d);
-                }
-            }
-            return;
+        let reading = self.crashes.is_open();
+        let (raised, consumed) = self.crashes.line(text);
+        if let Some(raised) = raised {
+            self.raised(number, raised);
         }
-        if self.trace.is_open() {
-            if !reading {
-                // Right under an error record, or chained to the traceback before: theirs.
-                self.attach = after_error || std::mem::take(&mut self.chained);
-            }
+        if self.crashes.is_open() && !reading {
+            // A report right under a record (`ERROR …`, then `Traceback …`) is that record's;
+            // one chained to the report before (`During handling of the above exception…`)
+            // is that one's.
+            self.report_start = number;
+            let near = |line: Option<u64>| line.is_some_and(|l| l + 2 >= number);
+            self.attach = if std::mem::take(&mut self.chained) || near(self.error_line) {
+                Attach::Failure
+            } else if near(self.warning.as_ref().map(|(l, _)| *l)) {
+                Attach::Warning
+            } else {
+                Attach::No
+            };
+        }
+        if consumed {
             return;
         }
         let t = text.trim();
@@ -82,30 +89,48 @@ impl Shape for Log {
         if !t.is_empty() {
             self.chained = false;
         }
-        let Some((level, spelling, message)) = record(text) else {
+        if text.starts_with('{') {
+            self.json_record(number, text);
+            return;
+        }
+        let Some(r) = record(text) else {
             return;
         };
+        if r.level == "detail" {
+            // `DETAIL:  Key (email)=(a@b) already exists.` goes with the error before.
+            if self.error_line.is_some_and(|l| l + 1 == number)
+                && let Some(f) = self.failures.current()
+            {
+                f.add_detail(r.message);
+                self.error_line = Some(number);
+            }
+            return;
+        }
+        self.warning = (r.level == "warning").then(|| (number, cut(&r.shown, 300)));
         self.records += 1;
-        self.levels.add(level);
-        if is_error(level) {
+        self.levels.add(r.level);
+        if is_error(r.level) {
             self.errors += 1;
             self.first_error.get_or_insert(number);
             if self.spellings.len() < SPELLINGS_KEPT
-                && !self.spellings.iter().any(|s| s == spelling)
+                && !self.spellings.iter().any(|s| s == r.spelling)
             {
-                self.spellings.push(spelling.to_owned());
+                self.spellings.push(r.spelling.to_owned());
             }
             self.failures.push(number, "");
             if let Some(f) = self.failures.current() {
-                // The level as written, so the line reads (and greps) as the log's.
-                f.add_detail(&format!("{spelling} {message}"));
+                // As the log wrote it, so the line reads (and greps) the same.
+                f.add_detail(&r.shown);
             }
-            self.error_before = true;
+            self.error_line = Some(number);
         }
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
-        if self.records < MIN_RECORDS && self.tracebacks == 0 {
+        if let Some(raised) = self.crashes.finish() {
+            self.raised(u64::MAX, raised);
+        }
+        if self.records < MIN_RECORDS && self.crashes_read == 0 {
             return None;
         }
         let mut parts = Vec::new();
@@ -119,12 +144,12 @@ impl Shape for Log {
             }
             parts.push(records);
         }
-        if self.tracebacks > 0 {
-            let mut tracebacks = plural(self.tracebacks, "traceback", "tracebacks");
+        if self.crashes_read > 0 {
+            let mut crashes = plural(self.crashes_read, "exception", "exceptions");
             if let Some(kinds) = self.exceptions.render() {
-                tracebacks.push_str(&format!(" ({kinds})"));
+                crashes.push_str(&format!(" ({kinds})"));
             }
-            parts.push(tracebacks);
+            parts.push(crashes);
         }
         let line = format!("log: {}", parts.join("; "));
         let json = json!({
@@ -132,12 +157,12 @@ impl Shape for Log {
             "records": self.records,
             "levels": self.levels.json(),
             "errors": self.errors,
-            "tracebacks": self.tracebacks,
+            "exceptions_raised": self.crashes_read,
             "exceptions": self.exceptions.json(),
         });
         let mut pattern: Vec<String> = self.spellings.iter().map(|s| regex::escape(s)).collect();
-        if self.tracebacks > 0 {
-            pattern.push("^Traceback".to_owned());
+        if self.crashes_read > 0 {
+            pattern.push("^Traceback|Exception|Error:|^panic|panicked at".to_owned());
         }
         let failed = !self.failures.is_empty();
         let hint = format!("'{}' -A 3", pattern.join("|").replace('\'', "."));
@@ -163,9 +188,95 @@ impl Shape for Log {
     }
 }
 
+/// Whose a crash report is.
+#[derive(Debug, Default, PartialEq, Eq)]
+enum Attach {
+    #[default]
+    No,
+    /// The failure before: the error record's, or the report it is chained to.
+    Failure,
+    /// The warning before, which it makes a failure.
+    Warning,
+}
+
+impl Log {
+    /// A record written as JSON (pino, bunyan, zap, structlog, logrus's JSON formatter):
+    /// `{"level":50,"msg":"…","err":{"type":"TypeError","message":"…","stack":"…"}}`.
+    fn json_record(&mut self, number: u64, text: &str) {
+        if !text.contains("\"level\"") && !text.contains("\"severity\"") {
+            return;
+        }
+        let Ok(serde_json::Value::Object(r)) = serde_json::from_str::<serde_json::Value>(text)
+        else {
+            return;
+        };
+        let Some(level) = ["level", "severity", "lvl"]
+            .iter()
+            .find_map(|k| r.get(*k))
+            .and_then(json_level)
+        else {
+            return;
+        };
+        self.records += 1;
+        self.levels.add(level);
+        if !is_error(level) {
+            return;
+        }
+        self.errors += 1;
+        self.first_error.get_or_insert(number);
+        let mut said = text_of(r.get("msg").or_else(|| r.get("message"))).to_owned();
+        if let Some(req) = r.get("req") {
+            let (method, url) = (text_of(req.get("method")), text_of(req.get("url")));
+            if !url.is_empty() {
+                said = format!("{method} {url}: {said}");
+            }
+        }
+        self.failures.push(number, "");
+        let Some(f) = self.failures.current() else {
+            return;
+        };
+        f.add_detail(&cut(&said, 300));
+        if let Some(err) = r
+            .get("err")
+            .or_else(|| r.get("error"))
+            .filter(|e| e.is_object())
+        {
+            let (kind, message) = (text_of(err.get("type")), text_of(err.get("message")));
+            f.add_detail(&cut(&format!("{kind}: {message}"), 300));
+            let own = text_of(err.get("stack"))
+                .lines()
+                .find_map(|frame| super::jest::location(frame.trim()));
+            if let Some(own) = own {
+                f.add_detail(&format!("at {own}"));
+            }
+        }
+    }
+
+    /// A crash report, complete: a failure of its own, or the detail of the one before.
+    fn raised(&mut self, number: u64, raised: Raised) {
+        self.crashes_read += 1;
+        self.exceptions.add(kind_of(&raised.exception));
+        match std::mem::take(&mut self.attach) {
+            Attach::Failure if !self.failures.is_empty() => {}
+            Attach::Warning if let Some((line, warning)) = self.warning.take() => {
+                self.failures.push(line, "");
+                if let Some(f) = self.failures.current() {
+                    f.add_detail(&warning);
+                }
+            }
+            _ => self.failures.push(self.report_start.min(number), ""),
+        }
+        if let Some(f) = self.failures.current() {
+            for d in raised.detail() {
+                f.add_detail(d);
+            }
+        }
+    }
+}
+
 /// The levels a record may have, as their names are written in capitals, and the name each is
 /// counted under.
-const LEVELS: [(&str, &str); 17] = [
+const LEVELS: [(&str, &str); 23] = [
     ("TRACE", "trace"),
     ("DEBUG", "debug"),
     ("INFO", "info"),
@@ -183,7 +294,58 @@ const LEVELS: [(&str, &str); 17] = [
     ("FATAL", "fatal"),
     ("PANIC", "fatal"),
     ("DPANIC", "fatal"),
+    ("DETAIL", "detail"),
+    ("HINT", "detail"),
+    ("STATEMENT", "detail"),
+    ("CONTEXT", "detail"),
+    ("QUERY", "detail"),
+    ("LOCATION", "detail"),
 ];
+
+/// What kind of exception a crash report raised, for the tally: its class
+/// (`sqlite3.OperationalError`, `java.lang.NullPointerException` of `Exception in thread
+/// "main" java.lang…`), `panic` for a Go panic, else the message up to its first colon
+/// (a Rust panic's `index out of bounds`).
+fn kind_of(exception: &str) -> &str {
+    if exception.contains("panic: ") || exception.contains(": panic serving ") {
+        return "panic";
+    }
+    let e = exception
+        .strip_prefix("Exception in thread \"")
+        .and_then(|r| r.split_once("\" "))
+        .map_or(exception, |(_, r)| r);
+    let e = e.strip_prefix("Uncaught ").unwrap_or(e);
+    let head = e.split(':').next().unwrap_or(e);
+    if head.chars().count() > 60 {
+        return &head[..head.char_indices().nth(60).map_or(head.len(), |(i, _)| i)];
+    }
+    head
+}
+
+/// A JSON value's text, empty when it is none.
+fn text_of(v: Option<&serde_json::Value>) -> &str {
+    v.and_then(|v| v.as_str()).unwrap_or("")
+}
+
+/// A JSON record's level: a name in any case, or pino's and bunyan's numbers (10 trace, 20
+/// debug, 30 info, 40 warn, 50 error, 60 fatal).
+fn json_level(v: &serde_json::Value) -> Option<&'static str> {
+    if let Some(n) = v.as_u64() {
+        return Some(match n {
+            0..=14 => "trace",
+            15..=24 => "debug",
+            25..=34 => "info",
+            35..=44 => "warning",
+            45..=54 => "error",
+            _ => "fatal",
+        });
+    }
+    let name = v.as_str()?;
+    LEVELS
+        .iter()
+        .find(|(written, _)| written.eq_ignore_ascii_case(name))
+        .map(|(_, counted)| *counted)
+}
 
 /// Error level or worse: a failure.
 fn is_error(level: &str) -> bool {
@@ -193,12 +355,26 @@ fn is_error(level: &str) -> bool {
     )
 }
 
+/// A log record, as [`record`] reads it.
+#[derive(Debug, PartialEq, Eq)]
+struct Record<'a> {
+    /// As counted (`error`, `warning`), or `detail` for a line that details the record before
+    /// (PostgreSQL's `DETAIL:`, `HINT:`, `STATEMENT:`).
+    level: &'static str,
+    /// As written (`[error]`, `ERROR`).
+    spelling: &'a str,
+    /// What follows the level, without the fields that say nothing (`6965#6965: *2`).
+    message: &'a str,
+    /// The record from its level on, as written when no field was left out.
+    shown: Cow<'a, str>,
+}
+
 /// A log record: its level (as counted), the level as written, and the message after it.
 /// The level is one of the first words, within `LEVEL_WITHIN` bytes, after nothing but what
 /// starts a record (a date, a time, a process id, bracketed fields, at most one other word
 /// such as a host or a logger's name): in capitals (`ERROR`, `[ERROR]`, `ERROR:root:…`), or in
 /// any case when bracketed (`[error]`, `[core:error]`) or named (`level=error`).
-fn record(text: &str) -> Option<(&'static str, &str, &str)> {
+fn record(text: &str) -> Option<Record<'_>> {
     let head = &text.as_bytes()[..text.len().min(LEVEL_WITHIN)];
     // Cheap first: most lines have no capital letter or `=`/`[` there.
     if !head
@@ -236,7 +412,21 @@ fn record(text: &str) -> Option<(&'static str, &str, &str)> {
                     .unwrap_or(word)
                     .trim_end_matches([',', '|'])
             };
-            return Some((level, spelling, trim_message(message)));
+            let trimmed = trim_message(message);
+            // The record as written from its level on, unless fields were left out.
+            let whole = text[start..].trim_end();
+            let shown = if whole.ends_with(trimmed) && whole.len() - trimmed.len() <= word.len() + 3
+            {
+                Cow::Borrowed(whole)
+            } else {
+                Cow::Owned(format!("{spelling} {trimmed}"))
+            };
+            return Some(Record {
+                level,
+                spelling,
+                message: trimmed,
+                shown,
+            });
         }
         if !starts_a_record(word) {
             others += 1;
@@ -350,7 +540,8 @@ mod tests {
             ),
         ];
         for (line, want) in cases {
-            assert_eq!(record(line), want, "{line}");
+            let got = record(line).map(|r| (r.level, r.spelling, r.message));
+            assert_eq!(got, want, "{line}");
         }
         for line in [
             "error[E0308]: mismatched types",
@@ -361,7 +552,7 @@ mod tests {
             "make: *** [Makefile:9: all] Error 1",
             "  at Object.<anonymous> (ERROR.js:1:1)",
         ] {
-            assert_eq!(record(line), None, "{line}");
+            assert!(record(line).is_none(), "{line}");
         }
     }
 }

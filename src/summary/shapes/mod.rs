@@ -5,6 +5,7 @@
 
 mod access;
 mod catch2;
+mod crash;
 mod ctest;
 mod diagnostics;
 mod diff;

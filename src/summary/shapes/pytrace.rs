@@ -28,14 +28,17 @@ pub(crate) struct Raised {
     pub(crate) frame: Option<String>,
     /// The frame's source line (`db.execute(`).
     pub(crate) source: Option<String>,
+    /// The innermost cause of a chain (`Caused by: …`), with where it was raised.
+    pub(crate) cause: Option<String>,
 }
 
 impl Raised {
-    /// The exception, the frame and its source line, in that order.
+    /// The exception, the frame and its source line, the innermost cause, in that order.
     pub(crate) fn detail(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.exception.as_str())
             .chain(self.frame.as_deref())
             .chain(self.source.as_deref())
+            .chain(self.cause.as_deref())
     }
 }
 
@@ -105,6 +108,7 @@ impl Traceback {
             exception: crate::format::cut(t.trim(), KEPT_CHARS),
             frame,
             source,
+            cause: None,
         })
     }
 }
@@ -167,6 +171,7 @@ sqlite3.OperationalError: no such column: post_id
                 exception: "sqlite3.OperationalError: no such column: post_id".into(),
                 frame: Some("File \"/home/dev/app/flaskr/blog.py\", line 104, in update".into()),
                 source: Some("db.execute(".into()),
+                cause: None,
             }]
         );
     }
