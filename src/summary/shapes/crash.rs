@@ -55,6 +55,12 @@ impl Crashes {
         }
     }
 
+    /// Whether a panic (Go's, Rust's) is being read: a program's own report, never a
+    /// record's detail.
+    pub(crate) fn is_panic_open(&self) -> bool {
+        self.go.state != GoState::Outside || self.rust.place.is_some()
+    }
+
     /// Whether a report is being read.
     pub(crate) fn is_open(&self) -> bool {
         self.python.is_open()
@@ -233,8 +239,8 @@ struct GoPanic {
     exception: String,
     /// Lines since the `panic:` line, waiting for the goroutine header.
     waited: u8,
-    /// The last function line was the program's own.
-    own_function: bool,
+    /// The last function line, when it was the program's own (without its arguments).
+    own_function: Option<String>,
     frame: Option<String>,
 }
 
@@ -266,9 +272,11 @@ impl GoPanic {
             }
             GoState::Frames => {
                 if let Some(file) = text.strip_prefix('\t') {
-                    if self.own_function && self.frame.is_none() {
+                    if let Some(function) = self.own_function.take()
+                        && self.frame.is_none()
+                    {
                         let at = file.split(" +0x").next().unwrap_or(file);
-                        self.frame = Some(format!("at {}", cut(at, KEPT_CHARS)));
+                        self.frame = Some(cut(&format!("at {function} ({at})"), KEPT_CHARS));
                     }
                     return Step::Inside;
                 }
@@ -277,7 +285,8 @@ impl GoPanic {
                     return Step::Inside;
                 }
                 if t.ends_with(')') || t.starts_with("created by ") {
-                    self.own_function = is_own_function(t);
+                    self.own_function = is_own_function(t)
+                        .then(|| t.rsplit_once('(').map_or(t, |(f, _)| f).to_owned());
                     return Step::Inside;
                 }
                 match self.end() {
@@ -307,17 +316,18 @@ impl GoPanic {
 /// line (Rust 1.73 and later; a thread id may follow the name: `thread 'main' (17220) …`).
 #[derive(Debug, Default)]
 struct RustPanic {
-    /// The panic's place, until its message.
+    /// The panic's line, until its message.
     place: Option<String>,
 }
 
 impl RustPanic {
     fn line(&mut self, text: &str) -> Step {
-        if let Some(place) = self.place.take() {
+        if let Some(header) = self.place.take() {
+            // In the panic's own words: `thread 'main' panicked at src/main.rs:4:5: …`.
             return Step::Ended(
                 Raised {
-                    exception: cut(text.trim(), KEPT_CHARS),
-                    frame: Some(format!("at {place}")),
+                    exception: cut(&format!("{header} {}", text.trim()), KEPT_CHARS),
+                    frame: None,
                     source: None,
                     cause: None,
                 },
@@ -329,7 +339,7 @@ impl RustPanic {
             && let Some(place) = after.strip_suffix(':')
             && !place.contains(' ')
         {
-            self.place = Some(cut(place, KEPT_CHARS));
+            self.place = Some(cut(text.trim_end(), KEPT_CHARS));
             return Step::Inside;
         }
         Step::Outside
@@ -412,11 +422,13 @@ note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
                 ),
                 (
                     "panic: runtime error: index out of range [3] with length 3".into(),
-                    Some("at /home/dev/kv/store.go:83".into())
+                    Some("at main.compact (/home/dev/kv/store.go:83)".into())
                 ),
                 (
-                    "called `Result::unwrap()` on an `Err` value: NotFound".into(),
-                    Some("at src/main.rs:143:57".into())
+                    "thread 'main' (17220) panicked at src/main.rs:143:57: called \
+                     `Result::unwrap()` on an `Err` value: NotFound"
+                        .into(),
+                    None
                 ),
             ]
         );

@@ -48,6 +48,8 @@ pub(crate) struct Log {
     attach: Attach,
     /// Where it started.
     report_start: u64,
+    /// The line before, which may introduce a crash report.
+    before: Option<String>,
     /// `During handling of the above exception, another exception occurred:` was the last
     /// line that said something.
     chained: bool,
@@ -68,10 +70,15 @@ impl Shape for Log {
             // is that one's.
             self.report_start = number;
             let near = |line: Option<u64>| line.is_some_and(|l| l + 2 >= number);
-            self.attach = if std::mem::take(&mut self.chained) || near(self.error_line) {
+            self.attach = if self.crashes.is_panic_open() {
+                Attach::No
+            } else if std::mem::take(&mut self.chained) || near(self.error_line) {
                 Attach::Failure
             } else if near(self.warning.as_ref().map(|(l, _)| *l)) {
                 Attach::Warning
+            } else if let Some(said) = self.before.take().filter(|b| introduces_a_report(b)) {
+                // `Internal Server Error: /notes/41/`, then its traceback.
+                Attach::Said(said)
             } else {
                 Attach::No
             };
@@ -79,6 +86,7 @@ impl Shape for Log {
         if consumed {
             return;
         }
+        self.before = Some(cut(text.trim_end(), 300)).filter(|t| !t.is_empty());
         let t = text.trim();
         if t == "During handling of the above exception, another exception occurred:"
             || t == "The above exception was the direct cause of the following exception:"
@@ -197,6 +205,8 @@ enum Attach {
     Failure,
     /// The warning before, which it makes a failure.
     Warning,
+    /// The line before, which introduced it.
+    Said(String),
 }
 
 impl Log {
@@ -264,6 +274,12 @@ impl Log {
                     f.add_detail(&warning);
                 }
             }
+            Attach::Said(said) => {
+                self.failures.push(self.report_start.saturating_sub(1), "");
+                if let Some(f) = self.failures.current() {
+                    f.add_detail(&said);
+                }
+            }
             _ => self.failures.push(self.report_start.min(number), ""),
         }
         if let Some(f) = self.failures.current() {
@@ -302,12 +318,24 @@ const LEVELS: [(&str, &str); 23] = [
     ("LOCATION", "detail"),
 ];
 
+/// A line that says a crash report follows (`Internal Server Error: /notes/41/`, `--- Logging
+/// error ---`): a record without a level.
+fn introduces_a_report(line: &str) -> bool {
+    !line.starts_with([' ', '\t'])
+        && ["Error", "error", "Exception", "exception", "failed", "Failed"]
+            .iter()
+            .any(|w| line.contains(w))
+}
+
 /// What kind of exception a crash report raised, for the tally: its class
 /// (`sqlite3.OperationalError`, `java.lang.NullPointerException` of `Exception in thread
 /// "main" java.lang…`), `panic` for a Go panic, else the message up to its first colon
 /// (a Rust panic's `index out of bounds`).
 fn kind_of(exception: &str) -> &str {
-    if exception.contains("panic: ") || exception.contains(": panic serving ") {
+    if exception.contains("panic: ")
+        || exception.contains(": panic serving ")
+        || exception.contains(" panicked at ")
+    {
         return "panic";
     }
     let e = exception
