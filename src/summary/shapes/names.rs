@@ -296,7 +296,7 @@ fn split_label(text: &str) -> (&str, &str) {
 
 /// Detail lines kept per failure, and their length.
 const DETAIL_LINES: usize = 4;
-const DETAIL_CHARS: usize = 160;
+const DETAIL_CHARS: usize = 200;
 /// Failures kept whole (the first ones), besides the last.
 const FAILURES_KEPT: usize = 40;
 /// Failures kept past the first ones because they fail in a way none kept before does.
