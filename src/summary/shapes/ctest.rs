@@ -33,6 +33,8 @@ pub(crate) struct Ctest {
     in_output: bool,
     /// valgrind's header waiting for its stack (`==12== Invalid read of size 1`).
     valgrind_header: Option<String>,
+    /// The first `file:line: message` of the failed test's output.
+    unworded: Option<String>,
     lower: Vec<u8>,
 }
 
@@ -49,6 +51,7 @@ impl Shape for Ctest {
                 return;
             }
             self.statuses.add(status, STATUSES_KEPT);
+            self.end_output();
             self.failures.push(number, &format!("{name} ({status})"));
             self.in_output = true;
             self.valgrind_header = None;
@@ -82,6 +85,7 @@ impl Shape for Ctest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_output();
         let results = self.passed + self.statuses.total();
         if !self.project || (results == 0 && self.total.is_none()) {
             return None;
@@ -126,18 +130,50 @@ impl Shape for Ctest {
             + self.lower.capacity()
             + self.statuses.approx_heap()
             + self.valgrind_header.as_ref().map_or(0, String::capacity)
+            + self.unworded.as_ref().map_or(0, String::capacity)
     }
 }
 
 impl Ctest {
+    /// The failed test's output is over: without a worded problem, its first located line.
+    fn end_output(&mut self) {
+        if let Some(unworded) = self.unworded.take()
+            && let Some(f) = self.failures.current()
+            && !f.has_detail()
+        {
+            f.add_detail(&unworded);
+        }
+    }
+
     /// A line of a failed test's output: its first problem, and the line after it, are its
     /// detail.
     fn detail(&mut self, text: &str) {
         let Some(failure) = self.failures.current() else {
             return;
         };
+        // A sanitizer's report: its kind first, its `SUMMARY:` (where, in which function)
+        // always.
+        if let Some((_, report)) = text.split_once("==ERROR: ")
+            && report.contains("Sanitizer: ")
+            && !failure.has_detail()
+        {
+            failure.add_detail(report.split(" on address ").next().unwrap_or(report));
+            return;
+        }
+        if text.starts_with("SUMMARY: ") && text.contains("Sanitizer") {
+            failure.add_essential_detail(text);
+            return;
+        }
         if failure.detail.len() >= DETAIL_LINES || text.trim().is_empty() {
             return;
+        }
+        if !failure.has_detail()
+            && self.unworded.is_none()
+            && super::diagnostics::location(text.trim(), |p| p.contains('.')).is_some()
+        {
+            // `test_number.c:23: could construct a real from Inf`: a problem without a
+            // failure word, taken when no worded one comes.
+            self.unworded = Some(crate::format::cut(text.trim(), 300));
         }
         if failure.has_detail() {
             failure.add_detail(split(text).map_or(text, |(_, body)| body));

@@ -322,9 +322,16 @@ const LEVELS: [(&str, &str); 23] = [
 /// error ---`): a record without a level.
 fn introduces_a_report(line: &str) -> bool {
     !line.starts_with([' ', '\t'])
-        && ["Error", "error", "Exception", "exception", "failed", "Failed"]
-            .iter()
-            .any(|w| line.contains(w))
+        && [
+            "Error",
+            "error",
+            "Exception",
+            "exception",
+            "failed",
+            "Failed",
+        ]
+        .iter()
+        .any(|w| line.contains(w))
 }
 
 /// What kind of exception a crash report raised, for the tally: its class

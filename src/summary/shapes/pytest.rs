@@ -37,6 +37,11 @@ pub(crate) struct Pytest {
     failing: Names,
     errors: Names,
     interrupted: Option<String>,
+    /// pytest-xdist's `2 workers [5344 items]`.
+    workers: Option<String>,
+    /// The report's `The above exception was the direct cause of the following exception:`:
+    /// the next `E` line says what was raised in the end.
+    chained: bool,
     /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
     trace: Traceback,
     /// The doctest whose failure is being read (`____ [doctest] mod.func ____`).
@@ -71,6 +76,17 @@ const WORDS: [&[&str]; 8] = [
 
 impl Shape for Pytest {
     fn line(&mut self, number: u64, text: &str) {
+        if self.in_report
+            && (text == "The above exception was the direct cause of the following exception:"
+                || text == "During handling of the above exception, another exception occurred:")
+        {
+            self.chained = true;
+            return;
+        }
+        if self.workers.is_none() && text.ends_with(" items]") && is_workers(text) {
+            self.workers = Some(text.to_owned());
+            return;
+        }
         if self.in_report && self.open && self.report_line(number, text) {
             return;
         }
@@ -186,9 +202,14 @@ impl Shape for Pytest {
         if !subtests.is_empty() {
             line.push_str(&format!("; subtests: {}", subtests.join(", ")));
         }
+        // xdist's `2 workers [5344 items]`, as it wrote it.
+        let workers = self
+            .workers
+            .as_ref()
+            .map_or(String::new(), |w| format!(", {w}"));
         match &self.interrupted {
-            Some(why) => line.push_str(&format!(" (pytest, interrupted: {why})")),
-            None => line.push_str(" (pytest)"),
+            Some(why) => line.push_str(&format!(" (pytest{workers}, interrupted: {why})")),
+            None => line.push_str(&format!(" (pytest{workers})")),
         }
         // The failures listed below name them; only what they miss is named here.
         let detailed = self.failures.total;
@@ -242,6 +263,7 @@ impl Shape for Pytest {
             + self.failing.approx_heap()
             + self.errors.approx_heap()
             + self.interrupted.as_ref().map_or(0, String::capacity)
+            + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
             + self.doctest.as_ref().map_or(0, |d| {
                 d.expected.capacity()
@@ -413,6 +435,10 @@ impl Pytest {
         };
         let d = detail.trim();
         let useful = !d.is_empty() && !d.starts_with(['+', '-', '?']) && !d.starts_with("where ");
+        if useful && std::mem::take(&mut self.chained) && failure.has_detail() {
+            failure.add_essential_detail(d);
+            return;
+        }
         let wanted = match failure.detail.first() {
             None => true,
             Some(first) => failure.detail.len() == 1 && first.chars().count() < 80,
@@ -482,6 +508,18 @@ impl Pytest {
             f.add_detail(message);
         }
     }
+}
+
+/// pytest-xdist's `2 workers [5344 items]`.
+fn is_workers(text: &str) -> bool {
+    let Some((n, rest)) = text.split_once(" workers [") else {
+        return false;
+    };
+    let items = rest.strip_suffix(" items]").unwrap_or("");
+    !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+        && !items.is_empty()
+        && items.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `ExceptionGroup: Hypothesis found 2 distinct failures. (2 sub-exceptions)`.
