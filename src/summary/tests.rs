@@ -2265,3 +2265,224 @@ fn javac_counts_and_errors_of_a_real_run() {
         "a warning's code is its bracketed word: {all:#?}"
     );
 }
+
+// ---- corpus 3: third-party projects the shapes were not written for ----
+
+fn corpus3(name: &str) -> Vec<u8> {
+    fixture("corpus3", name)
+}
+
+/// pytest on attrs (70 failed, 6 errors by its JUnit report): every section of the report is
+/// one failure, counted once, though only the first 40 and the new ways of failing are kept
+/// (the short summary used to add the others again: 115).
+#[test]
+fn pytest_counts_each_section_once_past_the_first_ones() {
+    let all = failures_within(&corpus3("pytest-attrs.txt"), u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (76):");
+    // A title too long for its banner has one underscore each side (`_ T.test_x[…] _`).
+    let native = failures_within(&corpus3("pytest-tb-native-attrs.txt"), u64::MAX);
+    assert_eq!(native[0], "[ctxoff] failed tests and errors (18):");
+}
+
+/// `--tb=native`: the detail is the exception and the innermost frame of the project's own
+/// code (attrs' `_make.py`, not the test that called it), with its source line.
+#[test]
+fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
+    let shown = failures_within(&corpus3("pytest-tb-native-attrs.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "TestEvolve.test_private: TypeError: TestEvolve.test_private.<locals>.C.__init__() got an \
+             unexpected keyword argument '_a' · File \"/home/dev/attrs-26.1.0/src/attr/_make.py\", \
+             line 642, in evolve · return cls(**changes)"
+        ),
+        "{shown}"
+    );
+    // An exception group is followed by its first member.
+    assert!(
+        shown.contains(
+            "TestEvolve.test_no_changes: ExceptionGroup: Hypothesis found 2 distinct failures. (2 \
+             sub-exceptions) · TypeError: HypClass.__init__() got an unexpected keyword argument '_b'"
+        ),
+        "{shown}"
+    );
+}
+
+/// `--doctest-modules` on toolz: a doctest's failure is its example and what was expected and
+/// what came (or its unexpected exception and where), named as the short summary names it.
+#[test]
+fn pytest_doctests_show_the_example_and_what_came() {
+    let bytes = corpus3("pytest-doctest-toolz.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (9):");
+    let shown = all.join("\n");
+    for wanted in [
+        "[doctest] toolz.functoolz.flip: >>> flip(div, 2, 6) · Expected: 3 Got: 0",
+        "[doctest] toolz.itertoolz.topk: >>> topk(2, [1, 100, 10, 1000]) · Expected: (1000, 100) Got: (1, 10)",
+        "UNEXPECTED EXCEPTION: LookupError('The sequence passed to `parition_all` has invalid length')",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    assert_eq!(
+        rendered(&report(&corpus3("pytest-xdist-dateutil.txt")), "tests:"),
+        "tests: 5,080 run, 5,029 passed, 34 failed, 264 skipped, 17 xfailed (pytest, 2 workers [5344 items])"
+    );
+}
+
+/// go test with testify: an assertion's block (`Error:`, `expected:`, `actual  :`,
+/// `Messages:`) is the log line's detail; a multi-line t.Errorf goes on too; a panic is placed
+/// in the project's own frame, not reflect's.
+#[test]
+fn go_test_reads_testify_blocks_and_multi_line_messages() {
+    let shown = failures_within(&corpus3("go-test-testify.txt"), u64::MAX).join("\n");
+    for wanted in [
+        "TestInDelta: assertions_test.go:1394: Should be false · Expected |1 - 2| <= 0.5 to fail",
+        "TestHTTPRedirect: http_assertions_test.go:54: Not equal: · expected: false · actual  : true",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let toml = failures_within(&corpus3("go-test-v-go-toml.txt"), u64::MAX).join("\n");
+    for wanted in [
+        "TestTreeWriteToFloat: tomltree_write_test.go:345: Expected: · a = 3.0 · Got: · a = 3",
+        "TestQuerySliceStartNegative: panic: reflect: slice index out of range [recovered] · at \
+         /home/dev/go/src/github.com/pelletier/go-toml/query/match.go:175",
+    ] {
+        assert!(toml.contains(wanted), "{wanted} in {toml}");
+    }
+}
+
+/// cargo test of regex-syntax and itertools: two long values compared are shown where they
+/// differ (`Superfluous` against `Meta`, in the middle of 2,000 characters each), and a
+/// property test's shrunk input is kept.
+#[test]
+fn libtest_shows_where_long_values_differ_and_the_failing_input() {
+    let shown = failures_within(&corpus3("cargo-test-regex-syntax.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains("kind: Superfluous, c: '#'") && shown.contains("kind: Meta, c: '#'"),
+        "{shown}"
+    );
+    let quick = failures_within(&corpus3("cargo-test-itertools.txt"), u64::MAX).join("\n");
+    assert!(
+        quick.contains("[quickcheck] TEST FAILED. Arguments: ([0.0, 0.0, 1.0])"),
+        "{quick}"
+    );
+}
+
+/// g++ on fmt: an error inside a template is detailed with where its instantiation was asked
+/// for in the code compiled (`required from here`); googletest's `Which is:` stays with its
+/// expression, and a test's second failure is not read into its first's.
+#[test]
+fn template_errors_name_their_origin_and_gtest_values_stay_with_their_expressions() {
+    let shown = failures_within(&corpus3("cmake-build-fmt.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "/home/dev/fmtlib-9.1.0+ds1/test/ranges-odr-test.cc:16:3:   required from here"
+        ),
+        "{shown}"
+    );
+    let gtest = failures_within(&corpus3("ctest-fmt.txt"), u64::MAX).join("\n");
+    assert!(
+        gtest.contains(
+            "chrono_test.format_tm: /home/dev/fmtlib-9.1.0+ds1/test/chrono-test.cc:148: Failure · \
+             system_strftime(iso_week_spec, &tm) · Which is: \"1970-01-01: 1970 70 01\" · \
+             fmt::format(fmt::runtime(fmt_spec), tm) · Which is: \"1970-01-01: 1969 69 52\""
+        ),
+        "{gtest}"
+    );
+}
+
+/// node's test runner writes TAP 13 when not on a terminal: its closing counts are the totals,
+/// each `not ok` is a failure with its YAML's error and the stack's first frame in the project.
+#[test]
+fn node_test_runner_totals_and_failures_from_its_yaml() {
+    let bytes = corpus3("node-test-fast-json-stringify.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 720 run, 679 passed, 41 failed (TAP)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (41):");
+    assert!(
+        all[1].ends_with(
+            "anyOf object with field date-time of type string with format or null: \
+             '{\"prop\":\"2026-11-02T05:49:43.880Z\"}' == '{\"prop\":\"2026-12-02T05:49:43.880Z\"}' · \
+             at /home/dev/fast-json-stringify-7.3.10/test/anyof.test.js:508:12"
+        ),
+        "{all:#?}"
+    );
+}
+
+/// jest 30 (` FAIL  file`, in colour) on jest-extended: 18 tests failed with 19 reports (one
+/// test failed twice), so the list counts reports; jest 22 on dayjs: the values under their
+/// labels, `● Console` no failure.
+#[test]
+fn jest_of_two_eras() {
+    let extended = corpus3("jest-jest-extended.txt");
+    assert_eq!(
+        failures_within(&extended, u64::MAX)[0],
+        "[ctxoff] failure reports (19):"
+    );
+    let dayjs = failures_within(&corpus3("jest-dayjs.txt"), u64::MAX);
+    let shown = dayjs.join("\n");
+    assert!(
+        shown.contains(
+            "isoWeekday: expect(received).toBe(expected) // Object.is equality · Expected value to \
+             be: 7 · Received: 0 · at test/plugin/isoWeek.test.js:41:48"
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("Console"), "{shown}");
+}
+
+/// Server logs: gunicorn's records by level and each exception under the record that logged
+/// it (what was raised, the innermost frame of the app's own code); nginx's errors, each kind
+/// once first (a refused upstream among 47 missing files).
+#[test]
+fn logs_count_levels_and_detail_each_error() {
+    let gunicorn = corpus3("gunicorn-flaskr-log.txt");
+    let r = report(&gunicorn);
+    assert_eq!(
+        rendered(&r, "log:"),
+        "log: 38 records (info ×32, error ×4, critical ×2), first error L176; 4 exceptions \
+         (SystemExit ×2, sqlite3.OperationalError ×1, sqlite3.ProgrammingError ×1)"
+    );
+    let shown = failures_within(&gunicorn, u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "ERROR in app: Exception on /2/update [POST] · sqlite3.OperationalError: no such \
+             column: post_id · File \"/home/dev/gunicorn-app/flaskr/blog.py\", line 107, in update"
+        ),
+        "{shown}"
+    );
+    let nginx = failures_within(&corpus3("nginx-log.txt"), 700).join("\n");
+    assert!(
+        nginx.contains("connect() failed (111: Connection refused) while connecting to upstream"),
+        "{nginx}"
+    );
+    // A test run's `ERROR` lines are its own to state: no log fact beside it.
+    assert!(!shapes(&report(&corpus3("pytest-attrs.txt"))).contains(&"log".to_owned()));
+}
+
+/// pylint on tabulate (json2 report: 4 errors, 88 warnings, 68 refactor, 116 convention; score
+/// 8.99): counts by category, the errors first with their places.
+#[test]
+fn pylint_counts_by_category_and_lists_its_errors_first() {
+    let bytes = corpus3("pylint-tabulate.txt");
+    let p = fact(&report(&bytes), "pylint");
+    assert_eq!(
+        (
+            json_u64(&p["categories"]["error"]),
+            json_u64(&p["categories"]["warning"]),
+            json_u64(&p["categories"]["refactor"]),
+            json_u64(&p["categories"]["convention"])
+        ),
+        (4, 88, 68, 116)
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all[1].ends_with(
+            "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)"
+        ),
+        "{all:#?}"
+    );
+}
