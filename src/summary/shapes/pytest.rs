@@ -481,14 +481,19 @@ impl Pytest {
     fn name(&mut self, number: u64, id: &str, message: &str) {
         let short = id.rsplit("::").next().unwrap_or(id);
         let dotted = id.split_once("::").map(|(_, t)| t.replace("::", "."));
-        let known = self.failures.iter().any(|f| {
+        let known = self.failures.iter_mut().find(|f| {
             let base = f.name.split(" (").next().unwrap_or(&f.name);
             f.name == short
                 || f.name.strip_prefix("[doctest] ") == Some(short)
                 || dotted.as_deref() == Some(base)
                 || f.name.strip_prefix("ERROR collecting ") == Some(id)
         });
-        if known {
+        if let Some(known) = known {
+            // A section that said nothing (a strict xfail that passed: `[XPASS(strict)]`)
+            // has the summary's message.
+            if !known.has_detail() {
+                known.add_detail(message);
+            }
             return;
         }
         if self.unnamed > 0 {
