@@ -173,13 +173,11 @@ impl Stack {
         }
         let s = std::mem::take(self);
         Some(Raised {
-            exception: s.exception,
-            frame: s.frame,
-            source: None,
             cause: s.cause.map(|c| match s.cause_frame {
                 Some(f) => format!("{c} {f}"),
                 None => c,
             }),
+            ..Raised::at(s.exception, s.frame)
         })
     }
 }
@@ -303,12 +301,7 @@ impl GoPanic {
             return None;
         }
         let s = std::mem::take(self);
-        Some(Raised {
-            exception: s.exception,
-            frame: s.frame,
-            source: None,
-            cause: None,
-        })
+        Some(Raised::at(s.exception, s.frame))
     }
 }
 
@@ -324,15 +317,8 @@ impl RustPanic {
     fn line(&mut self, text: &str) -> Step {
         if let Some(header) = self.place.take() {
             // In the panic's own words: `thread 'main' panicked at src/main.rs:4:5: …`.
-            return Step::Ended(
-                Raised {
-                    exception: cut(&format!("{header} {}", text.trim()), KEPT_CHARS),
-                    frame: None,
-                    source: None,
-                    cause: None,
-                },
-                true,
-            );
+            let exception = cut(&format!("{header} {}", text.trim()), KEPT_CHARS);
+            return Step::Ended(Raised::at(exception, None), true);
         }
         if let Some(rest) = text.strip_prefix("thread '")
             && let Some((_, after)) = rest.split_once(" panicked at ")

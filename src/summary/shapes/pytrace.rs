@@ -33,6 +33,16 @@ pub(crate) struct Raised {
 }
 
 impl Raised {
+    /// What was raised and where, without a source line or a cause.
+    pub(crate) fn at(exception: String, frame: Option<String>) -> Raised {
+        Raised {
+            exception,
+            frame,
+            source: None,
+            cause: None,
+        }
+    }
+
     /// The exception, the frame and its source line, the innermost cause, in that order.
     pub(crate) fn detail(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.exception.as_str())
