@@ -344,9 +344,13 @@ fn cargo_test_stack_overflow_invents_no_totals() {
     assert_eq!(
         lines,
         [
-            "[ctxoff] tests: a test binary stopped before its result line (running 23 tests, 22 reported ok); thread 'tests::simplify_add_zero_left' overflowed its stack"
+            "[ctxoff] tests: a test binary stopped before its result line (running 23 tests, 22 \
+             reported ok, src/lib.rs; signal: 6, SIGABRT: process abort signal); thread \
+             'tests::simplify_add_zero_left' overflowed its stack"
         ]
     );
+    // Which binary, and how it ended, as cargo said.
+    assert_eq!(f["stopped_binary"], "src/lib.rs");
 }
 
 #[test]

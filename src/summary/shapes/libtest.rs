@@ -31,8 +31,13 @@ pub(crate) struct Libtest {
     passing_binaries: Vec<String>,
     /// The binary currently running: tests it announced and `... ok` lines it printed.
     open: Option<(u64, u64)>,
+    /// Its name.
+    open_binary: String,
     stopped: u64,
     first_stopped: Option<(u64, u64)>,
+    /// The first binary that stopped, and how (`signal: 6, SIGABRT: process abort signal`).
+    stopped_binary: Option<String>,
+    stopped_by: Option<String>,
     overflowed: Option<String>,
     /// The `---- NAME stdout ----` section being read: its test and whether a panic was seen.
     section: Option<(String, bool)>,
@@ -81,6 +86,8 @@ impl Shape for Libtest {
                     self.binary = rest.split(" (").next().unwrap_or(rest).to_owned();
                 } else if let Some(krate) = t.strip_prefix("Doc-tests ") {
                     self.binary = format!("doc-tests {krate}");
+                } else if t.starts_with("process didn't exit successfully: ") {
+                    self.exit_line(t);
                 }
             }
             Some(b'r' | b't' | b'f') => self.status_line(number, text),
@@ -155,6 +162,12 @@ impl Shape for Libtest {
             if ok > 0 {
                 line.push_str(&format!(", {} reported ok", thousands(ok)));
             }
+            if let Some(binary) = &self.stopped_binary {
+                line.push_str(&format!(", {binary}"));
+            }
+            if let Some(how) = &self.stopped_by {
+                line.push_str(&format!("; {how}"));
+            }
             line.push(')');
             if let Some(name) = &self.overflowed {
                 line.push_str(&format!("; thread '{name}' overflowed its stack"));
@@ -172,6 +185,8 @@ impl Shape for Libtest {
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "stopped_binaries": self.stopped,
             "overflowed": self.overflowed,
+            "stopped_binary": self.stopped_binary,
+            "stopped_by": self.stopped_by,
         });
         let failing = self.failed > 0 || self.stopped > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed tests");
@@ -195,6 +210,9 @@ impl Shape for Libtest {
             + self.left.as_ref().map_or(0, String::capacity)
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)
+            + self.open_binary.capacity()
+            + self.stopped_binary.as_ref().map_or(0, String::capacity)
+            + self.stopped_by.as_ref().map_or(0, String::capacity)
     }
 }
 
@@ -217,6 +235,7 @@ impl Libtest {
                 self.close_open();
                 self.suites += 1;
                 self.open = Some((n, 0));
+                self.open_binary.clone_from(&self.binary);
             }
         } else if let Some(rest) = text.strip_prefix("test result: ") {
             self.result(rest);
@@ -239,6 +258,19 @@ impl Libtest {
             self.overflowed = Some(name.to_owned());
         } else if text == "failures:" {
             self.end_section();
+        }
+    }
+
+    /// cargo's `process didn't exit successfully: `…` (signal: 6, SIGABRT: process abort
+    /// signal)` after a binary that stopped.
+    fn exit_line(&mut self, text: &str) {
+        if self.stopped_by.is_none()
+            && self.open.is_some()
+            && let Some((_, how)) = text.rsplit_once("` (")
+            && let Some(how) = how.strip_suffix(')')
+            && how.starts_with("signal: ")
+        {
+            self.stopped_by = Some(cut(how, 80));
         }
     }
 
@@ -324,7 +356,10 @@ impl Libtest {
     fn close_open(&mut self) {
         if let Some(open) = self.open.take() {
             self.stopped += 1;
-            self.first_stopped.get_or_insert(open);
+            if self.first_stopped.is_none() {
+                self.first_stopped = Some(open);
+                self.stopped_binary = Some(self.open_binary.clone()).filter(|b| !b.is_empty());
+            }
         }
     }
 
