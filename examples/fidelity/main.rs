@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus, corpus2 and corpus3"
+                     default corpora: tests/fixtures/corpus, corpus2, corpus3 and corpus4"
                 );
                 std::process::exit(0);
             }
@@ -67,6 +67,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus"),
             root.join("tests/fixtures/corpus2"),
             root.join("tests/fixtures/corpus3"),
+            root.join("tests/fixtures/corpus4"),
         ];
     }
     if !o.ctxoff.is_file() {
