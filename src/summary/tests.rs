@@ -2453,7 +2453,7 @@ fn logs_count_levels_and_detail_each_error() {
     let shown = failures_within(&gunicorn, u64::MAX).join("\n");
     assert!(
         shown.contains(
-            "ERROR in app: Exception on /2/update [POST] · sqlite3.OperationalError: no such \
+            "ERROR in app: Exception on /2/update [POST]: sqlite3.OperationalError: no such \
              column: post_id · File \"/home/dev/gunicorn-app/flaskr/blog.py\", line 107, in update"
         ),
         "{shown}"

@@ -266,19 +266,23 @@ impl Log {
     fn raised(&mut self, number: u64, raised: Raised) {
         self.crashes_read += 1;
         self.exceptions.add(kind_of(&raised.exception));
+        // The record that logged the exception names it (`Internal Server Error: /notes/41/`);
+        // the exception, how it failed, is its detail.
         match std::mem::take(&mut self.attach) {
-            Attach::Failure if !self.failures.is_empty() => {}
-            Attach::Warning if let Some((line, warning)) = self.warning.take() => {
-                self.failures.push(line, "");
-                if let Some(f) = self.failures.current() {
-                    f.add_detail(&warning);
+            Attach::Failure if !self.failures.is_empty() => {
+                if let Some(f) = self.failures.current()
+                    && f.name.is_empty()
+                    && f.detail.len() == 1
+                {
+                    f.name = f.detail.remove(0);
+                    f.message_form = None;
                 }
             }
+            Attach::Warning if let Some((line, warning)) = self.warning.take() => {
+                self.failures.push(line, &warning);
+            }
             Attach::Said(said) => {
-                self.failures.push(self.report_start.saturating_sub(1), "");
-                if let Some(f) = self.failures.current() {
-                    f.add_detail(&said);
-                }
+                self.failures.push(self.report_start.saturating_sub(1), &said);
             }
             _ => self.failures.push(self.report_start.min(number), ""),
         }
