@@ -420,6 +420,11 @@ pub(crate) fn is_incidental(line: &str) -> bool {
     {
         return true;
     }
+    // pytest -v: `tests/a.py::test_x PASSED [ 10%]` (a test's name may hold any word)
+    if t.contains("::") && [" PASSED", " SKIPPED", " XFAIL", " XPASS"].iter().any(|w| t.contains(w))
+    {
+        return true;
+    }
     match first {
         // go test: `=== RUN   TestX`, `--- PASS: TestX (0.00s)`, `--- SKIP: …`; a compiler's
         // note or help annotates a diagnostic counted on its own line (`= note: this error
@@ -459,7 +464,7 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         b'0'..=b'9' => is_code_frame(t),
         // ✓ ✔ √: a passing test
         0xe2 => t.starts_with('✓') || t.starts_with('✔') || t.starts_with('√'),
-        _ => t.contains(" PASSED") && t.contains("::"),
+        _ => false,
     }
 }
 
@@ -1004,9 +1009,15 @@ mod tests {
             "test_error (t.T.test_error) ... skipped 'needs the error module'",
             "     Failure/Error: expect(subject.ordinalize(n)).to eq(expected)",
             "      11.1) Failure/Error: expect(subject.underscore(i(\"1éBellisimo\"))).to eql(\"1_é\")",
+            // pytest -v, whatever the path starts with
+            "tests/test_error_store.py::TestMergeErrors::test_merging_none_and_string PASSED [ 38%]",
+            "src/t.py::test_error_page SKIPPED (needs a server)                       [ 40%]",
         ] {
             assert!(is_incidental(line), "{line}");
         }
+        assert!(!is_incidental(
+            "tests/test_error_store.py::test_merge FAILED                           [ 39%]"
+        ));
         for line in [
             "==32183== ERROR SUMMARY: 29 errors from 29 contexts (suppressed: 0 from 0)",
             "==32183== Invalid read of size 1",
