@@ -136,8 +136,14 @@ impl Mypy {
     fn add(&mut self, at: u64, level: Level, location: &str, message: &str) {
         let code = code_of(message);
         let file = location.split(':').next().unwrap_or(location);
+        // As mypy words it (`a.py:3: error: …`), so it reads and greps the same.
+        let word = match level {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        };
         self.diagnostics
-            .add(at, level, Some(location), message, code);
+            .add(at, level, Some(location), &format!("{word}: {message}"), code);
         if level == Level::Error {
             self.diagnostics.files.add(file);
         }
