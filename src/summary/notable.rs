@@ -421,7 +421,10 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         return true;
     }
     // pytest -v: `tests/a.py::test_x PASSED [ 10%]` (a test's name may hold any word)
-    if t.contains("::") && [" PASSED", " SKIPPED", " XFAIL", " XPASS"].iter().any(|w| t.contains(w))
+    if t.contains("::")
+        && [" PASSED", " SKIPPED", " XFAIL", " XPASS"]
+            .iter()
+            .any(|w| t.contains(w))
     {
         return true;
     }

@@ -2490,3 +2490,26 @@ fn pylint_counts_by_category_and_lists_its_errors_first() {
         "{all:#?}"
     );
 }
+
+/// A line longer than the part of it kept to name a crash report, cut inside a character,
+/// before a traceback: named by its first part, no panic (a regression: the cut was by byte).
+#[test]
+fn a_long_line_before_a_crash_report_is_cut_at_a_character() {
+    let mut log = String::new();
+    for i in 0..5 {
+        log.push_str(&format!("2026-12-02 10:00:0{i} INFO request {i} served\n"));
+    }
+    // `é` is two bytes: the 1024th byte falls inside one.
+    log.push_str("Error processing ");
+    log.push_str(&"é".repeat(600));
+    log.push('\n');
+    log.push_str(
+        "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    \
+         run()\nValueError: bad input\n",
+    );
+    let all = failures_within(log.as_bytes(), u64::MAX);
+    assert!(
+        all.iter().any(|l| l.contains("ValueError: bad input")),
+        "{all:#?}"
+    );
+}

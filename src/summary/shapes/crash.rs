@@ -246,7 +246,9 @@ impl GoPanic {
     fn line(&mut self, text: &str) -> Step {
         match self.state {
             GoState::Outside => {
-                if text.starts_with("panic: ") || text.contains(": panic serving ") {
+                if text.starts_with("panic: ")
+                    || memchr::memmem::find(text.as_bytes(), b": panic serving ").is_some()
+                {
                     *self = GoPanic {
                         state: GoState::Panicked,
                         exception: cut(text.trim_end(), KEPT_CHARS),

@@ -26,6 +26,8 @@ use crate::format::{cut, plural, thousands};
 const MIN_RECORDS: u64 = 3;
 /// How far into a line its level may be.
 const LEVEL_WITHIN: usize = 80;
+/// How much of the line before a crash report is kept, to name the report.
+const BEFORE_KEPT: usize = 1024;
 /// Distinct spellings of error levels kept for the read-more pattern.
 const SPELLINGS_KEPT: usize = 6;
 
@@ -49,7 +51,7 @@ pub(crate) struct Log {
     /// Where it started.
     report_start: u64,
     /// The line before, which may introduce a crash report.
-    before: Option<String>,
+    before: String,
     /// `During handling of the above exception, another exception occurred:` was the last
     /// line that said something.
     chained: bool,
@@ -76,7 +78,8 @@ impl Shape for Log {
                 Attach::Failure
             } else if near(self.warning.as_ref().map(|(l, _)| *l)) {
                 Attach::Warning
-            } else if let Some(said) = self.before.take().filter(|b| introduces_a_report(b)) {
+            } else if introduces_a_report(&self.before) {
+                let said = cut(self.before.trim_end(), 300);
                 // `Internal Server Error: /notes/41/`, then its traceback.
                 Attach::Said(said)
             } else {
@@ -86,7 +89,11 @@ impl Shape for Log {
         if consumed {
             return;
         }
-        self.before = Some(cut(text.trim_end(), 300)).filter(|t| !t.is_empty());
+        // Kept whole, in one buffer (most lines introduce nothing; it is read when a report
+        // opens).
+        self.before.clear();
+        self.before
+            .push_str(&text[..text.floor_char_boundary(BEFORE_KEPT)]);
         let t = text.trim();
         if t == "During handling of the above exception, another exception occurred:"
             || t == "The above exception was the direct cause of the following exception:"
@@ -213,17 +220,11 @@ impl Log {
     /// A record written as JSON (pino, bunyan, zap, structlog, logrus's JSON formatter):
     /// `{"level":50,"msg":"…","err":{"type":"TypeError","message":"…","stack":"…"}}`.
     fn json_record(&mut self, number: u64, text: &str) {
-        if !text.contains("\"level\"") && !text.contains("\"severity\"") {
-            return;
-        }
-        let Ok(serde_json::Value::Object(r)) = serde_json::from_str::<serde_json::Value>(text)
-        else {
-            return;
-        };
-        let Some(level) = ["level", "severity", "lvl"]
+        // The level is read from the text; only a record at error level or worse is parsed.
+        let Some(level) = ["\"level\":", "\"severity\":", "\"lvl\":"]
             .iter()
-            .find_map(|k| r.get(*k))
-            .and_then(json_level)
+            .find_map(|k| text.find(k).map(|at| &text[at + k.len()..]))
+            .and_then(scanned_level)
         else {
             return;
         };
@@ -232,6 +233,10 @@ impl Log {
         if !is_error(level) {
             return;
         }
+        let Ok(serde_json::Value::Object(r)) = serde_json::from_str::<serde_json::Value>(text)
+        else {
+            return;
+        };
         self.errors += 1;
         self.first_error.get_or_insert(number);
         let mut said = text_of(r.get("msg").or_else(|| r.get("message"))).to_owned();
@@ -282,7 +287,8 @@ impl Log {
                 self.failures.push(line, &warning);
             }
             Attach::Said(said) => {
-                self.failures.push(self.report_start.saturating_sub(1), &said);
+                self.failures
+                    .push(self.report_start.saturating_sub(1), &said);
             }
             _ => self.failures.push(self.report_start.min(number), ""),
         }
@@ -366,24 +372,27 @@ fn text_of(v: Option<&serde_json::Value>) -> &str {
     v.and_then(|v| v.as_str()).unwrap_or("")
 }
 
-/// A JSON record's level: a name in any case, or pino's and bunyan's numbers (10 trace, 20
-/// debug, 30 info, 40 warn, 50 error, 60 fatal).
-fn json_level(v: &serde_json::Value) -> Option<&'static str> {
-    if let Some(n) = v.as_u64() {
-        return Some(match n {
-            0..=14 => "trace",
-            15..=24 => "debug",
-            25..=34 => "info",
-            35..=44 => "warning",
-            45..=54 => "error",
-            _ => "fatal",
-        });
+/// The level of a JSON record from the text after its key (`50,"time"…`, ` "error",…`):
+/// a name in any case, or pino's and bunyan's numbers (10 trace, 20 debug, 30 info, 40 warn,
+/// 50 error, 60 fatal).
+fn scanned_level(after: &str) -> Option<&'static str> {
+    let v = after.trim_start();
+    if let Some(quoted) = v.strip_prefix('"') {
+        let name = quoted.split('"').next()?;
+        return LEVELS
+            .iter()
+            .find(|(written, _)| written.eq_ignore_ascii_case(name))
+            .map(|(_, counted)| *counted);
     }
-    let name = v.as_str()?;
-    LEVELS
-        .iter()
-        .find(|(written, _)| written.eq_ignore_ascii_case(name))
-        .map(|(_, counted)| *counted)
+    let end = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    Some(match v[..end].parse::<u64>().ok()? {
+        0..=14 => "trace",
+        15..=24 => "debug",
+        25..=34 => "info",
+        35..=44 => "warning",
+        45..=54 => "error",
+        _ => "fatal",
+    })
 }
 
 /// Error level or worse: a failure.
@@ -480,6 +489,11 @@ fn record(text: &str) -> Option<Record<'_>> {
 /// The level a word names: `ERROR`, `ERROR:`, `[ERROR]`, `[error]`, `[core:error]`,
 /// `level=error`, `<error>`.
 fn level_of(word: &str) -> Option<&'static str> {
+    // Most words are no level: one without a capital, a bracket or an `=` is none.
+    let first = word.bytes().next()?;
+    if !(first.is_ascii_uppercase() || matches!(first, b'[' | b'<') || word.contains('=')) {
+        return None;
+    }
     let named = ["level=", "lvl=", "severity="]
         .iter()
         .find_map(|k| word.strip_prefix(k))

@@ -142,8 +142,13 @@ impl Mypy {
             Level::Warning => "warning",
             Level::Note => "note",
         };
-        self.diagnostics
-            .add(at, level, Some(location), &format!("{word}: {message}"), code);
+        self.diagnostics.add(
+            at,
+            level,
+            Some(location),
+            &format!("{word}: {message}"),
+            code,
+        );
         if level == Level::Error {
             self.diagnostics.files.add(file);
         }
