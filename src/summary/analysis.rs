@@ -57,8 +57,9 @@ impl Analysis {
     }
 
     #[cfg(test)]
+    /// With `shape` reading each line before the others.
     pub(crate) fn with_shape(mut self, shape: Box<dyn Shape>) -> Analysis {
-        self.shapes.push(Slot { shape, alive: true });
+        self.shapes.insert(0, Slot { shape, alive: true });
         self
     }
 
@@ -109,9 +110,25 @@ impl Analysis {
         number - first
     }
 
+    /// Every live shape reads the line, under one guard: a shape that panics is disabled and
+    /// the ones after it still read the line.
     fn shapes(&mut self, number: u64, text: &str) {
-        for slot in &mut self.shapes {
-            isolated(slot, |shape| shape.line(number, text));
+        let mut at = 0;
+        while at < self.shapes.len() {
+            let slots = &mut self.shapes;
+            let done = guarded(|| {
+                while at < slots.len() {
+                    if slots[at].alive {
+                        slots[at].shape.line(number, text);
+                    }
+                    at += 1;
+                }
+            });
+            if done.is_some() {
+                return;
+            }
+            self.shapes[at].alive = false;
+            at += 1;
         }
     }
 

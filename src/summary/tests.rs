@@ -1400,7 +1400,12 @@ fn a_panicking_shape_loses_only_its_own_facts() {
         analysis.line(i as u64 + 1, &clean_line(line));
     }
     let report = analysis.finish(None);
+    // It read the line before the others and panicked on the second: they read every line.
     assert_eq!(shapes(&report), ["cargo test"]);
+    assert_eq!(
+        report.facts_json(),
+        facts("cargo-test-failures.txt").facts_json()
+    );
 }
 
 #[test]

@@ -185,7 +185,8 @@ impl Stack {
 /// A line that may head a stack trace: `Exception in thread "main" java.lang.X: …`,
 /// `java.lang.NullPointerException: …`, `com.example.LedgerException`, `TypeError: …`.
 fn header(text: &str, kind: Kind) -> Option<String> {
-    if text.starts_with([' ', '\t']) || text.is_empty() {
+    // A class's name starts with a letter (and so do `Uncaught ` and `Exception in thread`).
+    if !text.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) {
         return None;
     }
     let t = text.strip_prefix("Uncaught ").unwrap_or(text);
@@ -220,6 +221,10 @@ fn is_own_jvm_frame(frame: &str) -> bool {
     .any(|p| frame.starts_with(p))
 }
 
+/// net/http's report of a handler's panic: `http: panic serving 127.0.0.1:5000: …`.
+static PANIC_SERVING: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b": panic serving "));
+
 #[derive(Debug, Default, PartialEq, Eq)]
 enum GoState {
     #[default]
@@ -246,9 +251,7 @@ impl GoPanic {
     fn line(&mut self, text: &str) -> Step {
         match self.state {
             GoState::Outside => {
-                if text.starts_with("panic: ")
-                    || memchr::memmem::find(text.as_bytes(), b": panic serving ").is_some()
-                {
+                if text.starts_with("panic: ") || PANIC_SERVING.find(text.as_bytes()).is_some() {
                     *self = GoPanic {
                         state: GoState::Panicked,
                         exception: cut(text.trim_end(), KEPT_CHARS),

@@ -7,6 +7,10 @@ use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
 use crate::format::plural;
 
+/// What separates the file from the problem in the compact format (`/a.js: line 3, col 1, …`).
+static COMPACT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b": line "));
+
 #[derive(Debug, Default)]
 pub(crate) struct Eslint {
     diagnostics: Diagnostics,
@@ -30,8 +34,8 @@ impl Shape for Eslint {
             if !self.file.is_empty() {
                 self.stylish(number, t);
             }
-        } else if let Some((file, problem)) = text.split_once(": line ") {
-            self.compact(number, file, problem);
+        } else if let Some(at) = COMPACT.find(text.as_bytes()) {
+            self.compact(number, &text[..at], &text[at + COMPACT.needle().len()..]);
         } else if !text.contains(' ') && (text.contains('/') || text.contains('\\')) {
             self.file.clear();
             self.file.push_str(text);
@@ -143,6 +147,9 @@ fn is_number(s: &str) -> bool {
 
 /// `210 problems (35 errors, 175 warnings)` or `210 problems`.
 fn is_total(text: &str) -> bool {
+    if !text.starts_with(|c: char| c.is_ascii_digit()) {
+        return false;
+    }
     let Some((n, rest)) = text.split_once(' ') else {
         return false;
     };

@@ -121,7 +121,7 @@ impl Shape for Log {
             }
             return;
         }
-        self.warning = (r.level == "warning").then(|| (number, cut(&r.shown, 300)));
+        self.warning = (r.level == "warning").then(|| (number, cut(&r.shown(), 300)));
         self.records += 1;
         self.levels.add(r.level);
         if is_error(r.level) {
@@ -135,7 +135,7 @@ impl Shape for Log {
             self.failures.push(number, "");
             if let Some(f) = self.failures.current() {
                 // As the log wrote it, so the line reads (and greps) the same.
-                f.add_detail(&r.shown);
+                f.add_detail(&r.shown());
             }
             self.error_line = Some(number);
         }
@@ -413,8 +413,23 @@ struct Record<'a> {
     spelling: &'a str,
     /// What follows the level, without the fields that say nothing (`6965#6965: *2`).
     message: &'a str,
-    /// The record from its level on, as written when no field was left out.
-    shown: Cow<'a, str>,
+    /// The record from its level on.
+    whole: &'a str,
+    /// The length of the level's word.
+    word_len: usize,
+}
+
+impl Record<'_> {
+    /// The record from its level on, as written when no field was left out (made only for
+    /// the records shown: most are not).
+    fn shown(&self) -> Cow<'_, str> {
+        let whole = self.whole;
+        if whole.ends_with(self.message) && whole.len() - self.message.len() <= self.word_len + 3 {
+            Cow::Borrowed(whole)
+        } else {
+            Cow::Owned(format!("{} {}", self.spelling, self.message))
+        }
+    }
 }
 
 /// A log record: its level (as counted), the level as written, and the message after it.
@@ -461,19 +476,12 @@ fn record(text: &str) -> Option<Record<'_>> {
                     .trim_end_matches([',', '|'])
             };
             let trimmed = trim_message(message);
-            // The record as written from its level on, unless fields were left out.
-            let whole = text[start..].trim_end();
-            let shown = if whole.ends_with(trimmed) && whole.len() - trimmed.len() <= word.len() + 3
-            {
-                Cow::Borrowed(whole)
-            } else {
-                Cow::Owned(format!("{spelling} {trimmed}"))
-            };
             return Some(Record {
                 level,
                 spelling,
                 message: trimmed,
-                shown,
+                whole: text[start..].trim_end(),
+                word_len: word.len(),
             });
         }
         if !starts_a_record(word) {

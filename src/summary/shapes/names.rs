@@ -353,7 +353,12 @@ impl Failures {
         }
         // The one pushed before is complete now (details come after a push): kept if it
         // fails in a new way or with a message none kept has, else dropped for this one.
+        let forms_full = self.new_forms.len() - self.new_messages >= NEW_FORMS_KEPT;
         if let Some(before) = self.last.replace(failure) {
+            if forms_full && self.new_messages >= NEW_MESSAGES_KEPT {
+                // Nothing more is kept: no need to read how it failed.
+                return;
+            }
             if self.forms.is_empty() {
                 self.forms = self.kept.iter().filter_map(Failure::form).collect();
                 self.messages = self
@@ -368,7 +373,7 @@ impl Failures {
                 .filter(|m| !self.messages.iter().any(|k| k == m))
                 .map(str::to_owned);
             let keep = if form.is_some() {
-                self.new_forms.len() - self.new_messages < NEW_FORMS_KEPT
+                !forms_full
             } else {
                 message.is_some() && self.new_messages < NEW_MESSAGES_KEPT
             };
@@ -481,11 +486,13 @@ impl Failure {
         {
             *last = format!("{last} {text}");
             if self.detail.len() == 1 {
-                self.message_form = Some(form(&self.detail[0]));
+                // Read from the line as it is now, when asked.
+                self.message_form = None;
             }
             return true;
         }
-        if self.message().is_none() {
+        if self.message().is_none() && cut != text {
+            // Read now, before the cut; a line kept whole is read when asked.
             self.message_form = (!text.starts_with("at ")).then(|| form(text));
         }
         self.detail.push(cut);
