@@ -480,6 +480,9 @@ fn is_code_frame(t: &str) -> bool {
     digits > 0 && (gutter.starts_with('|') || gutter.starts_with("~ ") || gutter == "~")
 }
 
+/// The score of the best examples, which nothing replaces.
+const BEST_SCORE: u8 = 3;
+
 /// How much a line looks like a diagnostic about the hit at byte `at`: 3 when the word opens
 /// the line (after indentation or a test runner's marker: `error: …`, `FAIL …`, `E   …`,
 /// `panic: …`, `TypeError: …`), follows a `file:line:` location, or is a whole JSON value
@@ -492,7 +495,7 @@ fn example_score(line: &str, at: usize) -> u8 {
             .find('"')
             .is_some_and(|end| line[at..at + end].bytes().all(|b| b.is_ascii_alphabetic()))
     {
-        return 3;
+        return BEST_SCORE;
     }
     let lead = before.trim_start_matches([' ', '\t', '●', '×', '✗', '✘', '❯', '⨯', '*', '!', '#']);
     // A word glued to the hit (`TypeError`): the word's start decides.
@@ -503,7 +506,7 @@ fn example_score(line: &str, at: usize) -> u8 {
         });
     let lead = &lead[..word_start];
     if lead.is_empty() || lead == "E " || lead.trim_end() == "E" || is_location(lead) {
-        return 3;
+        return BEST_SCORE;
     }
     let hit = &line[at..];
     if lead.ends_with(": ") || lead.ends_with("] ") || lead.ends_with("- ") {
@@ -702,6 +705,15 @@ impl NotableCounter {
     /// Offers a hit line that is surely not in the tail as an example of each of its kinds.
     fn settle_example(&mut self, number: u64, mask: u64, text: &str) {
         for kind in bits(mask) {
+            let best = if number <= self.max_tail_lines {
+                &self.examples.early[kind]
+            } else {
+                &self.examples.later[kind]
+            };
+            if !best.would_take(BEST_SCORE) {
+                // Full of the best examples there are: no need to read this one.
+                continue;
+            }
             let Some(at) = self.patterns.hit_at(text, &mut self.lower, kind) else {
                 continue;
             };
