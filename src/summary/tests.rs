@@ -2518,3 +2518,54 @@ fn a_long_line_before_a_crash_report_is_cut_at_a_character() {
         "{all:#?}"
     );
 }
+
+fn corpus4(name: &str) -> Vec<u8> {
+    fixture("corpus4", name)
+}
+
+/// jansson's tests under AddressSanitizer (CTest): each failing test's report names where the
+/// test itself reached the overflow, the first frame of its stack in the tests' code (not the
+/// allocation's stack, not the library's frames).
+#[test]
+fn a_sanitizer_report_names_the_frame_in_the_tests_own_code() {
+    let all = failures_within(&corpus4("ctest-asan-jansson.txt"), u64::MAX);
+    let of = |name: &str| {
+        all.iter()
+            .find(|l| l.contains(&format!(" {name} (Failed)")))
+            .unwrap_or_else(|| panic!("{name}: {all:#?}"))
+            .clone()
+    };
+    let chaos = of("test_chaos");
+    assert!(
+        chaos.ends_with(" · in test_chaos /home/dev/jansson-2.14/test/suites/api/test_chaos.c:124"),
+        "{chaos}"
+    );
+    assert!(of("test_dump").ends_with(
+        " · in circular_references /home/dev/jansson-2.14/test/suites/api/test_dump.c:102"
+    ));
+    // A failure without a sanitizer's report keeps its own detail.
+    assert!(of("test_number").contains("test_number.c:23: could construct a real from Inf"));
+}
+
+/// x/mod's table tests log the module they test (`rule_test.go:1575: module …`, a `t.Log`)
+/// before the failing check: passing cases log there too, so the failing case's detail is the
+/// line it logged elsewhere, the `t.Errorf`.
+#[test]
+fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
+    let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
+    let major = all
+        .iter()
+        .find(|l| l.contains(" TestAddRetractValidateVersion/mismatched_major: "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(
+        major.contains("rule_test.go:1583: f.AddRetract({Low:v1.0.0 High:v1.0.0}, ``) = <nil> · want `version \"v1.0.0\" invalid: should be v2, not v1`"),
+        "{major}"
+    );
+    assert!(!major.contains("rule_test.go:1575"), "{major}");
+    // A test whose first log line is its failure keeps it.
+    let multi = all
+        .iter()
+        .find(|l| l.contains(" TestSetRequire/existing_multi: "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(multi.contains("rule_test.go:1408: have:"), "{multi}");
+}

@@ -35,6 +35,9 @@ pub(crate) struct Ctest {
     valgrind_header: Option<String>,
     /// The first `file:line: message` of the failed test's output.
     unworded: Option<String>,
+    /// A sanitizer's report being read: its first stack is over (a blank line after a frame),
+    /// and the first frame in the tests' own code (`in test_chaos test/api/test_chaos.c:124`).
+    sanitizer: Option<(bool, Option<String>)>,
     lower: Vec<u8>,
 }
 
@@ -55,6 +58,7 @@ impl Shape for Ctest {
             self.failures.push(number, &format!("{name} ({status})"));
             self.in_output = true;
             self.valgrind_header = None;
+            self.sanitizer = None;
             return;
         }
         let trimmed = text.trim_start();
@@ -157,12 +161,29 @@ impl Ctest {
             && report.contains("Sanitizer: ")
             && !failure.has_detail()
         {
-            failure.add_detail(report.split(" on address ").next().unwrap_or(report));
+            // As the sanitizer says it, without its process id: `ERROR: AddressSanitizer: …`.
+            let kind = report.split(" on address ").next().unwrap_or(report);
+            failure.add_detail(&format!("ERROR: {kind}"));
+            self.sanitizer = Some((false, None));
             return;
         }
         if text.starts_with("SUMMARY: ") && text.contains("Sanitizer") {
             failure.add_essential_detail(text);
+            // Where the test reached what went wrong.
+            if let Some((_, Some(frame))) = self.sanitizer.take() {
+                failure.add_essential_detail(&frame);
+            }
             return;
+        }
+        if let Some((stack_over, own)) = &mut self.sanitizer {
+            let t = text.trim_start();
+            if let Some(frame) = sanitizer_frame(t) {
+                if !*stack_over && own.is_none() && is_test_code(frame) {
+                    *own = Some(crate::format::cut(frame, 300));
+                }
+                return;
+            }
+            *stack_over |= t.is_empty();
         }
         if failure.detail.len() >= DETAIL_LINES || text.trim().is_empty() {
             return;
@@ -199,6 +220,31 @@ impl Ctest {
             failure.add_detail(text);
         }
     }
+}
+
+/// `#8 0x55abba99994e in test_chaos /src/test/api/test_chaos.c:124` → `in test_chaos
+/// /src/test/api/test_chaos.c:124`: a frame of a sanitizer's stack, from its function on.
+fn sanitizer_frame(t: &str) -> Option<&str> {
+    let rest = t.strip_prefix('#')?;
+    let (number, rest) = rest.split_once(' ')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (address, rest) = rest.split_once(' ')?;
+    address.starts_with("0x").then_some(rest)
+}
+
+/// A frame in the tests' own code: its file is under a `test` or `tests` directory or is
+/// named as a test (`test_chaos.c`, `parser_test.cc`).
+fn is_test_code(frame: &str) -> bool {
+    let Some(path) = frame.rsplit(' ').next() else {
+        return false;
+    };
+    let mut parts = path.split('/');
+    let file = parts.next_back().unwrap_or("");
+    parts.any(|d| matches!(d, "test" | "tests" | "testsuite" | "unittests"))
+        || file.starts_with("test_")
+        || file.contains("_test.")
 }
 
 /// ` 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec`

@@ -37,8 +37,11 @@ pub(crate) struct GoTest {
     packages_without_tests: u64,
     /// The test whose output follows (`=== RUN`, `=== CONT`, `=== NAME`).
     running: String,
-    /// First log line of tests still running: (test, line number, detail).
-    pending: Vec<(String, u64, Vec<String>)>,
+    /// Log lines of tests still running.
+    pending: Vec<Pending>,
+    /// Where passing tests logged (`rule_test.go:1575`): what a failing test logs there too
+    /// is its preamble (`t.Log`), not how it failed.
+    passing_places: Vec<String>,
     /// The lines that go on a test's first log line, while they may follow.
     more: Option<More>,
     /// Indentation of the last `--- FAIL` line, while its log lines may follow.
@@ -49,12 +52,27 @@ pub(crate) struct GoTest {
     trace: u8,
 }
 
+/// The log lines of a test still running: its first, and the first it logged elsewhere.
+#[derive(Debug)]
+struct Pending {
+    test: String,
+    /// The line number and detail of the first log line.
+    first: (u64, Vec<String>),
+    /// The same of the first log line at another place.
+    other: Option<(u64, Vec<String>)>,
+}
+
+/// Places where passing tests logged, remembered.
+const PASSING_PLACES: usize = 64;
+
 /// The lines that go on a log line, indented deeper than `indent`.
 #[derive(Debug)]
 struct More {
     indent: usize,
     /// Whose detail they are: a test still running, or the failure whose `--- FAIL` came first.
     pending: Option<String>,
+    /// They go on the test's log line at another place ([`Pending::other`]).
+    other: bool,
     /// What testify's `Error:` says, for the log line itself.
     error: Option<String>,
     /// The other lines, joined.
@@ -210,9 +228,19 @@ impl Shape for GoTest {
             + self
                 .pending
                 .iter()
-                .map(|(n, _, d)| {
-                    n.capacity() + d.iter().map(|l| l.capacity() + 24).sum::<usize>() + 56
+                .map(|p| {
+                    let lines =
+                        |d: &Vec<String>| d.iter().map(|l| l.capacity() + 24).sum::<usize>();
+                    p.test.capacity()
+                        + lines(&p.first.1)
+                        + p.other.as_ref().map_or(0, |o| lines(&o.1))
+                        + 112
                 })
+                .sum::<usize>()
+            + self
+                .passing_places
+                .iter()
+                .map(|p| p.capacity() + 24)
                 .sum::<usize>()
             + self.more.as_ref().map_or(0, |m| {
                 m.text.capacity()
@@ -241,8 +269,22 @@ impl GoTest {
         {
             self.end_more();
         }
-        let pending = self.pending.iter().position(|(n, _, _)| n == name);
-        let detail = pending.map(|i| self.pending.swap_remove(i));
+        let pending = self.pending.iter().position(|p| p.test == name);
+        let pending = pending.map(|i| self.pending.swap_remove(i));
+        if status == "PASS"
+            && let Some(p) = &pending
+        {
+            for (_, lines) in std::iter::once(&p.first).chain(&p.other) {
+                let place = lines.first().and_then(|l| place(l));
+                if let Some(place) = place
+                    && self.passing_places.len() < PASSING_PLACES
+                    && !self.passing_places.iter().any(|p| p == place)
+                {
+                    self.passing_places.push(place.to_owned());
+                }
+            }
+        }
+        let detail = pending.map(|p| self.failing_detail(p));
         match status {
             "PASS" => self.passed += 1,
             "SKIP" => self.skipped += 1,
@@ -305,18 +347,48 @@ impl GoTest {
             }
             return;
         }
-        if self.running.is_empty()
-            || self.pending.len() >= PENDING
-            || self.pending.iter().any(|(n, _, _)| *n == self.running)
-        {
+        if self.running.is_empty() {
             return;
         }
-        self.pending.push((
-            self.running.clone(),
-            number,
-            vec![cut_middle(log.trim(), 400)],
-        ));
-        self.more = Some(More::new(indent, Some(self.running.clone())));
+        let logged = (number, vec![cut_middle(log.trim(), 400)]);
+        let room = self.pending.len() < PENDING;
+        match self.pending.iter_mut().find(|p| p.test == self.running) {
+            // A second place, in case the first turns out to be a preamble.
+            Some(p)
+                if p.other.is_none() && p.first.1.first().and_then(|l| place(l)) != place(log) =>
+            {
+                p.other = Some(logged);
+                self.more = Some(More::new(indent, Some(self.running.clone())));
+                if let Some(m) = &mut self.more {
+                    m.other = true;
+                }
+            }
+            Some(_) => {}
+            None if room => {
+                self.pending.push(Pending {
+                    test: self.running.clone(),
+                    first: logged,
+                    other: None,
+                });
+                self.more = Some(More::new(indent, Some(self.running.clone())));
+            }
+            None => {}
+        }
+    }
+
+    /// A failing test's log line and its detail: the first, unless passing tests logged at
+    /// its place too and it logged elsewhere (then that).
+    fn failing_detail(&self, p: Pending) -> (String, u64, Vec<String>) {
+        let preamble = p
+            .first
+            .1
+            .first()
+            .and_then(|l| place(l))
+            .is_some_and(|place| self.passing_places.iter().any(|p| p == place));
+        match p.other {
+            Some((line, lines)) if preamble => (p.test, line, lines),
+            _ => (p.test, p.first.0, p.first.1),
+        }
     }
 
     /// The lines that went on a log line are over: they join its test's detail.
@@ -325,8 +397,12 @@ impl GoTest {
             return;
         };
         let detail = match &more.pending {
-            Some(test) => match self.pending.iter_mut().find(|(n, _, _)| n == test) {
-                Some((_, _, detail)) => detail,
+            Some(test) => match self.pending.iter_mut().find(|p| p.test == *test) {
+                Some(p) if more.other => match &mut p.other {
+                    Some((_, detail)) => detail,
+                    None => return,
+                },
+                Some(p) => &mut p.first.1,
                 None => return,
             },
             None => match self.failures.current() {
@@ -388,6 +464,7 @@ impl More {
         More {
             indent,
             pending,
+            other: false,
             error: None,
             text: String::new(),
             skipping: false,
@@ -445,6 +522,17 @@ impl More {
 pub(crate) fn is_own_function(text: &str) -> bool {
     let first = text.split('/').next().unwrap_or("");
     (text.contains('/') && first.contains('.') && !first.contains('(')) || text.starts_with("main.")
+}
+
+/// `x_test.go:47: message` → `x_test.go:47`: where a log line was logged.
+fn place(log: &str) -> Option<&str> {
+    log_line(log)?;
+    let file = log.find(':')?;
+    let digits = log[file + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    Some(&log[..file + 1 + digits])
 }
 
 /// `x_test.go:47: message` → the whole line, when it is a Go log line.
