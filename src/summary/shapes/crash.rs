@@ -194,9 +194,15 @@ fn header(text: &str, kind: Kind) -> Option<String> {
         .strip_prefix("Exception in thread \"")
         .and_then(|r| r.split_once("\" "))
         .map_or(t, |(_, r)| r);
-    let name = class.split([':', ' ']).next().unwrap_or("");
+    let name = &class[..class
+        .bytes()
+        .position(|b| b == b':' || b == b' ')
+        .unwrap_or(class.len())];
     let named =
         name.ends_with("Exception") || name.ends_with("Error") || name.ends_with("Throwable");
+    if !named {
+        return None;
+    }
     let shaped = match kind {
         // A class's full name: `java.lang.IllegalStateException`.
         Kind::Jvm => name.contains('.') && name.split('.').all(|p| !p.is_empty()),
@@ -204,7 +210,7 @@ fn header(text: &str, kind: Kind) -> Option<String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.'),
     };
-    (named && shaped && !name.is_empty()).then(|| cut(text.trim_end(), KEPT_CHARS))
+    (shaped && !name.is_empty()).then(|| cut(text.trim_end(), KEPT_CHARS))
 }
 
 /// A JVM frame of the program's own code, not the JDK's or the language runtime's
