@@ -2569,3 +2569,26 @@ fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert!(multi.contains("rule_test.go:1408: have:"), "{multi}");
 }
+
+/// `npm test --workspaces` on eslint's rewrite (mocha in six workspaces, two failing): each
+/// failed script is one error with the workspace and command npm names, and the runs that
+/// failed are stated with their own totals beside the sums.
+#[test]
+fn npm_workspace_errors_and_the_mocha_runs_that_failed() {
+    let bytes = corpus4("npm-test-eslint-rewrite.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 606 run, 597 passed, 9 failed (mocha, 6 runs; run 5: 70 passed, 1 failed; \
+         run 6: 84 passed, 8 failed)"
+    );
+    assert_eq!(rendered(&r, "npm:"), "npm: 4 error(s)");
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(
+            "Lifecycle script `test:unit` failed with error: · code 8 · workspace \
+             @eslint/plugin-kit@0.7.2 · command sh -c mocha \"tests/**/*.test.js\""
+        )),
+        "{all:#?}"
+    );
+}

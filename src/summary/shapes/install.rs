@@ -176,14 +176,24 @@ impl Install {
         if what.is_empty() {
             return;
         }
-        // npm and pnpm print an error over several lines: the first says what failed.
+        // npm and pnpm print an error over several lines: the first says what failed, and
+        // npm's fields follow (`code 1`, `workspace a@1.0.0`, `command sh -c mocha`). In a
+        // workspace run one block holds an error per script that failed
+        // (`Lifecycle script `test` failed with error:` each).
         let joined = self.error_next == number;
         self.error_next = number + 1;
         if joined
+            && !what.starts_with("Lifecycle script ")
             && let Some(f) = self.errors.current()
-            && f.detail.len() < 2
         {
-            f.add_detail(what);
+            // Where it happened is the workspace's name already.
+            let said = ["path ", "location ", "cwd "]
+                .iter()
+                .any(|k| what.starts_with(k))
+                || what == "command failed";
+            if !said {
+                f.add_detail(what);
+            }
             return;
         }
         self.errors.push(number, "");

@@ -18,11 +18,19 @@ const MESSAGE_LINES: usize = 3;
 /// Lines of a title kept at most (a title deeper than this is cut; its failure is still counted).
 const TITLE_PARTS: usize = 12;
 
+/// Runs that failed stated with their own totals (of a log of several).
+const FAILED_RUNS_SHOWN: usize = 6;
+
 #[derive(Debug, Default)]
 pub(crate) struct Mocha {
     /// Summed over runs (a log of several): passing, pending, failing; and the runs.
     totals: [u64; 3],
     runs: u64,
+    /// The last run's `passing` total.
+    last_passing: u64,
+    /// The runs that failed (of a log of several): which, passing, failing.
+    failed_runs: Vec<(u64, u64, u64)>,
+    failed_runs_total: u64,
     failures: Failures,
     /// Reading the failures' list (after the `failing` total).
     in_failures: bool,
@@ -50,6 +58,7 @@ impl Shape for Mocha {
                     // A run's totals: what follows is its failure list, not an earlier one's.
                     self.totals[0] += n;
                     self.runs += 1;
+                    self.last_passing = n;
                     self.in_failures = false;
                     self.reading = Reading::Nothing;
                 }
@@ -57,6 +66,10 @@ impl Shape for Mocha {
                 _ => {
                     self.totals[2] += n;
                     self.in_failures = true;
+                    self.failed_runs_total += 1;
+                    if self.failed_runs.len() < FAILED_RUNS_SHOWN {
+                        self.failed_runs.push((self.runs, self.last_passing, n));
+                    }
                 }
             }
             return;
@@ -133,7 +146,27 @@ impl Shape for Mocha {
             line.push_str(&format!(", {} pending", thousands(pending)));
         }
         if self.runs > 1 {
-            line.push_str(&format!(" (mocha, {} runs)", thousands(self.runs)));
+            line.push_str(&format!(" (mocha, {} runs", thousands(self.runs)));
+            // Which of them failed, with their own totals.
+            if failing > 0 {
+                let runs: Vec<String> = self
+                    .failed_runs
+                    .iter()
+                    .map(|(run, p, f)| {
+                        format!(
+                            "run {run}: {} passed, {} failed",
+                            thousands(*p),
+                            thousands(*f)
+                        )
+                    })
+                    .collect();
+                line.push_str(&format!("; {}", runs.join("; ")));
+                let more = self.failed_runs_total - self.failed_runs.len() as u64;
+                if more > 0 {
+                    line.push_str(&format!("; {} more failed", thousands(more)));
+                }
+            }
+            line.push(')');
         } else {
             line.push_str(" (mocha)");
         }
@@ -158,7 +191,7 @@ impl Shape for Mocha {
             Reading::Title(_, parts) => parts.iter().map(|p| p.capacity() + 24).sum(),
             _ => 0,
         };
-        self.failures.approx_heap() + title
+        self.failures.approx_heap() + title + self.failed_runs.capacity() * 24
     }
 }
 
