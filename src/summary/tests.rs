@@ -2592,3 +2592,18 @@ fn npm_workspace_errors_and_the_mocha_runs_that_failed() {
         "{all:#?}"
     );
 }
+
+/// clang stops at its error limit with an unlocated `fatal error: too many errors emitted`,
+/// which its own `20 errors generated.` counts: the errors per file are clang's totals.
+#[test]
+fn clang_s_error_limit_counts_as_the_error_it_is() {
+    let r = report(&corpus3("make-k-clang-libyaml.txt"));
+    let line = rendered(&r, "gcc/clang:");
+    assert!(
+        line.starts_with(
+            "gcc/clang: 26 errors, 2 warnings, 28 notes; errors and warnings by file: \
+             scanner.c ×20, reader.c ×6"
+        ),
+        "{line}"
+    );
+}

@@ -23,12 +23,23 @@ pub(crate) struct Gcc {
     java: u64,
     /// javac's own counts of errors and warnings, summed over its runs.
     stated: [u64; 2],
+    /// The file of the last error or warning.
+    last_file: String,
 }
 
 impl Shape for Gcc {
     fn line(&mut self, number: u64, text: &str) {
         let Some((file, location, level)) = parse(text) else {
-            if self.java > 0 {
+            if let Some(message) = text.strip_prefix("fatal error: ")
+                && !self.last_file.is_empty()
+            {
+                // clang's `fatal error: too many errors emitted, stopping now`: its last error
+                // (of the `20 errors generated.` it states), in the file it was compiling.
+                self.end_error();
+                self.diagnostics
+                    .add(number, Level::Error, None, message, None);
+                self.diagnostics.files.add(&self.last_file);
+            } else if self.java > 0 {
                 self.javac_line(text);
             } else if text.ends_with(":   required from here") {
                 self.required_from = Some(text.trim().to_owned());
@@ -65,6 +76,8 @@ impl Shape for Gcc {
             .add(number, level, Some(location), message, code);
         if level != Level::Note {
             self.diagnostics.files.add(file);
+            self.last_file.clear();
+            self.last_file.push_str(file);
             self.java += u64::from(java);
             if let Some(from) = self.required_from.take().filter(|_| level == Level::Error) {
                 self.diagnostics.add_detail(&from);
