@@ -2607,3 +2607,28 @@ fn clang_s_error_limit_counts_as_the_error_it_is() {
         "{line}"
     );
 }
+
+/// marshmallow's tests (pytest -v): a failure raised in the code under test says where the
+/// test reached it (its first frame in the tests' code); one raised in the test does not.
+#[test]
+fn pytest_names_the_test_s_frame_when_the_failure_was_raised_elsewhere() {
+    let all = failures_within(&corpus4("pytest-v-marshmallow.txt"), u64::MAX);
+    let find = |name: &str| {
+        all.iter()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name}: {all:#?}"))
+    };
+    assert!(
+        find(
+            "ERROR at setup of TestFieldOrdering.test_declared_field_order_is_maintained_on_load:"
+        )
+        .ends_with(" · at src/marshmallow/fields.py:1277, from tests/conftest.py:27")
+    );
+    assert!(find(" test_length_max: ").ends_with(
+        "Length must be between 1 and 3. · at src/marshmallow/validate.py:444, from tests/test_validate.py:509"
+    ));
+    assert!(
+        find("test_float_field_allow_nan[inf-None]: ")
+            .ends_with("DID NOT RAISE ValidationError · at tests/test_deserialization.py:308")
+    );
+}

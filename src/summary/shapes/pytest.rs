@@ -27,6 +27,9 @@ pub(crate) struct Pytest {
     /// A failure of the report is being read, and whether its location was seen.
     open: bool,
     located: bool,
+    /// The failure's first frame, when it is in the tests' own code (`tests/conftest.py:27`):
+    /// where the test reached what raised, if that was elsewhere.
+    test_frame: Option<String>,
     /// Failures and errors in report order, named by their section (or, with `--tb=line`,
     /// by the summary).
     failures: Failures,
@@ -121,6 +124,7 @@ impl Shape for Pytest {
                     self.failures.push(number, title);
                     self.open = true;
                     self.located = false;
+                    self.test_frame = None;
                     self.trace = Traceback::default();
                     self.example = None;
                     self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
@@ -426,6 +430,7 @@ impl Pytest {
             self.unnamed += 1;
             self.open = true;
             self.located = false;
+            self.test_frame = None;
         }
         if self.located {
             return;
@@ -461,14 +466,35 @@ impl Pytest {
         if path.contains(' ') || !path.ends_with(".py") || digits == 0 {
             return;
         }
-        if !rest[digits..].starts_with(": ") || rest[digits..].starts_with(": in ") {
-            return;
-        }
-        let Some(failure) = self.failures.current().filter(|f| f.has_detail()) else {
+        let is_test = |p: &str| {
+            p.split('/')
+                .any(|d| d == "tests" || d == "test" || d.starts_with("test_"))
+        };
+        let after = &rest[digits..];
+        let frame = after.trim_end() == ":" || after.starts_with(": in ");
+        let Some(failure) = self.failures.current() else {
             return;
         };
+        if !failure.has_detail() || frame {
+            // A frame above where it raised: the first one, if in the tests' code.
+            if self.test_frame.is_none() && is_test(path) {
+                self.test_frame = Some(format!("{path}:{}", &rest[..digits]));
+            }
+            if frame || !failure.has_detail() {
+                return;
+            }
+        }
+        if !after.starts_with(": ") {
+            return;
+        }
+        let from = self.test_frame.take().filter(|_| !is_test(path));
         let path = path.rsplit_once("/tests/").map_or(path, |(_, p)| p);
-        failure.add_detail(&format!("at {path}:{}", &rest[..digits]));
+        let mut at = format!("at {path}:{}", &rest[..digits]);
+        if let Some(from) = from {
+            // Raised in the code under test, reached from the test's own line.
+            at.push_str(&format!(", from {from}"));
+        }
+        failure.add_detail(&at);
         self.located = true;
         if failure.name.is_empty() {
             // `--tb=line`: the next `E` line starts the next failure.
