@@ -384,11 +384,15 @@ impl Failures {
                     .filter_map(|f| f.message().map(str::to_owned))
                     .collect();
             }
-            let form = before.form().filter(|f| !self.forms.contains(f));
             let message = before
                 .message()
                 .filter(|m| !self.messages.iter().any(|k| k == m))
                 .map(str::to_owned);
+            if forms_full && message.is_none() {
+                // Only a new message could keep it now.
+                return;
+            }
+            let form = before.form().filter(|f| !self.forms.contains(f));
             let keep = if form.is_some() {
                 !forms_full
             } else {
