@@ -161,6 +161,12 @@ impl Analysis {
         findings.report(omitted, failures)
     }
 
+    /// How many shapes panicked (and were disabled): a bug in each.
+    #[cfg(test)]
+    pub(crate) fn panicked_shapes(&self) -> usize {
+        self.shapes.iter().filter(|s| !s.alive).count()
+    }
+
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
         self.notable.approx_heap()

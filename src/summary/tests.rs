@@ -1312,8 +1312,67 @@ mod properties {
                 analysis.raw(line.as_bytes());
                 analysis.line(i as u64 + 1, line);
             }
+            prop_assert_eq!(analysis.panicked_shapes(), 0);
             let report = analysis.finish(Some(range.0..=range.1));
             let _ = (report.render(), report.notable_json(), report.facts_json(), report.is_json_document());
+        }
+    }
+
+    /// Every output of the four corpora, as the windows a capture may hold of it (a run cut
+    /// short, a log rotated in) with lines cut anywhere: no shape panics.
+    fn corpus_outputs() -> &'static Vec<Vec<u8>> {
+        static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+        OUTPUTS.get_or_init(|| {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+            let mut all = Vec::new();
+            for corpus in ["corpus", "corpus2", "corpus3", "corpus4"] {
+                let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
+                    .expect("corpus")
+                    .map(|e| e.expect("entry").path())
+                    .filter(|p| {
+                        !p.to_string_lossy().ends_with(".json") && !p.ends_with("MANIFEST.md")
+                    })
+                    .collect();
+                names.sort();
+                all.extend(names.iter().map(|p| std::fs::read(p).expect("output")));
+            }
+            all
+        })
+    }
+
+    proptest! {
+        // Some 200 outputs: enough cases to reach each several times.
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+        #[test]
+        fn windows_of_real_outputs_with_lines_cut_anywhere_never_panic_a_shape(
+            which in any::<prop::sample::Index>(),
+            start in any::<prop::sample::Index>(),
+            len in 0usize..400,
+            cuts in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 0..20),
+        ) {
+            let outputs = corpus_outputs();
+            let bytes = &outputs[which.index(outputs.len())];
+            let mut lines: Vec<String> = bytes.split(|&b| b == b'\n').map(|l| clean_line(l).into_owned()).collect();
+            let from = start.index(lines.len());
+            lines = lines.split_off(from);
+            lines.truncate(len);
+            for (line, at) in cuts {
+                if lines.is_empty() {
+                    break;
+                }
+                let i = line.index(lines.len());
+                let l = &mut lines[i];
+                let cut = l.floor_char_boundary(at.index(l.len() + 1));
+                l.truncate(cut);
+            }
+            let mut analysis = Analysis::new(&NotablePatterns::default(), 10);
+            for (i, line) in lines.iter().enumerate() {
+                analysis.line(i as u64 + 1, line);
+            }
+            prop_assert_eq!(analysis.panicked_shapes(), 0);
+            let n = lines.len() as u64;
+            let report = analysis.finish((n > 20).then(|| 11..=n - 10));
+            let _ = (report.render(), report.facts_json());
         }
     }
 
