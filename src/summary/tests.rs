@@ -1541,7 +1541,7 @@ fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
     let failures = r.render().join("\n");
     assert!(
         failures.contains(
-            "L47 \"POST /src/fp/endOfMonth/index.ts HTTP/1.1\" 501: code 501, message \
+            "L47 \"POST /src/fp/endOfMonth/index.ts HTTP/1.1\" 501 -: code 501, message \
              Unsupported method ('POST')"
         ),
         "{failures}"
@@ -1560,6 +1560,14 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
     let f = fact(&r, "access log");
     assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (3, 1));
     assert_eq!(f["methods"], serde_json::json!({"GET": 2, "PUT": 1}));
+    // The failed request as logged, with the size of its answer.
+    assert!(
+        r.render()
+            .iter()
+            .any(|l| l.ends_with("L2 \"PUT /b HTTP/2.0\" 503 12")),
+        "{:#?}",
+        r.render()
+    );
     let two: String = log.lines().take(2).map(|l| format!("{l}\n")).collect();
     let r = report(two.as_bytes());
     assert!(

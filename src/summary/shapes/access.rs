@@ -41,7 +41,7 @@ impl Shape for AccessLog {
             self.message = Some((code, rest.to_owned()));
             return;
         }
-        let Some((method, request, code)) = request(rest) else {
+        let Some((method, request, code, size)) = request(rest) else {
             return;
         };
         self.requests += 1;
@@ -61,7 +61,12 @@ impl Shape for AccessLog {
             return;
         }
         self.seen.push(code);
-        self.failures.push(number, &format!("{request} {code}"));
+        // As logged: the request, its status and the size of the answer (`0` or `-`: none).
+        let failure = match size {
+            Some(size) => format!("{request} {code} {size}"),
+            None => format!("{request} {code}"),
+        };
+        self.failures.push(number, &failure);
         if let Some((_, said)) = message.filter(|(said, _)| *said == code)
             && let Some(failure) = self.failures.current()
         {
@@ -118,8 +123,9 @@ fn status(text: &str) -> Option<u16> {
     ((100..600).contains(&code) && matches!(after, None | Some(' ' | ','))).then_some(code)
 }
 
-/// `"GET /a HTTP/1.1" 404 …` → (`GET`, `"GET /a HTTP/1.1"`, 404).
-fn request(text: &str) -> Option<(&str, &str, u16)> {
+/// `"GET /a HTTP/1.1" 404 153 …` → (`GET`, `"GET /a HTTP/1.1"`, 404, `153`): the size, when
+/// it is a number of bytes or `-`.
+fn request(text: &str) -> Option<(&str, &str, u16, Option<&str>)> {
     let inner = text.strip_prefix('"')?;
     let end = inner.find("\" ")?;
     let request = &text[..end + 2];
@@ -127,6 +133,11 @@ fn request(text: &str) -> Option<(&str, &str, u16)> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    let code = status(&inner[end + 2..])?;
-    Some((method, request, code))
+    let after = &inner[end + 2..];
+    let code = status(after)?;
+    let size = after[3..]
+        .strip_prefix(' ')
+        .and_then(|r| r.split(' ').next())
+        .filter(|w| w == &"-" || (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())));
+    Some((method, request, code, size))
 }
