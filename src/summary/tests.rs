@@ -2699,3 +2699,23 @@ fn pytest_names_the_test_s_frame_when_the_failure_was_raised_elsewhere() {
             .ends_with("DID NOT RAISE ValidationError · at tests/test_deserialization.py:308")
     );
 }
+
+/// `cargo check --all-targets --keep-going` on itertools broken by hand: the targets cargo
+/// could not compile, each with cargo's own error count (they sum to rustc's 25).
+#[test]
+fn cargo_names_the_targets_it_could_not_compile() {
+    let r = report(&corpus3("cargo-check-itertools.txt"));
+    assert_eq!(
+        rendered(&r, "could not compile"),
+        "could not compile (5): `itertools` (test \"test_std\"): 4 errors, `itertools` (test \
+         \"laziness\"): 1 error, `itertools` (test \"specializations\"): 1 error, `itertools` \
+         (test \"quick\"): 18 errors, `itertools` (bench \"specializations\"): 1 error"
+    );
+    // One target: the counts say it already.
+    let r = report(&corpus("cargo-build-errors.txt"));
+    assert!(
+        !r.render().iter().any(|l| l.contains("could not compile (")),
+        "{:#?}",
+        r.render()
+    );
+}

@@ -11,6 +11,7 @@
 use serde_json::Value;
 
 use super::diagnostics::{Diagnostics, Level};
+use super::names::Names;
 use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
@@ -23,6 +24,9 @@ pub(crate) struct Rustc {
     unsure: bool,
     /// Records of `--message-format=json` were read: the read-more hint searches JSON.
     json: bool,
+    /// The targets cargo could not compile, with their error counts (`` `itertools` (test
+    /// "quick"): 18 ``).
+    failed_targets: Names,
 }
 
 impl Shape for Rustc {
@@ -59,6 +63,9 @@ impl Shape for Rustc {
             return;
         };
         if is_summary(level, message) {
+            if let Some(target) = failed_target(message) {
+                self.failed_targets.push(&target);
+            }
             return;
         }
         self.header.clear();
@@ -83,8 +90,18 @@ impl Shape for Rustc {
         } else {
             "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
         };
+        let mut lines = vec![d.summary("rustc", "files")];
+        // Of a build of several targets, which failed (of one, the counts say it).
+        let failed = &self.failed_targets;
+        if failed.total > 1 {
+            lines.push(format!(
+                "could not compile ({}): {}",
+                failed.total,
+                failed.render(failed.total)
+            ));
+        }
         Some(
-            Fact::new("rustc", vec![d.summary("rustc", "files")], d.json("rustc"))
+            Fact::new("rustc", lines, d.json("rustc"))
                 .failures(d.failures(|_| 0))
                 .hint(hint),
         )
@@ -92,7 +109,10 @@ impl Shape for Rustc {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.diagnostics.approx_heap() + self.header.capacity() + 64
+        self.diagnostics.approx_heap()
+            + self.header.capacity()
+            + self.failed_targets.approx_heap()
+            + 64
     }
 }
 
@@ -141,6 +161,19 @@ impl Rustc {
         self.diagnostics
             .add(number, level, location.as_deref(), &header, code);
     }
+}
+
+/// `could not compile `itertools` (test "quick") due to 18 previous errors; 2 warnings
+/// emitted` → `` `itertools` (test "quick"): 18 errors ``.
+fn failed_target(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("could not compile ")?;
+    let (target, count) = rest.split_once(" due to ")?;
+    let n = count
+        .split(' ')
+        .next()
+        .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))?;
+    let errors = if n == "1" { "error" } else { "errors" };
+    Some(format!("{target}: {n} {errors}"))
 }
 
 /// Cargo's and rustc's summary lines, which repeat counts rather than report a diagnostic.
