@@ -2719,3 +2719,20 @@ fn cargo_names_the_targets_it_could_not_compile() {
         r.render()
     );
 }
+
+/// fmt's googletest binaries under CTest: the cases that failed are listed once, as
+/// googletest's with their details; CTest's list names the binaries.
+#[test]
+fn ctest_leaves_googletest_cases_to_googletest() {
+    let all = failures_within(&corpus3("ctest-fmt.txt"), u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(" chrono-test (Failed)")),
+        "{all:#?}"
+    );
+    let detailed: Vec<&String> = all
+        .iter()
+        .filter(|l| l.contains("chrono-test.cc:148: Failure"))
+        .collect();
+    assert_eq!(detailed.len(), 1, "{all:#?}");
+    assert!(detailed[0].contains(" chrono_test.format_tm: "), "{all:#?}");
+}

@@ -38,6 +38,8 @@ pub(crate) struct Ctest {
     /// A sanitizer's report being read: its first stack is over (a blank line after a frame),
     /// and the first frame in the tests' own code (`in test_chaos test/api/test_chaos.c:124`).
     sanitizer: Option<(bool, Option<String>)>,
+    /// The failed test's output is googletest's, whose cases its own shape reports.
+    googletest: bool,
     lower: Vec<u8>,
 }
 
@@ -59,6 +61,7 @@ impl Shape for Ctest {
             self.in_output = true;
             self.valgrind_header = None;
             self.sanitizer = None;
+            self.googletest = false;
             return;
         }
         let trimmed = text.trim_start();
@@ -155,6 +158,15 @@ impl Ctest {
         let Some(failure) = self.failures.current() else {
             return;
         };
+        if text.starts_with("[==========] ") || text.starts_with("[ RUN      ] ") {
+            // googletest's cases, with their details, are listed as googletest's.
+            self.googletest = true;
+            failure.detail.clear();
+            failure.message_form = None;
+        }
+        if self.googletest {
+            return;
+        }
         // A sanitizer's report: its kind first, its `SUMMARY:` (where, in which function)
         // always.
         if let Some((_, report)) = text.split_once("==ERROR: ")
