@@ -33,7 +33,9 @@ impl Shape for AccessLog {
     fn line(&mut self, number: u64, text: &str) {
         let message = self.message.take();
         // Cheap first: every access-log line has `] ` after its date.
-        let Some(at) = text.find("] ") else {
+        static AFTER_DATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"] "));
+        let Some(at) = AFTER_DATE.find(text.as_bytes()) else {
             return;
         };
         let rest = &text[at + 2..];

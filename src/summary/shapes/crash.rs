@@ -194,10 +194,7 @@ fn header(text: &str, kind: Kind) -> Option<String> {
         .strip_prefix("Exception in thread \"")
         .and_then(|r| r.split_once("\" "))
         .map_or(t, |(_, r)| r);
-    let name = &class[..class
-        .bytes()
-        .position(|b| b == b':' || b == b' ')
-        .unwrap_or(class.len())];
+    let name = &class[..memchr::memchr2(b':', b' ', class.as_bytes()).unwrap_or(class.len())];
     let named =
         name.ends_with("Exception") || name.ends_with("Error") || name.ends_with("Throwable");
     if !named {
