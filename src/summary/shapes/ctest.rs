@@ -138,6 +138,11 @@ impl Shape for Ctest {
             + self.statuses.approx_heap()
             + self.valgrind_header.as_ref().map_or(0, String::capacity)
             + self.unworded.as_ref().map_or(0, String::capacity)
+            + self
+                .sanitizer
+                .as_ref()
+                .and_then(|(_, frame)| frame.as_ref())
+                .map_or(0, String::capacity)
     }
 }
 

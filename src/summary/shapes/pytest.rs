@@ -269,6 +269,7 @@ impl Shape for Pytest {
             + self.interrupted.as_ref().map_or(0, String::capacity)
             + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
+            + self.test_frame.as_ref().map_or(0, String::capacity)
             + self.doctest.as_ref().map_or(0, |d| {
                 d.expected.capacity()
                     + d.got.capacity()
