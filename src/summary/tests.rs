@@ -2736,3 +2736,14 @@ fn ctest_leaves_googletest_cases_to_googletest() {
     assert_eq!(detailed.len(), 1, "{all:#?}");
     assert!(detailed[0].contains(" chrono_test.format_tm: "), "{all:#?}");
 }
+
+/// A PostgreSQL server's log: its `LOG:` records count as records of their own level, so the
+/// total is every record the server wrote (695 LOG, 11 ERROR, 6 FATAL).
+#[test]
+fn postgres_log_records_are_counted_by_their_own_levels() {
+    let r = report(&corpus4("postgres-log.txt"));
+    assert_eq!(
+        rendered(&r, "log:"),
+        "log: 712 records (log ×695, error ×11, fatal ×6), first error L74"
+    );
+}

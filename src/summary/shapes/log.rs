@@ -302,10 +302,12 @@ impl Log {
 
 /// The levels a record may have, as their names are written in capitals, and the name each is
 /// counted under.
-const LEVELS: [(&str, &str); 23] = [
+const LEVELS: [(&str, &str); 24] = [
     ("TRACE", "trace"),
     ("DEBUG", "debug"),
     ("INFO", "info"),
+    // PostgreSQL's level for what an administrator would want to know (`LOG:  checkpoint …`).
+    ("LOG", "log"),
     ("NOTICE", "notice"),
     ("WARN", "warning"),
     ("WARNING", "warning"),
