@@ -2747,3 +2747,33 @@ fn postgres_log_records_are_counted_by_their_own_levels() {
         "log: 712 records (log ×695, error ×11, fatal ×6), first error L74"
     );
 }
+
+/// The line that names a crash report (`Internal Server Error: /notes/41/`) names that report
+/// only: a second traceback right after the first is not given its name.
+#[test]
+fn a_report_s_name_is_not_given_to_the_next_report() {
+    let mut log = String::new();
+    for i in 0..5 {
+        log.push_str(&format!("2026-12-02 10:00:0{i} INFO request {i} served\n"));
+    }
+    log.push_str("Internal Server Error: /notes/41/\n");
+    for exception in ["KeyError: 'id'", "ValueError: bad input"] {
+        log.push_str(
+            "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    \
+             run()\n",
+        );
+        log.push_str(exception);
+        log.push('\n');
+    }
+    let all = failures_within(log.as_bytes(), u64::MAX);
+    let named: Vec<&String> = all
+        .iter()
+        .filter(|l| l.contains("Internal Server Error: /notes/41/"))
+        .collect();
+    assert_eq!(named.len(), 1, "{all:#?}");
+    assert!(named[0].contains("KeyError: 'id'"), "{all:#?}");
+    assert!(
+        all.iter().any(|l| l.contains("ValueError: bad input")),
+        "{all:#?}"
+    );
+}

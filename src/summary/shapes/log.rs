@@ -80,9 +80,12 @@ impl Shape for Log {
                 Attach::Warning
             } else if introduces_a_report(&self.before) {
                 let said = cut(self.before.trim_end(), 300);
+                self.before.clear();
                 // `Internal Server Error: /notes/41/`, then its traceback.
                 Attach::Said(said)
             } else {
+                // It names this report or none: not the next one.
+                self.before.clear();
                 Attach::No
             };
         }
