@@ -184,62 +184,45 @@ pub(crate) struct Failure {
 /// some open, and a closer closes whatever was opened after its opener. Places in files are
 /// left out too (`panicked at src/a.rs:4:5:` and `panicked at src/b.rs:9:1:` read alike).
 pub(crate) fn form(detail: &str) -> String {
+    let mut out = String::with_capacity(detail.len());
     let detail = without_locations(detail);
-    let bytes = detail.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
-    let mut open: Vec<u8> = Vec::new();
-    // Whether the character before is a letter or a digit (in any script).
-    let mut before_alnum = false;
-    let mut i = 0;
-    // Byte by byte: every byte this reads is ASCII, and a character of more bytes is copied or
-    // left out whole, so what is written is UTF-8.
-    while i < bytes.len() {
-        let b = bytes[i];
-        i += 1;
-        if !b.is_ascii() {
-            if open.is_empty() {
-                out.push(b);
-            }
-            if b >= 0xC0 {
-                before_alnum = detail[i - 1..]
-                    .chars()
-                    .next()
-                    .is_some_and(char::is_alphanumeric);
-            }
-            continue;
-        }
-        let closer = match b {
-            b'(' => Some(b')'),
-            b'[' => Some(b']'),
-            b'{' => Some(b'}'),
+    let mut chars = detail.chars().peekable();
+    let mut open: Vec<char> = Vec::new();
+    let mut before = ' ';
+    while let Some(c) = chars.next() {
+        let closer = match c {
+            '(' => Some(')'),
+            '[' => Some(']'),
+            '{' => Some('}'),
             _ => None,
         };
         if let Some(closer) = closer {
             if open.is_empty() {
-                out.extend([b, closer]);
+                out.extend([c, closer]);
             }
             open.push(closer);
         } else if !open.is_empty() {
-            if let Some(at) = open.iter().rposition(|&o| o == b) {
+            if let Some(at) = open.iter().rposition(|&o| o == c) {
                 open.truncate(at);
             }
-        } else if matches!(b, b'\'' | b'"' | b'`') && !before_alnum {
-            out.extend([b, b]);
-            i = memchr::memchr(b, &bytes[i..]).map_or(bytes.len(), |at| i + at + 1);
-        } else if b.is_ascii_digit() {
-            out.push(b'0');
-            while i < bytes.len() && matches!(bytes[i], b'0'..=b'9' | b'.' | b'_') {
-                i += 1;
-            }
-        } else if !(matches!(b, b'+' | b'-')
-            && !before_alnum
-            && bytes.get(i).is_some_and(u8::is_ascii_digit))
+        } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
+            out.extend([c, c]);
+            chars.by_ref().find(|&q| q == c);
+        } else if c.is_ascii_digit() {
+            out.push('0');
+            while chars
+                .next_if(|&n| n.is_ascii_digit() || n == '.' || n == '_')
+                .is_some()
+            {}
+        } else if !(matches!(c, '+' | '-')
+            && !before.is_alphanumeric()
+            && chars.peek().is_some_and(char::is_ascii_digit))
         {
-            out.push(b);
+            out.push(c);
         }
-        before_alnum = b.is_ascii_alphanumeric();
+        before = c;
     }
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    out
 }
 
 /// `text` with each word that is a place in a file (`src/lib.rs:44:5:`, `(test/a.js:7:10)`)
@@ -561,59 +544,6 @@ pub(crate) fn is_place(detail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The form read character by character, as it was before it was read byte by byte: the
-    /// reference the faster reading is checked against.
-    fn form_by_chars(detail: &str) -> String {
-        let mut out = String::new();
-        let detail = without_locations(detail);
-        let mut chars = detail.chars().peekable();
-        let mut open: Vec<char> = Vec::new();
-        let mut before = ' ';
-        while let Some(c) = chars.next() {
-            let closer = match c {
-                '(' => Some(')'),
-                '[' => Some(']'),
-                '{' => Some('}'),
-                _ => None,
-            };
-            if let Some(closer) = closer {
-                if open.is_empty() {
-                    out.extend([c, closer]);
-                }
-                open.push(closer);
-            } else if !open.is_empty() {
-                if let Some(at) = open.iter().rposition(|&o| o == c) {
-                    open.truncate(at);
-                }
-            } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
-                out.extend([c, c]);
-                chars.by_ref().find(|&q| q == c);
-            } else if c.is_ascii_digit() {
-                out.push('0');
-                while chars
-                    .next_if(|&n| n.is_ascii_digit() || n == '.' || n == '_')
-                    .is_some()
-                {}
-            } else if !(matches!(c, '+' | '-')
-                && !before.is_alphanumeric()
-                && chars.peek().is_some_and(char::is_ascii_digit))
-            {
-                out.push(c);
-            }
-            before = c;
-        }
-        out
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn form_read_by_bytes_equals_form_read_by_chars(
-            detail in "([a-zé日 :.'\"`()\\[\\]{}+_-]|[0-9]|a\\.rs:[0-9]:|ü'x'|\\(é\\)){0,40}"
-        ) {
-            proptest::prop_assert_eq!(form(&detail), form_by_chars(&detail));
-        }
-    }
 
     #[test]
     fn names_show_all_when_few_else_first_and_last() {
