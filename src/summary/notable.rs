@@ -704,11 +704,12 @@ impl NotableCounter {
 
     /// Offers a hit line that is surely not in the tail as an example of each of its kinds.
     fn settle_example(&mut self, number: u64, mask: u64, text: &str) {
+        let early = number <= self.max_tail_lines;
         for kind in bits(mask) {
-            let best = if number <= self.max_tail_lines {
-                &self.examples.early[kind]
+            let best = if early {
+                &mut self.examples.early[kind]
             } else {
-                &self.examples.later[kind]
+                &mut self.examples.later[kind]
             };
             if !best.would_take(BEST_SCORE) {
                 // Full of the best examples there are: no need to read this one.
@@ -718,11 +719,6 @@ impl NotableCounter {
                 continue;
             };
             let score = example_score(text, at);
-            let best = if number <= self.max_tail_lines {
-                &mut self.examples.early[kind]
-            } else {
-                &mut self.examples.later[kind]
-            };
             if best.would_take(score) {
                 best.offer(Candidate {
                     line: number,
