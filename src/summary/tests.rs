@@ -2563,22 +2563,31 @@ fn pylint_counts_by_category_and_lists_its_errors_first() {
     );
 }
 
+/// `n` INFO records of a server log.
+fn served_requests(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("2026-12-02 10:00:0{i} INFO request {i} served\n"))
+        .collect()
+}
+
+/// A Python traceback that ends with `exception`.
+fn traceback(exception: &str) -> String {
+    format!(
+        "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    \
+         run()\n{exception}\n"
+    )
+}
+
 /// A line longer than the part of it kept to name a crash report, cut inside a character,
 /// before a traceback: named by its first part, no panic (a regression: the cut was by byte).
 #[test]
 fn a_long_line_before_a_crash_report_is_cut_at_a_character() {
-    let mut log = String::new();
-    for i in 0..5 {
-        log.push_str(&format!("2026-12-02 10:00:0{i} INFO request {i} served\n"));
-    }
+    let mut log = served_requests(5);
     // `é` is two bytes: the 1024th byte falls inside one.
     log.push_str("Error processing ");
     log.push_str(&"é".repeat(600));
     log.push('\n');
-    log.push_str(
-        "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    \
-         run()\nValueError: bad input\n",
-    );
+    log.push_str(&traceback("ValueError: bad input"));
     let all = failures_within(log.as_bytes(), u64::MAX);
     assert!(
         all.iter().any(|l| l.contains("ValueError: bad input")),
@@ -2752,18 +2761,10 @@ fn postgres_log_records_are_counted_by_their_own_levels() {
 /// only: a second traceback right after the first is not given its name.
 #[test]
 fn a_report_s_name_is_not_given_to_the_next_report() {
-    let mut log = String::new();
-    for i in 0..5 {
-        log.push_str(&format!("2026-12-02 10:00:0{i} INFO request {i} served\n"));
-    }
+    let mut log = served_requests(5);
     log.push_str("Internal Server Error: /notes/41/\n");
     for exception in ["KeyError: 'id'", "ValueError: bad input"] {
-        log.push_str(
-            "Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    \
-             run()\n",
-        );
-        log.push_str(exception);
-        log.push('\n');
+        log.push_str(&traceback(exception));
     }
     let all = failures_within(log.as_bytes(), u64::MAX);
     let named: Vec<&String> = all
