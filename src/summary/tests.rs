@@ -2778,3 +2778,93 @@ fn a_report_s_name_is_not_given_to_the_next_report() {
         "{all:#?}"
     );
 }
+
+/// Django's dev server: a chained traceback (`The above exception was the direct cause…`) is
+/// one failure, stated as what was raised in the end, where in the app's own code (the
+/// first report has only the database driver's frames) and what it came from.
+#[test]
+fn a_chained_traceback_is_stated_by_its_last_exception_and_the_app_s_own_frame() {
+    let all = failures_within(&corpus4("django-runserver-log.txt"), u64::MAX);
+    let of = |start: &str| {
+        all.iter()
+            .find(|l| l.contains(start))
+            .unwrap_or_else(|| panic!("{start}: {all:#?}"))
+            .clone()
+    };
+    assert_eq!(
+        of("L68 "),
+        "  L68 Internal Server Error: /tags/todo/: django.db.utils.OperationalError: no such \
+         table: notes_tag · File \"/home/dev/notebook/notes/views.py\", line 38, in by_tag · \
+         tag = Tag.objects.filter(name=name).first() · from sqlite3.OperationalError"
+    );
+    // A cause with its own message keeps it.
+    assert!(
+        of("L790 ").ends_with(
+            ": django.utils.datastructures.MultiValueDictKeyError: 'format' · File \
+             \"/home/dev/notebook/notes/views.py\", line 47, in export · \
+             fmt = request.GET[\"format\"] · from KeyError"
+        ),
+        "{}",
+        of("L790 ")
+    );
+    // A report that is not chained keeps the frame it has.
+    assert!(of("L29 ").contains("views.py\", line 22, in note_detail"));
+}
+
+/// Python's `--- Logging error ---` (a log call whose arguments do not fit its format): the
+/// failure is the formatting error, the app's own frame in the `Call stack:` that made the
+/// call, and the message and arguments it passed, not the logging module's frames.
+#[test]
+fn a_failed_log_call_names_the_call_and_what_it_passed() {
+    let all = failures_within(&corpus4("django-runserver-log.txt"), u64::MAX);
+    let line = all
+        .iter()
+        .find(|l| l.starts_with("  L140 "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(
+        line,
+        "  L140 --- Logging error ---: TypeError: not enough arguments for format string · \
+         File \"/home/dev/notebook/notes/views.py\", line 32, in note_stats · \
+         Message: 'stats: %d total, %d done, ratio %.2f' · Arguments: (40, 14)"
+    );
+}
+
+/// An access log's failed request gets the reason the framework logged for it on the line
+/// before, when that line ends with the request's path (Django's `Forbidden (CSRF cookie not
+/// set.): /notes/new/`); a line about another path is not its reason.
+#[test]
+fn a_failed_request_gets_the_reason_logged_for_its_path() {
+    let all = failures_within(&corpus4("django-runserver-log.txt"), u64::MAX);
+    let status = |code: &str| {
+        all.iter()
+            .find(|l| l.contains(&format!(" HTTP/1.1\" {code} ")))
+            .unwrap_or_else(|| panic!("{code}: {all:#?}"))
+            .clone()
+    };
+    assert_eq!(
+        status("403"),
+        "  L843 \"POST /notes/new/ HTTP/1.1\" 403 2870: Forbidden (CSRF cookie not set.): /notes/new/"
+    );
+    assert!(status("400").ends_with("400 64010: Bad Request: /notes/"));
+    let mut log = String::new();
+    for (reason, request) in [
+        ("Not Found: /a/", "GET /b/ HTTP/1.1"),
+        ("Not Found: /c/", "GET /c/?x=1 HTTP/1.1"),
+        ("Not Found: /d/", "GET /d/ HTTP/1.1"),
+    ] {
+        log.push_str(&format!(
+            "{reason}\n[02/Dec/2026 06:52:27] \"{request}\" 200 10\n"
+        ));
+    }
+    log.push_str("Not Found: /a/\n[02/Dec/2026 06:52:27] \"GET /b/ HTTP/1.1\" 404 10\n");
+    log.push_str("Not Found: /c/\n[02/Dec/2026 06:52:27] \"GET /c/?x=1 HTTP/1.1\" 410 10\n");
+    let all = failures_within(log.as_bytes(), u64::MAX);
+    assert_eq!(
+        all[1..],
+        [
+            "  L8 \"GET /b/ HTTP/1.1\" 404 10",
+            "  L10 \"GET /c/?x=1 HTTP/1.1\" 410 10: Not Found: /c/"
+        ],
+        "{all:#?}"
+    );
+}

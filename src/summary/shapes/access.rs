@@ -3,7 +3,8 @@
 //! server log is no content: its failed requests are what a reader looks for, and they carry no
 //! failure word. Counted: requests by status and by method; the first request of each error
 //! status (4xx, 5xx) is a failure, with the server's own message for it when it printed one on
-//! the line before (`code 501, message Unsupported method ('POST')`).
+//! the line before (`code 501, message Unsupported method ('POST')`), or the framework's reason
+//! for it there (Django's `Forbidden (CSRF cookie not set.): /notes/new/`, `Bad Request: /x`).
 //!
 //! Recognised when at least `MIN_REQUESTS` lines are requests.
 
@@ -12,7 +13,7 @@ use serde_json::json;
 use super::diagnostics::Tally;
 use super::names::Failures;
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{cut, thousands};
 
 const MIN_REQUESTS: u64 = 3;
 
@@ -27,15 +28,24 @@ pub(crate) struct AccessLog {
     failures: Failures,
     /// `code 501, message …` on the line before, waiting for its request.
     message: Option<(u16, String)>,
+    /// A line before that ends in `: PATH` (`Not Found: /wp-login.php`), with where PATH starts:
+    /// the reason for the request to PATH that comes next.
+    reason: Option<(String, usize)>,
 }
 
 impl Shape for AccessLog {
     fn line(&mut self, number: u64, text: &str) {
         let message = self.message.take();
+        let reason = self.reason.take();
         // Cheap first: every access-log line has `] ` after its date.
         static AFTER_DATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
             std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"] "));
         let Some(at) = AFTER_DATE.find(text.as_bytes()) else {
+            if let Some(path) = reason_path(text) {
+                let text = cut(text, REASON_CHARS);
+                let at = text.len().saturating_sub(path.len());
+                self.reason = text.ends_with(path).then(|| (text, at));
+            }
             return;
         };
         let rest = &text[at + 2..];
@@ -70,6 +80,16 @@ impl Shape for AccessLog {
         };
         self.failures.push(number, &failure);
         if let Some((_, said)) = message.filter(|(said, _)| *said == code)
+            && let Some(failure) = self.failures.current()
+        {
+            failure.add_detail(&said);
+        }
+        let path = request
+            .split(' ')
+            .nth(1)
+            .map(|p| p.split('?').next().unwrap_or(p));
+        if let Some((said, at)) = reason
+            && path == Some(&said[at..])
             && let Some(failure) = self.failures.current()
         {
             failure.add_detail(&said);
@@ -114,7 +134,17 @@ impl Shape for AccessLog {
             + self.failures.approx_heap()
             + self.seen.capacity() * 2
             + self.message.as_ref().map_or(0, |(_, m)| m.capacity())
+            + self.reason.as_ref().map_or(0, |(r, _)| r.capacity())
     }
+}
+
+/// How long a reason line kept may be.
+const REASON_CHARS: usize = 300;
+
+/// The path a line ends with after `: ` (`Not Found: /wp-login.php` → `/wp-login.php`).
+fn reason_path(text: &str) -> Option<&str> {
+    let (_, path) = text.rsplit_once(": ")?;
+    (path.starts_with('/') && !path.contains(' ')).then_some(path)
 }
 
 /// The three-digit status that starts `text`, followed by a space, comma or the end.

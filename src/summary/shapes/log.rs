@@ -55,6 +55,12 @@ pub(crate) struct Log {
     /// `During handling of the above exception, another exception occurred:` was the last
     /// line that said something.
     chained: bool,
+    /// The last crash report, and how many lines of detail its failure had before it: a
+    /// report chained to it takes its place.
+    last_report: Option<(Raised, usize)>,
+    /// Inside the `Call stack:` of Python's `--- Logging error ---` (a log call that failed):
+    /// the innermost frame of the program's own code so far, which made the call.
+    call_stack: Option<Option<String>>,
     /// How the error levels were written (`ERROR`, `[error]`), for the read-more pattern.
     spellings: Vec<String>,
 }
@@ -74,7 +80,9 @@ impl Shape for Log {
             let near = |line: Option<u64>| line.is_some_and(|l| l + 2 >= number);
             self.attach = if self.crashes.is_panic_open() {
                 Attach::No
-            } else if std::mem::take(&mut self.chained) || near(self.error_line) {
+            } else if std::mem::take(&mut self.chained) && self.last_report.is_some() {
+                Attach::Chained
+            } else if near(self.error_line) {
                 Attach::Failure
             } else if near(self.warning.as_ref().map(|(l, _)| *l)) {
                 Attach::Warning
@@ -90,6 +98,9 @@ impl Shape for Log {
             };
         }
         if consumed {
+            return;
+        }
+        if self.logging_error(text) {
             return;
         }
         // Kept whole, in one buffer (most lines introduce nothing; it is read when a report
@@ -211,8 +222,10 @@ impl Shape for Log {
 enum Attach {
     #[default]
     No,
-    /// The failure before: the error record's, or the report it is chained to.
+    /// The failure before: the error record's.
     Failure,
+    /// The report before, which it was raised while handling.
+    Chained,
     /// The warning before, which it makes a failure.
     Warning,
     /// The line before, which introduced it.
@@ -220,6 +233,50 @@ enum Attach {
 }
 
 impl Log {
+    /// Python's report of a log call that failed (`--- Logging error ---`, the traceback of
+    /// the formatting error, then `Call stack:`, `Message: …` and `Arguments: …`): the call
+    /// that failed is the frame of the program's own code that made it, and what it passed.
+    /// Whether the line was part of it.
+    fn logging_error(&mut self, text: &str) -> bool {
+        let Some(own) = &mut self.call_stack else {
+            if text == "Call stack:"
+                && let Some(f) = self.failures.current()
+                && f.name == "--- Logging error ---"
+            {
+                self.call_stack = Some(None);
+                return true;
+            }
+            return false;
+        };
+        if let Some(frame) = text.strip_prefix("  File \"") {
+            if super::pytrace::is_own(frame.split('"').next().unwrap_or("")) {
+                *own = Some(cut(text.trim(), 300));
+            }
+            return true;
+        }
+        if text.starts_with("    ") {
+            return true;
+        }
+        if text.starts_with("Message: ") {
+            let own = own.take();
+            if let Some(f) = self.failures.current() {
+                // The formatting error's frames are the logging module's: the call is the news.
+                f.detail.truncate(1);
+                f.detail.extend(own);
+                f.add_detail(text);
+            }
+            return true;
+        }
+        self.call_stack = None;
+        if text.starts_with("Arguments: ") {
+            if let Some(f) = self.failures.current() {
+                f.add_detail(text);
+            }
+            return true;
+        }
+        false
+    }
+
     /// A record written as JSON (pino, bunyan, zap, structlog, logrus's JSON formatter):
     /// `{"level":50,"msg":"…","err":{"type":"TypeError","message":"…","stack":"…"}}`.
     fn json_record(&mut self, number: u64, text: &str) {
@@ -276,7 +333,17 @@ impl Log {
         self.exceptions.add(kind_of(&raised.exception));
         // The record that logged the exception names it (`Internal Server Error: /notes/41/`);
         // the exception, how it failed, is its detail.
+        let mut raised = raised;
         match std::mem::take(&mut self.attach) {
+            Attach::Chained => {
+                if let Some((first, before)) = self.last_report.take()
+                    && let Some(f) = self.failures.current()
+                {
+                    f.detail.truncate(before);
+                    f.message_form = None;
+                    raised = first.chained(raised);
+                }
+            }
             Attach::Failure if !self.failures.is_empty() => {
                 if let Some(f) = self.failures.current()
                     && f.name.is_empty()
@@ -296,9 +363,11 @@ impl Log {
             _ => self.failures.push(self.report_start.min(number), ""),
         }
         if let Some(f) = self.failures.current() {
+            let before = f.detail.len();
             for d in raised.detail() {
                 f.add_detail(d);
             }
+            self.last_report = Some((raised, before));
         }
     }
 }

@@ -30,16 +30,50 @@ pub(crate) struct Raised {
     pub(crate) source: Option<String>,
     /// The innermost cause of a chain (`Caused by: …`), with where it was raised.
     pub(crate) cause: Option<String>,
+    /// `frame` is in the program's own code (not the innermost frame for want of one).
+    pub(crate) own: bool,
 }
 
 impl Raised {
-    /// What was raised and where, without a source line or a cause.
+    /// What was raised and where (a frame of the program's own code), without a source line
+    /// or a cause.
     pub(crate) fn at(exception: String, frame: Option<String>) -> Raised {
         Raised {
+            own: frame.is_some(),
             exception,
             frame,
             source: None,
             cause: None,
+        }
+    }
+
+    /// A Python chain as one report: `self`, then `then`, raised while handling it (`During
+    /// handling of the above exception…`, `The above exception was the direct cause…`). What
+    /// was raised in the end, where in the program's own code (the first report's frame when
+    /// it has one of its own: where the fault is; else the handler's), and what it came from:
+    /// its type alone when the message is the same (`from sqlite3.OperationalError`).
+    pub(crate) fn chained(self, then: Raised) -> Raised {
+        let message = |e: &str| e.split_once(": ").map(|(_, m)| m.to_owned());
+        let origin = self.cause.unwrap_or_else(|| {
+            let root = &self.exception;
+            match root.split_once(": ") {
+                Some((kind, m)) if Some(m.to_owned()) == message(&then.exception) => {
+                    format!("from {kind}")
+                }
+                _ => format!("from {root}"),
+            }
+        });
+        let (frame, source, own) = if self.own || !then.own {
+            (self.frame, self.source, self.own)
+        } else {
+            (then.frame, then.source, true)
+        };
+        Raised {
+            cause: (origin != format!("from {}", then.exception)).then_some(origin),
+            exception: then.exception,
+            frame,
+            source,
+            own,
         }
     }
 
@@ -109,6 +143,7 @@ impl Traceback {
         }
         // The exception line: the first line that is neither a frame nor indented.
         self.open = false;
+        let own = self.own.is_some();
         let (frame, source) = self
             .own
             .take()
@@ -119,6 +154,7 @@ impl Traceback {
             frame,
             source,
             cause: None,
+            own,
         })
     }
 }
@@ -136,7 +172,7 @@ fn without_group_prefix(text: &str) -> &str {
 
 /// A file of the program's own code: not the standard library, an installed package or code
 /// made on the fly (`<frozen importlib._bootstrap>`, `<doctest x[1]>`, `<string>`).
-fn is_own(path: &str) -> bool {
+pub(crate) fn is_own(path: &str) -> bool {
     !(path.starts_with('<')
         || path.contains("/site-packages/")
         || path.contains("/dist-packages/")
@@ -182,6 +218,7 @@ sqlite3.OperationalError: no such column: post_id
                 frame: Some("File \"/home/dev/app/flaskr/blog.py\", line 104, in update".into()),
                 source: Some("db.execute(".into()),
                 cause: None,
+                own: true,
             }]
         );
     }
