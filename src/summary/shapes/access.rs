@@ -44,7 +44,7 @@ impl Shape for AccessLog {
             if let Some(path) = reason_path(text) {
                 let text = cut(text, REASON_CHARS);
                 let at = text.len().saturating_sub(path.len());
-                self.reason = text.ends_with(path).then(|| (text, at));
+                self.reason = text.ends_with(path).then_some((text, at));
             }
             return;
         };
