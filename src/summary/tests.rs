@@ -2868,3 +2868,37 @@ fn a_failed_request_gets_the_reason_logged_for_its_path() {
         "{all:#?}"
     );
 }
+
+/// node's uncaught error: where it was thrown (`path:line` and the source line, printed above
+/// the error) is kept beside the script's own frame; a JSON record whose error says what its
+/// message says is stated once (`GET /report: RangeError: Invalid time value`).
+#[test]
+fn node_s_throw_site_is_kept_and_a_json_error_is_said_once() {
+    let all = failures_within(&corpus4("node-crash-contacts-audit.txt"), u64::MAX);
+    assert_eq!(
+        all[1..],
+        [
+            "  L360 TypeError: Cannot read properties of undefined (reading 'split') · \
+          at /home/dev/contacts-audit/check-contacts.js:27:27 · thrown at \
+          /home/dev/contacts-audit/node_modules/validator/lib/normalizeEmail.js:71: \
+          var raw_parts = email.split('@');"
+        ],
+        "{all:#?}"
+    );
+    let all = failures_within(&corpus4("node-fastify-log.txt"), u64::MAX);
+    assert!(
+        all.contains(
+            &"  L21 GET /report: RangeError: Invalid time value · at /home/dev/fastify-app/app.js:53:85"
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
+    // The error's header names no failure of its own: it is the failure's detail.
+    assert!(
+        all.iter().any(|l| l.starts_with(
+            "  L301 SyntaxError: Expected ',' or '}' after property value in JSON at position 65 · \
+             at /home/dev/fastify-app/app.js:60:21 · thrown at <anonymous_script>:1: {\"updated\""
+        )),
+        "{all:#?}"
+    );
+}

@@ -28,6 +28,9 @@ const MIN_RECORDS: u64 = 3;
 const LEVEL_WITHIN: usize = 80;
 /// How much of the line before a crash report is kept, to name the report.
 const BEFORE_KEPT: usize = 1024;
+/// How many lines before its report node's `file:line` of a throw may be (the source line,
+/// the caret under it, a blank line).
+const THROW_SITE_WITHIN: u64 = 5;
 /// Distinct spellings of error levels kept for the read-more pattern.
 const SPELLINGS_KEPT: usize = 6;
 
@@ -61,6 +64,9 @@ pub(crate) struct Log {
     /// Inside the `Call stack:` of Python's `--- Logging error ---` (a log call that failed):
     /// the innermost frame of the program's own code so far, which made the call.
     call_stack: Option<Option<String>>,
+    /// Where node says an uncaught error was thrown, on the lines before its report
+    /// (`/app/node_modules/validator/lib/normalizeEmail.js:71`), and the source line under it.
+    throw_site: Option<(u64, String, Option<String>)>,
     /// How the error levels were written (`ERROR`, `[error]`), for the read-more pattern.
     spellings: Vec<String>,
 }
@@ -102,6 +108,13 @@ impl Shape for Log {
         }
         if self.logging_error(text) {
             return;
+        }
+        if let Some((line, _, source @ None)) = &mut self.throw_site
+            && *line + 1 == number
+        {
+            *source = Some(cut(text.trim(), 200));
+        } else if is_throw_site(text) {
+            self.throw_site = Some((number, cut(text, 300), None));
         }
         // Kept whole, in one buffer (most lines introduce nothing; it is read when a report
         // opens).
@@ -299,7 +312,20 @@ impl Log {
         };
         self.errors += 1;
         self.first_error.get_or_insert(number);
-        let mut said = text_of(r.get("msg").or_else(|| r.get("message"))).to_owned();
+        let msg = text_of(r.get("msg").or_else(|| r.get("message")));
+        let err = r
+            .get("err")
+            .or_else(|| r.get("error"))
+            .filter(|e| e.is_object());
+        let raised = err.map(|e| {
+            let (kind, message) = (text_of(e.get("type")), text_of(e.get("message")));
+            (format!("{kind}: {message}"), message == msg)
+        });
+        // The message, or the error's type and message when it is the error's message.
+        let mut said = match &raised {
+            Some((raised, true)) => raised.clone(),
+            _ => msg.to_owned(),
+        };
         if let Some(req) = r.get("req") {
             let (method, url) = (text_of(req.get("method")), text_of(req.get("url")));
             if !url.is_empty() {
@@ -311,14 +337,14 @@ impl Log {
             return;
         };
         f.add_detail(&cut(&said, 300));
-        if let Some(err) = r
-            .get("err")
-            .or_else(|| r.get("error"))
-            .filter(|e| e.is_object())
-        {
-            let (kind, message) = (text_of(err.get("type")), text_of(err.get("message")));
-            f.add_detail(&cut(&format!("{kind}: {message}"), 300));
-            let own = text_of(err.get("stack"))
+        if let Some((raised, said_already)) = raised {
+            if !said_already {
+                f.add_detail(&cut(&raised, 300));
+            }
+            let own = err
+                .and_then(|e| e.get("stack"))
+                .map(|s| text_of(Some(s)))
+                .unwrap_or_default()
                 .lines()
                 .find_map(|frame| super::jest::location(frame.trim()));
             if let Some(own) = own {
@@ -356,16 +382,25 @@ impl Log {
             Attach::Warning if let Some((line, warning)) = self.warning.take() => {
                 self.failures.push(line, &warning);
             }
-            Attach::Said(said) => {
+            // A JavaScript error's header is the line before its frames: no name of its own.
+            Attach::Said(said) if said != raised.exception => {
                 self.failures
                     .push(self.report_start.saturating_sub(1), &said);
             }
             _ => self.failures.push(self.report_start.min(number), ""),
         }
+        let thrown = self
+            .throw_site
+            .take()
+            .filter(|(line, _, _)| line + THROW_SITE_WITHIN >= self.report_start)
+            .and_then(|(_, place, source)| Some(format!("thrown at {place}: {}", source?)));
         if let Some(f) = self.failures.current() {
             let before = f.detail.len();
             for d in raised.detail() {
                 f.add_detail(d);
+            }
+            if let Some(thrown) = &thrown {
+                f.add_detail(thrown);
             }
             self.last_report = Some((raised, before));
         }
@@ -404,6 +439,15 @@ const LEVELS: [(&str, &str); 24] = [
 
 /// A line that says a crash report follows (`Internal Server Error: /notes/41/`, `--- Logging
 /// error ---`): a record without a level.
+/// node's line naming where an uncaught error was thrown: `path:line`, alone on its line.
+fn is_throw_site(text: &str) -> bool {
+    text.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        && !text.contains(' ')
+        && text.rsplit_once(':').is_some_and(|(path, line)| {
+            !path.is_empty() && line.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
 fn introduces_a_report(line: &str) -> bool {
     !line.starts_with([' ', '\t'])
         && [
