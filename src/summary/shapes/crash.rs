@@ -103,6 +103,8 @@ struct Stack {
     /// The innermost `Caused by:` so far, and its first frame of the program's own code.
     cause: Option<String>,
     cause_frame: Option<String>,
+    /// `cause_frame` is the innermost cause's own, not the one before's.
+    cause_own_frame: bool,
 }
 
 impl Stack {
@@ -130,15 +132,16 @@ impl Stack {
                     Kind::Jvm => is_own_jvm_frame(frame).then(|| frame.to_owned()),
                     Kind::Js => js_place(&format!("at {frame}")).map(str::to_owned),
                 };
-                let slot = if self.cause.is_some() {
-                    &mut self.cause_frame
-                } else {
-                    &mut self.frame
-                };
-                if slot.is_none()
-                    && let Some(own) = own
-                {
-                    *slot = Some(format!("at {}", cut(&own, KEPT_CHARS)));
+                if let Some(own) = own {
+                    let own = || Some(format!("at {}", cut(&own, KEPT_CHARS)));
+                    if self.cause.is_none() {
+                        if self.frame.is_none() {
+                            self.frame = own();
+                        }
+                    } else if !self.cause_own_frame {
+                        self.cause_frame = own();
+                        self.cause_own_frame = true;
+                    }
                 }
                 return Step::Inside;
             }
@@ -147,8 +150,10 @@ impl Stack {
         if self.open {
             let t = text.trim_start();
             if let Some(cause) = text.strip_prefix("Caused by: ") {
+                // Its frame is the one before's until it shows one of its own: a cause whose
+                // frames are all the enclosing one's (`... 6 more`) was thrown there.
                 self.cause = Some(cut(&format!("Caused by: {cause}"), KEPT_CHARS));
-                self.cause_frame = None;
+                self.cause_own_frame = false;
                 return Step::Inside;
             }
             if matches!(kind, Kind::Jvm) && (t.starts_with("... ") || t.starts_with("Suppressed: "))
@@ -380,6 +385,32 @@ Dec 02, 2026 6:54:19 AM com.example.ledger.Importer call",
             Some(
                 "Caused by: com.example.LedgerException: checksum mismatch at \
                  com.example.ledger.Importer.check(Importer.java:86)"
+            )
+        );
+    }
+
+    /// The innermost cause shows no frame of its own (`... 6 more`: all are the enclosing
+    /// cause's): it was thrown at the enclosing cause's own frame, not at none.
+    #[test]
+    fn an_innermost_cause_without_frames_of_its_own_takes_the_enclosing_one_s() {
+        let raised = read(
+            "Exception in thread \"main\" java.lang.IllegalStateException: aborted
+\tat com.example.ledger.Main.main(Main.java:40)
+Caused by: java.util.concurrent.ExecutionException: checksum mismatch
+\tat java.base/java.util.concurrent.FutureTask.report(FutureTask.java:122)
+\tat com.example.ledger.Main.main(Main.java:36)
+Caused by: com.example.LedgerException: checksum mismatch
+\tat com.example.ledger.Importer.call(Importer.java:86)
+\tat com.example.ledger.Importer.call(Importer.java:17)
+Caused by: java.lang.IllegalArgumentException: row count 46 does not match the trailer
+\t... 6 more
+INFO: next",
+        );
+        assert_eq!(
+            raised[0].cause.as_deref(),
+            Some(
+                "Caused by: java.lang.IllegalArgumentException: row count 46 does not match the \
+                 trailer at com.example.ledger.Importer.call(Importer.java:86)"
             )
         );
     }
