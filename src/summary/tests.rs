@@ -2902,3 +2902,22 @@ fn node_s_throw_site_is_kept_and_a_json_error_is_said_once() {
         "{all:#?}"
     );
 }
+
+/// hcl's decoder tests print two long map dumps on the lines under their log line (`Actual,
+/// Expected.`): each is shown around where they differ, so the difference is in the summary
+/// (the two keys swapped), not cut out of the middle.
+#[test]
+fn two_long_go_values_compared_are_shown_where_they_differ() {
+    let all = failures_within(&corpus4("go-test-hcl.txt"), u64::MAX);
+    let list = all
+        .iter()
+        .find(|l| l.contains(" TestDecode_interface/structure_list.json: "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(
+        list.ends_with(
+            "Actual, Expected. · …ing]interface {}{\"key\":12}, map[string]interface {}{\"key\":7}}} \
+             · …ing]interface {}{\"key\":7}, map[string]interface {}{\"key\":12}}}"
+        ),
+        "{list}"
+    );
+}

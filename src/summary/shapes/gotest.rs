@@ -15,9 +15,9 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names};
+use super::names::{Failures, Names, where_they_differ};
 use super::{Fact, Shape};
-use crate::format::{cut_middle, plural, thousands};
+use crate::format::{cut, cut_middle, plural, thousands};
 
 /// Tests whose first log line is remembered until they pass or fail (with `-v`).
 const PENDING: usize = 256;
@@ -79,10 +79,17 @@ struct More {
     text: String,
     /// Inside testify's `Error Trace:` or `Diff:`, which are left out.
     skipping: bool,
+    /// The first lines whole (up to three): two long values compared are shown around where
+    /// they differ (`Actual, Expected.`, then a map dump on each line).
+    values: Vec<String>,
 }
 
 /// How long the lines that go on a log line may be, joined.
 const MORE_CHARS: usize = 300;
+/// How much of a value compared is shown, around where it differs.
+const COMPARED_CHARS: usize = 70;
+/// How much of each of the first lines is kept to compare them.
+const VALUE_KEPT: usize = 4 * 1024;
 
 impl Shape for GoTest {
     fn line(&mut self, number: u64, text: &str) {
@@ -417,8 +424,15 @@ impl GoTest {
         if let (Some(error), Some(first)) = (&more.error, detail.first_mut()) {
             *first = cut_middle(&format!("{} {error}", first.trim_end()), 400);
         }
-        if !more.text.is_empty() && detail.len() < 2 {
-            detail.push(cut_middle(&more.text, MORE_CHARS));
+        let text = match more.values.as_slice() {
+            [a, b] if a.chars().count().max(b.chars().count()) > COMPARED_CHARS => {
+                let (a, b) = where_they_differ(a, b, COMPARED_CHARS);
+                format!("{a} · {b}")
+            }
+            _ => more.text,
+        };
+        if !text.is_empty() && detail.len() < 2 {
+            detail.push(cut_middle(&text, MORE_CHARS));
         }
     }
 
@@ -468,6 +482,7 @@ impl More {
             error: None,
             text: String::new(),
             skipping: false,
+            values: Vec::new(),
         }
     }
 
@@ -506,7 +521,13 @@ impl More {
             }
             None => t.trim().to_owned(),
         };
-        if value.is_empty() || self.text.len() >= MORE_CHARS {
+        if value.is_empty() {
+            return;
+        }
+        if self.values.len() < 3 {
+            self.values.push(cut(&value, VALUE_KEPT));
+        }
+        if self.text.len() >= MORE_CHARS {
             return;
         }
         if !self.text.is_empty() {

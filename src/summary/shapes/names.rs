@@ -285,7 +285,10 @@ pub(crate) fn where_they_differ(a: &str, b: &str, width: usize) -> (String, Stri
 fn split_label(text: &str) -> (&str, &str) {
     match text.split_once(':') {
         Some((label, _))
-            if !label.is_empty() && label.len() <= 30 && label.split(' ').count() <= 4 =>
+            if !label.is_empty()
+                && label.len() <= 30
+                && label.split(' ').count() <= 4
+                && !label.contains(['{', '[', '(', '"', '\'']) =>
         {
             let value = text[label.len() + 1..].trim_start();
             text.split_at(text.len() - value.len())
