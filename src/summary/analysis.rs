@@ -551,11 +551,20 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
                     first = how;
                 }
                 let mut compact = crate::format::cut(first, COMPACT_CHARS);
-                for d in failure
+                for (k, d) in failure
                     .detail
                     .iter()
                     .filter(|d| *d != first && Some(*d) != at)
+                    .enumerate()
                 {
+                    // A first line that ends in a label (`rule_test.go:1408: have:`) says
+                    // nothing without what follows it.
+                    let introduced = k == 0 && first.ends_with(':');
+                    if introduced {
+                        compact.push_str(" · ");
+                        compact.push_str(&crate::format::cut(d, COMPACT_CHARS));
+                        continue;
+                    }
                     if compact.chars().count() + 3 + d.chars().count() > COMPACT_CHARS {
                         break;
                     }
@@ -793,6 +802,15 @@ mod tests {
         assert_eq!(
             failure_line(&long, Detail::Compact),
             format!("  L7 t: {} · at here", "x".repeat(100))
+        );
+        // A first line that ends in a label keeps what follows it, however long.
+        let labelled = Failure {
+            detail: vec!["x_test.go:4: have:".into(), "y".repeat(100), "third".into()],
+            ..long
+        };
+        assert_eq!(
+            failure_line(&labelled, Detail::Compact),
+            format!("  L7 t: x_test.go:4: have: · {}", "y".repeat(100))
         );
     }
 }

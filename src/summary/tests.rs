@@ -2921,3 +2921,32 @@ fn two_long_go_values_compared_are_shown_where_they_differ() {
         "{list}"
     );
 }
+
+/// x/mod's rule tests log `have:`, the file they made, `want:`, the file expected: the detail
+/// is their first line that differs, under each label (not the start of the first block cut
+/// in its middle), and a compact line keeps it: a label says nothing without it.
+#[test]
+fn two_go_blocks_compared_are_shown_by_their_first_difference() {
+    let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
+    let of = |name: &str| {
+        all.iter()
+            .find(|l| l.contains(&format!(" {name}: ")))
+            .unwrap_or_else(|| panic!("{name}: {all:#?}"))
+            .clone()
+    };
+    assert_eq!(
+        of("TestSetRequire/existing_multi"),
+        "  L18 TestSetRequire/existing_multi: rule_test.go:1408: have: · …require v1.2.3 v1.2.3 · \
+         want: …require x.y/a v1.2.3"
+    );
+    assert!(of("TestAddRetract/new_interval").ends_with(
+        "rule_test.go:1471: have: · …retract [v1.1.0, v1.0.0] · want: …retract [v1.0.0, v1.1.0]"
+    ));
+    let tight = failures_within(&corpus4("go-test-v-run-x-mod.txt"), 300);
+    assert!(
+        tight
+            .iter()
+            .any(|l| l.contains("have: · …require v1.2.3 v1.2.3 · want: …require x.y/a v1.2.3")),
+        "{tight:#?}"
+    );
+}

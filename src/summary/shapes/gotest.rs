@@ -79,8 +79,9 @@ struct More {
     text: String,
     /// Inside testify's `Error Trace:` or `Diff:`, which are left out.
     skipping: bool,
-    /// The first lines whole (up to three): two long values compared are shown around where
-    /// they differ (`Actual, Expected.`, then a map dump on each line).
+    /// The first lines (up to `BLOCK_LINES`): two long values compared are shown around where
+    /// they differ (`Actual, Expected.`, then a map dump on each line), two blocks by their
+    /// first line that differs (`have:`, the lines of one, `want:`, the lines of the other).
     values: Vec<String>,
 }
 
@@ -90,6 +91,28 @@ const MORE_CHARS: usize = 300;
 const COMPARED_CHARS: usize = 70;
 /// How much of each of the first lines is kept to compare them.
 const VALUE_KEPT: usize = 4 * 1024;
+/// How many lines two blocks compared may have, together.
+const BLOCK_LINES: usize = 64;
+/// The labels of two blocks compared, each alone at the end of its line.
+const BLOCK_LABELS: [&str; 6] = ["have:", "want:", "got:", "expected:", "actual:", "wanted:"];
+
+/// `have:`, then the lines of one block, a line `want:`, the lines of the other: their first
+/// line that differs, under each label (`have: …require v1.2.3 v1.2.3 · want: …require x.y/a
+/// v1.2.3`; `…`: lines alike before it), or the end of the shorter. `None` when they are alike
+/// or there is no second label.
+fn blocks_differ(values: &[String]) -> Option<String> {
+    let k = values
+        .iter()
+        .position(|v| BLOCK_LABELS.contains(&v.as_str()))?;
+    let (a, b) = (&values[..k], &values[k + 1..]);
+    let i = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))?;
+    let at = |block: &[String]| {
+        let line = block.get(i).map_or("(end)", String::as_str);
+        let line = cut(line, COMPARED_CHARS * 2);
+        if i > 0 { format!("…{line}") } else { line }
+    };
+    Some(format!("{} · {} {}", at(a), values[k], at(b)))
+}
 
 impl Shape for GoTest {
     fn line(&mut self, number: u64, text: &str) {
@@ -424,10 +447,17 @@ impl GoTest {
         if let (Some(error), Some(first)) = (&more.error, detail.first_mut()) {
             *first = cut_middle(&format!("{} {error}", first.trim_end()), 400);
         }
-        let text = match more.values.as_slice() {
-            [a, b] if a.chars().count().max(b.chars().count()) > COMPARED_CHARS => {
+        let label = detail
+            .first()
+            .and_then(|d| d.rsplit(' ').next())
+            .filter(|l| BLOCK_LABELS.contains(l));
+        let text = match (more.values.as_slice(), label) {
+            ([a, b], _) if a.chars().count().max(b.chars().count()) > COMPARED_CHARS => {
                 let (a, b) = where_they_differ(a, b, COMPARED_CHARS);
                 format!("{a} · {b}")
+            }
+            (values, Some(_)) if values.len() < BLOCK_LINES => {
+                blocks_differ(values).unwrap_or(more.text)
             }
             _ => more.text,
         };
@@ -524,7 +554,7 @@ impl More {
         if value.is_empty() {
             return;
         }
-        if self.values.len() < 3 {
+        if self.values.len() < BLOCK_LINES {
             self.values.push(cut(&value, VALUE_KEPT));
         }
         if self.text.len() >= MORE_CHARS {
