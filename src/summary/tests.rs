@@ -2950,3 +2950,14 @@ fn two_go_blocks_compared_are_shown_by_their_first_difference() {
         "{tight:#?}"
     );
 }
+
+/// An xfail test that passed under `xfail_strict` fails with no traceback: its report's one
+/// line `[XPASS(strict)]` is its detail, not the short summary's cut `[XPASS(stri...`.
+#[test]
+fn a_strict_xpass_is_stated_as_its_report_says() {
+    let all = failures_within(&corpus4("pytest-ra-pint.txt"), u64::MAX);
+    assert!(
+        all.contains(&"  L98 TestIssues.test_issue86c: [XPASS(strict)]".to_owned()),
+        "{all:#?}"
+    );
+}

@@ -150,6 +150,11 @@ impl Shape for Pytest {
                     self.name(number, id, message(rest));
                 }
             }
+            Some(b'[') if self.in_report && text.starts_with("[XPASS(strict)]") => {
+                // An xfail test that passed under `xfail_strict`: its report has no traceback,
+                // only this line (and the short summary cuts it: `[XPASS(stri...`).
+                self.detail(number, text.trim_end());
+            }
             Some(b'!') => {
                 if let Some((_, rest)) = text.split_once("Interrupted: ") {
                     self.interrupted = Some(rest.trim_end_matches(['!', ' ']).to_owned());
