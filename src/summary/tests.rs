@@ -2961,3 +2961,22 @@ fn a_strict_xpass_is_stated_as_its_report_says() {
         "{all:#?}"
     );
 }
+
+/// pytest shortens two long strings compared (`assert 'Ambiguous op...for guidance.' == …`):
+/// the difference is in its `- ` and `+ ` lines, shown around where they differ.
+#[test]
+fn a_shortened_string_comparison_shows_its_difference() {
+    let all = failures_within(&corpus4("pytest-ra-pint.txt"), u64::MAX);
+    let line = all
+        .iter()
+        .find(|l| l.contains(" TestErrors.test_logarithmic_unit_calculus_error: "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(
+        line.contains(
+            "== 'Ambiguous op...for guidance.' · - ic unit (decibel). See \
+             https://pint.readthedocs.io/en/stable/user/lo… · + ic unit (dimensionless). See \
+             https://pint.readthedocs.io/en/stable/u… · at pint/testsuite/test_errors.py:92"
+        ),
+        "{line}"
+    );
+}

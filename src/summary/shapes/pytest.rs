@@ -8,10 +8,10 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names};
+use super::names::{Failures, Names, where_they_differ};
 use super::pytrace::Traceback;
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{cut, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Pytest {
@@ -49,6 +49,8 @@ pub(crate) struct Pytest {
     trace: Traceback,
     /// The doctest whose failure is being read (`____ [doctest] mod.func ____`).
     doctest: Option<Doctest>,
+    /// The `- ` line of a shortened string comparison, until its `+ ` line.
+    expected: Option<String>,
     /// Hypothesis's example that failed (`Failing test case: test_x(`, its arguments, `)`).
     example: Option<String>,
 }
@@ -63,6 +65,8 @@ struct Doctest {
     got: String,
 }
 
+/// How much of a string compared is shown, around where it differs.
+const COMPARED_CHARS: usize = 70;
 /// How long a doctest's expected or actual output may be, joined on one line.
 const DOCTEST_CHARS: usize = 160;
 
@@ -127,6 +131,7 @@ impl Shape for Pytest {
                     self.test_frame = None;
                     self.trace = Traceback::default();
                     self.example = None;
+                    self.expected = None;
                     self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
                 }
             }
@@ -449,6 +454,30 @@ impl Pytest {
         if useful && std::mem::take(&mut self.chained) && failure.has_detail() {
             failure.add_essential_detail(d);
             return;
+        }
+        // Two strings compared that pytest shortened (`assert 'Ambiguous op...for
+        // guidance.' == …`): the difference is in its `- ` and `+ ` lines, around it.
+        if failure.detail.len() == 1
+            && let Some(first) = failure.detail.first()
+            && first.contains("...")
+            && (first.contains("' == '") || first.contains("\" == \""))
+        {
+            if let Some(expected) = d.strip_prefix("- ") {
+                self.expected = Some(cut(expected, 4 * 1024));
+                return;
+            }
+            if let Some(actual) = d.strip_prefix("+ ")
+                && let Some(expected) = self.expected.take()
+            {
+                let (expected, actual) = where_they_differ(
+                    &format!("- {expected}"),
+                    &format!("+ {actual}"),
+                    COMPARED_CHARS,
+                );
+                failure.add_detail(&expected);
+                failure.add_detail(&actual);
+                return;
+            }
         }
         let wanted = match failure.detail.first() {
             None => true,
