@@ -33,6 +33,13 @@ fn failures_within(bytes: &[u8], budget: u64) -> Vec<String> {
         .lines
 }
 
+/// The failure line of `all` that contains `needle`.
+fn line_with<'a>(all: &'a [String], needle: &str) -> &'a str {
+    all.iter()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with `{needle}` in {all:#?}"))
+}
+
 /// Feeds `bytes` as the capture pipeline does: raw chunks of an awkward size, then each line
 /// display-cleaned and numbered. Returns the analysis and the number of lines.
 fn feed(bytes: &[u8], max_tail_lines: u64) -> (Analysis, u64) {
@@ -2629,10 +2636,7 @@ fn a_sanitizer_report_names_the_frame_in_the_tests_own_code() {
 #[test]
 fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
     let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
-    let major = all
-        .iter()
-        .find(|l| l.contains(" TestAddRetractValidateVersion/mismatched_major: "))
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let major = line_with(&all, " TestAddRetractValidateVersion/mismatched_major: ");
     assert!(
         major.contains("rule_test.go:1583: f.AddRetract({Low:v1.0.0 High:v1.0.0}, ``) = <nil> · want `version \"v1.0.0\" invalid: should be v2, not v1`"),
         "{major}"
@@ -2785,12 +2789,7 @@ fn a_report_s_name_is_not_given_to_the_next_report() {
 #[test]
 fn a_chained_traceback_is_stated_by_its_last_exception_and_the_app_s_own_frame() {
     let all = failures_within(&corpus4("django-runserver-log.txt"), u64::MAX);
-    let of = |start: &str| {
-        all.iter()
-            .find(|l| l.contains(start))
-            .unwrap_or_else(|| panic!("{start}: {all:#?}"))
-            .clone()
-    };
+    let of = |start: &str| line_with(&all, start).to_owned();
     assert_eq!(
         of("L68 "),
         "  L68 Internal Server Error: /tags/todo/: django.db.utils.OperationalError: no such \
@@ -2817,10 +2816,7 @@ fn a_chained_traceback_is_stated_by_its_last_exception_and_the_app_s_own_frame()
 #[test]
 fn a_failed_log_call_names_the_call_and_what_it_passed() {
     let all = failures_within(&corpus4("django-runserver-log.txt"), u64::MAX);
-    let line = all
-        .iter()
-        .find(|l| l.starts_with("  L140 "))
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let line = line_with(&all, "  L140 ");
     assert_eq!(
         line,
         "  L140 --- Logging error ---: TypeError: not enough arguments for format string · \
@@ -2909,10 +2905,7 @@ fn node_s_throw_site_is_kept_and_a_json_error_is_said_once() {
 #[test]
 fn two_long_go_values_compared_are_shown_where_they_differ() {
     let all = failures_within(&corpus4("go-test-hcl.txt"), u64::MAX);
-    let list = all
-        .iter()
-        .find(|l| l.contains(" TestDecode_interface/structure_list.json: "))
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let list = line_with(&all, " TestDecode_interface/structure_list.json: ");
     assert!(
         list.ends_with(
             "Actual, Expected. · …ing]interface {}{\"key\":12}, map[string]interface {}{\"key\":7}}} \
@@ -2928,12 +2921,7 @@ fn two_long_go_values_compared_are_shown_where_they_differ() {
 #[test]
 fn two_go_blocks_compared_are_shown_by_their_first_difference() {
     let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
-    let of = |name: &str| {
-        all.iter()
-            .find(|l| l.contains(&format!(" {name}: ")))
-            .unwrap_or_else(|| panic!("{name}: {all:#?}"))
-            .clone()
-    };
+    let of = |name: &str| line_with(&all, &format!(" {name}: ")).to_owned();
     assert_eq!(
         of("TestSetRequire/existing_multi"),
         "  L18 TestSetRequire/existing_multi: rule_test.go:1408: have: · …require v1.2.3 v1.2.3 · \
@@ -2967,10 +2955,7 @@ fn a_strict_xpass_is_stated_as_its_report_says() {
 #[test]
 fn a_shortened_string_comparison_shows_its_difference() {
     let all = failures_within(&corpus4("pytest-ra-pint.txt"), u64::MAX);
-    let line = all
-        .iter()
-        .find(|l| l.contains(" TestErrors.test_logarithmic_unit_calculus_error: "))
-        .unwrap_or_else(|| panic!("{all:#?}"));
+    let line = line_with(&all, " TestErrors.test_logarithmic_unit_calculus_error: ");
     assert!(
         line.contains(
             "== 'Ambiguous op...for guidance.' · - ic unit (decibel). See \
