@@ -28,9 +28,9 @@ pub(crate) struct AccessLog {
     failures: Failures,
     /// `code 501, message …` on the line before, waiting for its request.
     message: Option<(u16, String)>,
-    /// A line before that ends in `: PATH` (`Not Found: /wp-login.php`), with where PATH starts:
-    /// the reason for the request to PATH that comes next.
-    reason: Option<(String, usize)>,
+    /// A line before that ends in `: PATH` (`Not Found: /wp-login.php`): the reason for the
+    /// request to PATH that comes next.
+    reason: Option<String>,
 }
 
 impl Shape for AccessLog {
@@ -41,10 +41,8 @@ impl Shape for AccessLog {
         static AFTER_DATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
             std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"] "));
         let Some(at) = AFTER_DATE.find(text.as_bytes()) else {
-            if let Some(path) = reason_path(text) {
-                let text = cut(text, REASON_CHARS);
-                let at = text.len().saturating_sub(path.len());
-                self.reason = text.ends_with(path).then_some((text, at));
+            if reason_path(text).is_some() {
+                self.reason = Some(cut(text, REASON_CHARS));
             }
             return;
         };
@@ -88,8 +86,10 @@ impl Shape for AccessLog {
             .split(' ')
             .nth(1)
             .map(|p| p.split('?').next().unwrap_or(p));
-        if let Some((said, at)) = reason
-            && path == Some(&said[at..])
+        // A reason cut to its length names no path any more.
+        if let Some(said) = reason
+            && path.is_some()
+            && reason_path(&said) == path
             && let Some(failure) = self.failures.current()
         {
             failure.add_detail(&said);
@@ -134,7 +134,7 @@ impl Shape for AccessLog {
             + self.failures.approx_heap()
             + self.seen.capacity() * 2
             + self.message.as_ref().map_or(0, |(_, m)| m.capacity())
-            + self.reason.as_ref().map_or(0, |(r, _)| r.capacity())
+            + self.reason.as_ref().map_or(0, String::capacity)
     }
 }
 

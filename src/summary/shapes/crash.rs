@@ -133,13 +133,13 @@ impl Stack {
                     Kind::Js => js_place(&format!("at {frame}")).map(str::to_owned),
                 };
                 if let Some(own) = own {
-                    let own = || Some(format!("at {}", cut(&own, KEPT_CHARS)));
+                    let at = || Some(format!("at {}", cut(&own, KEPT_CHARS)));
                     if self.cause.is_none() {
                         if self.frame.is_none() {
-                            self.frame = own();
+                            self.frame = at();
                         }
                     } else if !self.cause_own_frame {
-                        self.cause_frame = own();
+                        self.cause_frame = at();
                         self.cause_own_frame = true;
                     }
                 }

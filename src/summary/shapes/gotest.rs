@@ -447,16 +447,17 @@ impl GoTest {
         if let (Some(error), Some(first)) = (&more.error, detail.first_mut()) {
             *first = cut_middle(&format!("{} {error}", first.trim_end()), 400);
         }
-        let label = detail
+        // The log line ends in a block's label (`rule_test.go:1408: have:`).
+        let labelled = detail
             .first()
             .and_then(|d| d.rsplit(' ').next())
-            .filter(|l| BLOCK_LABELS.contains(l));
-        let text = match (more.values.as_slice(), label) {
-            ([a, b], _) if a.chars().count().max(b.chars().count()) > COMPARED_CHARS => {
+            .is_some_and(|l| BLOCK_LABELS.contains(&l));
+        let text = match more.values.as_slice() {
+            [a, b] if a.chars().count().max(b.chars().count()) > COMPARED_CHARS => {
                 let (a, b) = where_they_differ(a, b, COMPARED_CHARS);
                 format!("{a} · {b}")
             }
-            (values, Some(_)) if values.len() < BLOCK_LINES => {
+            values if labelled && values.len() < BLOCK_LINES => {
                 blocks_differ(values).unwrap_or(more.text)
             }
             _ => more.text,

@@ -341,10 +341,7 @@ impl Log {
             if !said_already {
                 f.add_detail(&cut(&raised, 300));
             }
-            let own = err
-                .and_then(|e| e.get("stack"))
-                .map(|s| text_of(Some(s)))
-                .unwrap_or_default()
+            let own = text_of(err.and_then(|e| e.get("stack")))
                 .lines()
                 .find_map(|frame| super::jest::location(frame.trim()));
             if let Some(own) = own {
@@ -354,12 +351,11 @@ impl Log {
     }
 
     /// A crash report, complete: a failure of its own, or the detail of the one before.
-    fn raised(&mut self, number: u64, raised: Raised) {
+    fn raised(&mut self, number: u64, mut raised: Raised) {
         self.crashes_read += 1;
         self.exceptions.add(kind_of(&raised.exception));
         // The record that logged the exception names it (`Internal Server Error: /notes/41/`);
         // the exception, how it failed, is its detail.
-        let mut raised = raised;
         match std::mem::take(&mut self.attach) {
             Attach::Chained => {
                 if let Some((first, before)) = self.last_report.take()
@@ -437,8 +433,6 @@ const LEVELS: [(&str, &str); 24] = [
     ("LOCATION", "detail"),
 ];
 
-/// A line that says a crash report follows (`Internal Server Error: /notes/41/`, `--- Logging
-/// error ---`): a record without a level.
 /// node's line naming where an uncaught error was thrown: `path:line`, alone on its line.
 fn is_throw_site(text: &str) -> bool {
     text.as_bytes().last().is_some_and(u8::is_ascii_digit)
@@ -448,6 +442,8 @@ fn is_throw_site(text: &str) -> bool {
         })
 }
 
+/// A line that says a crash report follows (`Internal Server Error: /notes/41/`, `--- Logging
+/// error ---`): a record without a level.
 fn introduces_a_report(line: &str) -> bool {
     !line.starts_with([' ', '\t'])
         && [

@@ -53,26 +53,28 @@ impl Raised {
     /// it has one of its own: where the fault is; else the handler's), and what it came from:
     /// its type alone when the message is the same (`from sqlite3.OperationalError`).
     pub(crate) fn chained(self, then: Raised) -> Raised {
-        let message = |e: &str| e.split_once(": ").map(|(_, m)| m.to_owned());
-        let origin = self.cause.unwrap_or_else(|| {
-            let root = &self.exception;
-            match root.split_once(": ") {
-                Some((kind, m)) if Some(m.to_owned()) == message(&then.exception) => {
+        let message = then.exception.split_once(": ").map(|(_, m)| m);
+        let cause = match self.cause {
+            Some(cause) => Some(cause),
+            // Raised again as it was: it came from nothing else.
+            None if self.exception == then.exception => None,
+            None => Some(match self.exception.split_once(": ") {
+                Some((kind, m)) if message == Some(m) => {
                     format!("from {kind}")
                 }
-                _ => format!("from {root}"),
-            }
-        });
+                _ => format!("from {}", self.exception),
+            }),
+        };
         let (frame, source, own) = if self.own || !then.own {
             (self.frame, self.source, self.own)
         } else {
             (then.frame, then.source, true)
         };
         Raised {
-            cause: (origin != format!("from {}", then.exception)).then_some(origin),
             exception: then.exception,
             frame,
             source,
+            cause,
             own,
         }
     }
@@ -194,6 +196,51 @@ mod tests {
     fn read(text: &str) -> Vec<Raised> {
         let mut t = Traceback::default();
         text.lines().filter_map(|l| t.line(l)).collect()
+    }
+
+    /// A chain as one report: the last exception; the first report's own frame when it has
+    /// one, else the handler's; where it came from, its type alone when the message is the
+    /// same, nothing when it was raised again as it was.
+    #[test]
+    fn a_chain_is_its_last_exception_at_the_first_own_frame() {
+        let library = |e: &str| Raised {
+            source: Some("return lib()".into()),
+            own: false,
+            ..Raised::at(
+                e.into(),
+                Some("File \"/v/site-packages/lib.py\", line 9".into()),
+            )
+        };
+        let own = |e: &str, line: u32| Raised {
+            source: Some("call()".into()),
+            ..Raised::at(
+                e.into(),
+                Some(format!("File \"app/views.py\", line {line}")),
+            )
+        };
+        let handled = library("sqlite3.OperationalError: no table")
+            .chained(own("django.db.utils.OperationalError: no table", 38));
+        assert_eq!(
+            handled.detail().collect::<Vec<_>>(),
+            [
+                "django.db.utils.OperationalError: no table",
+                "File \"app/views.py\", line 38",
+                "call()",
+                "from sqlite3.OperationalError"
+            ]
+        );
+        let at_fault = own("KeyError: 'x'", 4).chained(own("RuntimeError: bad config", 6));
+        assert_eq!(
+            at_fault.detail().collect::<Vec<_>>(),
+            [
+                "RuntimeError: bad config",
+                "File \"app/views.py\", line 4",
+                "call()",
+                "from KeyError: 'x'"
+            ]
+        );
+        let again = own("ValueError: v", 4).chained(own("ValueError: v", 6));
+        assert_eq!(again.cause, None);
     }
 
     #[test]
