@@ -219,6 +219,57 @@ fn records(file: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// `seq 1 20000`'s whole output.
+fn seq_20000() -> String {
+    (1..=20_000).map(|n| format!("{n}\n")).collect()
+}
+
+/// A result opencode cut: its notice names the file the output it read is saved to, and the rest
+/// is that output's last 2,000 lines (`\n`-separated pieces, so 1,999 lines and the empty piece
+/// after the last newline). Returns the saved output.
+fn assert_cut(result: &str) -> String {
+    let (notice, kept) = result
+        .split_once("\n\n")
+        .and_then(|(head, rest)| {
+            let (path, kept) = rest.split_once("\n\n")?;
+            Some((format!("{head}\n\n{path}"), kept))
+        })
+        .unwrap_or_else(|| panic!("no notice: {:.400}", result));
+    assert!(
+        notice.starts_with("...output truncated...\n\nFull output saved to: "),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("/home/.local/share/opencode/tool-output/tool_"),
+        "{notice}"
+    );
+    let path = notice.rsplit_once(": ").map_or("", |(_, p)| p);
+    let saved = std::fs::read_to_string(path).expect("the saved output");
+    let pieces: Vec<&str> = saved.split('\n').collect();
+    let last = pieces[pieces.len().saturating_sub(2000)..].join("\n");
+    assert_eq!(kept, last, "the saved output's last 2,000 lines");
+    saved
+}
+
+/// What the client handled of a command's output: all of it, or a start of it (it stops when the
+/// shell's exit status is in; see `after_hook_sees_the_output_already_cut`).
+fn assert_read_of(saved: &str, whole: &str) {
+    assert!(
+        whole.starts_with(saved),
+        "a start of the output: {} of {} bytes, ending {:?}",
+        saved.len(),
+        whole.len(),
+        &saved[saved.len().saturating_sub(40)..]
+    );
+    if saved.len() < whole.len() {
+        eprintln!(
+            "opencode read {} of {} bytes before the shell exited",
+            saved.len(),
+            whole.len()
+        );
+    }
+}
+
 #[test]
 fn control_output_keeps_its_last_2000_lines_and_loses_the_exit_code() {
     if !crate::enabled("opencode") {
@@ -228,31 +279,7 @@ fn control_output_keeps_its_last_2000_lines_and_loses_the_exit_code() {
     let run = opencode.run();
     assert_eq!(run.results.len(), 2);
     for result in &run.results {
-        let (notice, kept) = result.split_once("\n\n18002\n").unwrap_or_else(|| {
-            let end = result
-                .char_indices()
-                .nth(400)
-                .map_or(result.len(), |(i, _)| i);
-            panic!(
-                "the kept lines, in {} bytes: {:?}",
-                result.len(),
-                &result[..end]
-            )
-        });
-        assert!(
-            notice.starts_with("...output truncated...\n\nFull output saved to: "),
-            "{notice}"
-        );
-        assert!(
-            notice.contains("/home/.local/share/opencode/tool-output/tool_"),
-            "{notice}"
-        );
-        assert!(
-            kept.ends_with("\n19999\n20000\n"),
-            "{:?}",
-            &kept[kept.len() - 40..]
-        );
-        assert_eq!(kept.lines().count() + 1, 1999, "lines 18002 to 20000");
+        assert_read_of(&assert_cut(result), &seq_20000());
         // Nothing says the second command failed.
         assert!(!result.to_lowercase().contains("exit"));
     }
@@ -310,6 +337,10 @@ fn plugin_rewrites_the_command_and_replaces_the_output() {
     assert_eq!(after[1]["output"]["output"], "1\n2\n", "{}", after[1]);
 }
 
+/// The after hook gets the result the model gets, already cut. opencode settles a call as soon as
+/// the shell's exit status is in and stops handling output then; it records every chunk in the
+/// session as it comes, so under load it falls behind, and what it has not handled by then is lost
+/// to the model, the hook and the saved file alike: the saved output is a start of the whole.
 #[test]
 fn after_hook_sees_the_output_already_cut() {
     if !crate::enabled("opencode") {
@@ -319,17 +350,21 @@ fn after_hook_sees_the_output_already_cut() {
     let probe = opencode.plugin();
     let run = opencode.run();
     let after = records(&probe.join("after.jsonl"));
+    assert_eq!(after.len(), 1, "{}", run.stderr);
     let output = after[0]["output"]["output"].as_str().unwrap();
     assert_eq!(output, run.results[0], "the hook sees what the model gets");
-    assert!(output.starts_with("...output truncated...\n\nFull output saved to: "));
     let metadata = &after[0]["output"]["metadata"];
     assert_eq!(metadata["truncated"], true);
     assert_eq!(metadata["exit"], 0);
-    let saved = metadata["outputPath"]
-        .as_str()
-        .expect("the saved output's path");
-    let whole = std::fs::read_to_string(saved).expect("the saved output");
-    assert_eq!(whole.len(), 108_894, "the whole output is saved");
+    let saved = assert_cut(output);
+    assert_eq!(
+        metadata["outputPath"].as_str(),
+        output
+            .lines()
+            .nth(2)
+            .and_then(|l| l.strip_prefix("Full output saved to: "))
+    );
+    assert_read_of(&saved, &seq_20000());
 }
 
 /// Each set-up of `opencode/permission.json` (a `permission` value) with its commands called by
