@@ -582,9 +582,9 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
     line
 }
 
-/// `  … 51 more: a, b, … 46 more …, L1,590 z`: the failures not detailed.
+/// `  … 51 more failed: a, b, … 46 more …, L1,590 z`: the failures not detailed.
 fn more_line(count: u64, names: &[&str], last: Option<&Failure>) -> String {
-    let mut line = format!("  … {} more", thousands(count));
+    let mut line = format!("  … {} more failed", thousands(count));
     if names.is_empty() && last.is_none() {
         return line;
     }

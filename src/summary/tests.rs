@@ -1820,7 +1820,7 @@ fn ctest_failures_with_the_first_problem_of_each() {
     }
     assert_eq!(
         tests.last().unwrap().as_str(),
-        "  … 1 more: print_object (Failed)"
+        "  … 1 more failed: print_object (Failed)"
     );
     assert!(
         listed.contains(
