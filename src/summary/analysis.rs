@@ -494,7 +494,10 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         }
     }
     if listed.detailed > 0 && listed.detailed < f.total {
-        let last = f.last.as_ref().filter(|l| unshown.last() == Some(l));
+        let last = f
+            .last
+            .as_ref()
+            .filter(|l| unshown.last() == Some(l) && !l.name.is_empty());
         let named: Vec<&str> = unshown
             .iter()
             .filter(|u| Some(**u) != last && !u.name.is_empty())
@@ -502,10 +505,11 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             .collect();
         // As many names as fit, the last failure's always.
         let mut take = named.len();
-        let mut line = more_line(f.total - listed.detailed, &named[..take], last);
+        let failed = f.heading.contains("failed");
+        let mut line = more_line(f.total - listed.detailed, failed, &named[..take], last);
         while take > 0 && listed.tokens + cost(&line) > limit {
             take -= 1;
-            line = more_line(f.total - listed.detailed, &named[..take], last);
+            line = more_line(f.total - listed.detailed, failed, &named[..take], last);
         }
         listed.tokens += cost(&line);
         listed.lines.push(line);
@@ -582,9 +586,13 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
     line
 }
 
-/// `  … 51 more failed: a, b, … 46 more …, L1,590 z`: the failures not detailed.
-fn more_line(count: u64, names: &[&str], last: Option<&Failure>) -> String {
-    let mut line = format!("  … {} more failed", thousands(count));
+/// `  … 51 more failed: a, b, … 46 more …, L1,590 z`: the failures not detailed (`failed` when
+/// the list is of failed tests or targets, so the line reads on its own).
+fn more_line(count: u64, failed: bool, names: &[&str], last: Option<&Failure>) -> String {
+    let mut line = format!("  … {} more", thousands(count));
+    if failed {
+        line.push_str(" failed");
+    }
     if names.is_empty() && last.is_none() {
         return line;
     }

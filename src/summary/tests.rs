@@ -2495,6 +2495,56 @@ fn node_test_runner_totals_and_failures_from_its_yaml() {
     );
 }
 
+/// expat's minicheck run with `-v`, stdout and stderr in one file: its closing line
+/// (`98%: Checks: 365, Failed: 7`) is the total, each `FAIL:` line a failure with where, and the
+/// seven `ERROR:` messages (three of them inside a `PASS:` line) are listed as printed.
+#[test]
+fn minicheck_totals_failures_and_their_messages() {
+    let bytes = corpus3("runtests-v-expat.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 365 checks, 358 passed, 7 failed (Check)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (7):");
+    assert_eq!(
+        all[5],
+        "  L222 test_attributes: during actual test at runtests.c:3032"
+    );
+    let messages = all
+        .iter()
+        .position(|l| l == "[ctxoff] failure messages as printed (stderr) (7):")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(
+        all[messages + 2],
+        "  L110 ERROR: expected 11 columns, saw 12"
+    );
+    assert_eq!(all.len(), messages + 8, "{all:#?}");
+}
+
+/// Check's test programs of libqb run one after the other: the closing lines of the four runs
+/// summed, each `file:line:F:tcase:test:0:` line a failure with its assertion and where.
+#[test]
+fn check_runs_are_summed_and_each_failure_has_its_assertion() {
+    let bytes = fixture("more", "check-libqb.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 27 checks, 24 passed, 3 failed (Check, 4 runs)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all,
+        [
+            "[ctxoff] failed tests (3):",
+            "  L3 test_array_limits: Assertion 'res == -34' failed: res == 0, -34 == -34 · at check_array.c:59",
+            "  L54 test_hashtable_simple: Assertion 'qb_map_count_get(m) == 3' failed: qb_map_count_get(m) == 4, 3 == 3 · at check_map.c:141",
+            "  L71 test_hashtable_accents: Assertion 'qb_map_count_get(m) == 0' failed: qb_map_count_get(m) == 13, 0 == 0 · at check_map.c:771",
+        ]
+    );
+}
+
 /// jest 30 (` FAIL  file`, in colour) on jest-extended: 18 tests failed with 19 reports (one
 /// test failed twice), so the list counts reports; jest 22 on dayjs: the values under their
 /// labels, `● Console` no failure.
@@ -2568,6 +2618,13 @@ fn pylint_counts_by_category_and_lists_its_errors_first() {
         ),
         "{all:#?}"
     );
+    // The kinds not shown are named as lint messages, not as failures, and one without a name
+    // is counted, not shown as a bare line number.
+    let within = failures_within(&bytes, 400);
+    let more = within.last().unwrap();
+    assert!(more.starts_with("  … "), "{within:#?}");
+    assert!(!more.contains("failed"), "{more}");
+    assert!(!more.ends_with(' ') && !more.contains(": …"), "{more}");
 }
 
 /// `n` INFO records of a server log.

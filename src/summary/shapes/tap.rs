@@ -7,6 +7,10 @@
 //! `actual:`, the stack's first frame in the project's files or the test's `location:`) are
 //! the failure's detail, and node's closing counts (`# tests 720`, `# pass 679`, `# fail 41`)
 //! its totals; a `not ok` that only says its subtests failed is no failure of its own.
+//! Check (`100%: Checks: 12, Failures: 0, Errors: 0`, a failure as
+//! `check_money.c:17:F:Core:test_create:0: Assertion … failed`) and expat's minicheck
+//! (`98%: Checks: 365, Failed: 7`, `FAIL: test_x (during actual test at runtests.c:1084)`) count
+//! their checks in one closing line per run; their failures are named with where they failed.
 
 use serde_json::json;
 
@@ -41,6 +45,20 @@ pub(crate) struct Tap {
     yaml: Option<Yaml>,
     /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
     node: [Option<u64>; 6],
+    /// Check's and minicheck's closing lines, summed over runs.
+    check: Option<CheckTotals>,
+    /// minicheck's `ERROR: message` lines: on stderr, so merged with stdout they come before
+    /// the `FAIL:` line they belong to, sometimes inside another line.
+    check_messages: Failures,
+}
+
+/// What Check's closing lines said: checks, failures, errors, and in how many runs.
+#[derive(Debug, Default)]
+struct CheckTotals {
+    checks: u64,
+    failures: u64,
+    errors: u64,
+    runs: u64,
 }
 
 /// A `not ok` and what its YAML block said so far.
@@ -138,8 +156,15 @@ impl Shape for Tap {
                         self.prove_totals = Some((f, t));
                     }
                     self.in_report = false;
-                } else if text.starts_with("FAIL: ") {
+                } else if let Some(rest) = text.strip_prefix("FAIL: ") {
                     self.automake_failed.push(text);
+                    // minicheck: `FAIL: test_x (during actual test at runtests.c:1084)`
+                    if let Some((name, at)) = rest.split_once(" (during ") {
+                        self.failures.push(number, name);
+                        if let Some(f) = self.failures.current() {
+                            f.add_detail(&format!("during {}", at.trim_end_matches(')')));
+                        }
+                    }
                 }
             }
             Some(b'E' | b'X') if text.starts_with("ERROR: ") || text.starts_with("XPASS: ") => {
@@ -189,6 +214,26 @@ impl Shape for Tap {
             }
             _ => {}
         }
+        if let Some(at) = text.find("ERROR: ")
+            && (at == 0 || text.starts_with("PASS: ") || text.starts_with("FAIL: "))
+        {
+            self.check_messages.push(number, "");
+            if let Some(f) = self.check_messages.current() {
+                f.add_detail(&text[at..]);
+            }
+        }
+        if let Some(totals) = check_totals(text) {
+            let sum = self.check.get_or_insert_with(CheckTotals::default);
+            sum.checks += totals.checks;
+            sum.failures += totals.failures;
+            sum.errors += totals.errors;
+            sum.runs += 1;
+        } else if let Some((name, detail)) = check_failure(text) {
+            self.failures.push(number, name);
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&detail);
+            }
+        }
         if self.in_report
             && !text.starts_with(' ')
             && let Some((file, _)) = text.split_once(" (Wstat:")
@@ -205,6 +250,7 @@ impl Shape for Tap {
             || automake
             || node
             || self.passed_of.is_some()
+            || self.check.is_some()
             || (self.ok + self.not_ok > 0 && !self.failures.is_empty());
         if !recognised {
             return None;
@@ -248,6 +294,24 @@ impl Shape for Tap {
                 thousands(of),
                 thousands(of.saturating_sub(passed))
             ));
+        }
+        if let Some(c) = &self.check {
+            let failed = c.failures + c.errors;
+            let mut line = format!(
+                "tests: {} checks, {} passed, {} failed",
+                thousands(c.checks),
+                thousands(c.checks.saturating_sub(failed)),
+                thousands(c.failures)
+            );
+            if c.errors > 0 {
+                line.push_str(&format!(", {} errors", thousands(c.errors)));
+            }
+            line.push_str(" (Check");
+            if c.runs > 1 {
+                line.push_str(&format!(", {} runs", thousands(c.runs)));
+            }
+            line.push(')');
+            lines.push(line);
         }
         if let [
             Some(tests),
@@ -296,12 +360,26 @@ impl Shape for Tap {
             "tests": self.node[0],
             "passed": self.node[1],
             "failed": self.node[2],
+            "check": self.check.as_ref().map(|c| json!({
+                "checks": c.checks,
+                "failures": c.failures,
+                "errors": c.errors,
+                "runs": c.runs,
+            })),
         });
         let failures = self.failures.take_as("failed tests");
+        // Without Check's closing line an `ERROR:` line is automake's result, named above.
+        let messages = if self.check.is_some() && !automake {
+            self.check_messages
+                .take_as("failure messages as printed (stderr)")
+        } else {
+            Failures::default()
+        };
         Some(
             Fact::new("tap", lines, json)
                 .failures(failures)
-                .hint("'^not ok|^#   Failed|^FAIL|^\\*\\*\\* ' -A 3"),
+                .failures(messages)
+                .hint("'^not ok|^#   Failed|^FAIL|^\\*\\*\\* |:[0-9]+:[EF]:' -A 3"),
         )
     }
 
@@ -315,9 +393,57 @@ impl Shape for Tap {
         }) + self.failures.approx_heap()
             + self.failed_files.approx_heap()
             + self.automake_failed.approx_heap()
+            + self.check_messages.approx_heap()
             + self.report_file.as_ref().map_or(0, String::capacity)
             + self.result.as_ref().map_or(0, String::capacity)
     }
+}
+
+/// Check's closing line, `100%: Checks: 12, Failures: 1, Errors: 0`, or minicheck's,
+/// `98%: Checks: 365, Failed: 7`.
+fn check_totals(text: &str) -> Option<CheckTotals> {
+    let (percent, rest) = text.trim_start().split_once("%: Checks: ")?;
+    percent.parse::<u64>().ok()?;
+    let mut totals = CheckTotals::default();
+    let mut fields = rest.split(", ");
+    totals.checks = fields.next()?.trim().parse().ok()?;
+    for field in fields {
+        let (word, n) = field.split_once(": ")?;
+        let n = n.trim().parse().ok()?;
+        match word {
+            "Failures" | "Failed" => totals.failures = n,
+            "Errors" => totals.errors = n,
+            _ => return None,
+        }
+    }
+    Some(totals)
+}
+
+/// A failed or errored check, `check_money.c:17:F:Core:test_create:0: Assertion … failed`: the
+/// test's name and its message with where.
+fn check_failure(text: &str) -> Option<(&str, String)> {
+    let mut parts = text.splitn(7, ':');
+    let (file, line, kind, _suite, test, iteration, message) = (
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+    );
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !matches!(kind, "F" | "E")
+        || !numeric(line)
+        || !numeric(iteration)
+        || file.is_empty()
+        || file.contains(' ')
+        || test.is_empty()
+        || test.contains(' ')
+    {
+        return None;
+    }
+    Some((test, format!("{} · at {file}:{line}", message.trim())))
 }
 
 impl Tap {
