@@ -487,9 +487,13 @@ const BEST_SCORE: u8 = 3;
 /// the line (after indentation or a test runner's marker: `error: …`, `FAIL …`, `E   …`,
 /// `panic: …`, `TypeError: …`), follows a `file:line:` location, or is a whole JSON value
 /// (`"level":"error"`); 2 when it opens a clause (after `: `, `] `, `- `) or is capitalised;
-/// 1 otherwise.
+/// 1 otherwise; 0 when the word is part of a path or a qualified name (`src/panicking.rs:689`,
+/// `std::panicking::begin_panic`, `pkg/errors/wrap.go`), which no example shows.
 fn example_score(line: &str, at: usize) -> u8 {
     let before = &line[..at];
+    if in_a_name(line, at) {
+        return 0;
+    }
     if (before.ends_with("\":\"") || before.ends_with("\": \""))
         && line[at..]
             .find('"')
@@ -516,6 +520,25 @@ fn example_score(line: &str, at: usize) -> u8 {
         return 2;
     }
     1
+}
+
+/// Whether the word holding byte `at` is a component of a path or a qualified name: after a
+/// `/` or `\\`, before a `/`, `::` or a `.` glued to a letter (`panicking.rs`), or after a `.`
+/// or `::` unless it ends the line or a `:` follows (`urllib3.exceptions.MaxRetryError: …` is
+/// an exception's header, `requests.exceptions.HTTPError(msg)` a call).
+fn in_a_name(line: &str, at: usize) -> bool {
+    let glued = |c: char| c.is_alphanumeric() || c == '_';
+    let start = line[..at].trim_end_matches(glued).len();
+    let end = line.len() - line[at..].trim_start_matches(glued).len();
+    let (before, rest) = (&line[..start], &line[end..]);
+    let qualified = before.ends_with('.') || before.ends_with("::");
+    before.ends_with(['/', '\\'])
+        || rest.starts_with('/')
+        || rest.starts_with("::")
+        || rest
+            .strip_prefix('.')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+        || (qualified && !rest.is_empty() && !rest.starts_with(':'))
 }
 
 /// `src/a.c:12:5: `, `a.py:3: `, `src/a.ts(3,4): `: a location ending a line's lead.
@@ -719,7 +742,7 @@ impl NotableCounter {
                 continue;
             };
             let score = example_score(text, at);
-            if best.would_take(score) {
+            if score > 0 && best.would_take(score) {
                 best.offer(Candidate {
                     line: number,
                     score,
@@ -1088,6 +1111,35 @@ mod tests {
                 "warning near the start"
             ]
         );
+    }
+
+    /// A failure word inside a path or a qualified name is counted but never an example
+    /// (a backtrace's `panicking.rs` frames were shown as the panic's example).
+    #[test]
+    fn a_word_in_a_path_or_a_qualified_name_is_no_example() {
+        let mut c = NotableCounter::new(&NotablePatterns::default(), 0);
+        let frames = [
+            "             at /rustc/5980/library/std/src/panicking.rs:689:5",
+            "   1: std::panicking::begin_panic_handler",
+            "  File \"/srv/app/errors/wrap.py\", line 3",
+            "    raise requests.exceptions.HTTPError(msg)",
+        ];
+        for (n, line) in (1..).zip(frames) {
+            c.line(n, line);
+        }
+        c.line(5, "upload failed, retrying: connection error");
+        let r = c.finish(Some(1..=5), &[], 4).unwrap();
+        let counts: Vec<(&str, u64)> = r
+            .kinds
+            .iter()
+            .map(|k| (k.label.as_str(), k.count))
+            .collect();
+        assert_eq!(
+            counts,
+            [("error", 3), ("fail", 1), ("panic", 2), ("exception", 1)]
+        );
+        let shown: Vec<u64> = r.examples.iter().map(|(n, _)| *n).collect();
+        assert_eq!(shown, [5], "{:?}", r.examples);
     }
 
     #[test]
