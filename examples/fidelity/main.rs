@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus, corpus2, corpus3 and corpus4"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus5"
                 );
                 std::process::exit(0);
             }
@@ -68,6 +68,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus2"),
             root.join("tests/fixtures/corpus3"),
             root.join("tests/fixtures/corpus4"),
+            root.join("tests/fixtures/corpus5"),
         ];
     }
     if !o.ctxoff.is_file() {
