@@ -142,6 +142,12 @@ impl Analysis {
             .collect();
         let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
         facts.retain(|f| !superseded.contains(&f.shape));
+        if facts
+            .iter()
+            .any(|f| !f.fallback && (f.content || (!f.yields && !f.log)))
+        {
+            facts.retain(|f| !f.fallback);
+        }
         if facts.iter().any(|f| !f.content && !f.yields) {
             facts.retain(|f| !f.yields);
         }

@@ -1325,14 +1325,14 @@ mod properties {
         }
     }
 
-    /// Every output of the four corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the five corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<Vec<u8>> {
         static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
         OUTPUTS.get_or_init(|| {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
             let mut all = Vec::new();
-            for corpus in ["corpus", "corpus2", "corpus3", "corpus4"] {
+            for corpus in ["corpus", "corpus2", "corpus3", "corpus4", "corpus5"] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
                     .map(|e| e.expect("entry").path())
@@ -3020,5 +3020,82 @@ fn a_shortened_string_comparison_shows_its_difference() {
              https://pint.readthedocs.io/en/stable/u… · at pint/testsuite/test_errors.py:92"
         ),
         "{line}"
+    );
+}
+
+fn corpus5(name: &str) -> Vec<u8> {
+    fixture("corpus5", name)
+}
+
+/// Runners with no shape of their own that number their failures (jasmine, ExUnit, minitest):
+/// the runner's line of counts, each block's name, message, the values compared where they
+/// differ (over several lines: the first line that differs) and where it failed.
+#[test]
+fn numbered_failures_of_runners_without_a_shape() {
+    let jasmine = corpus5("jasmine-marked.txt");
+    assert_eq!(
+        rendered(&report(&jasmine), "tests,"),
+        "tests, as the runner counts them: 1605 specs, 46 failures"
+    );
+    let all = failures_within(&jasmine, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests, as numbered (46):");
+    assert_eq!(
+        line_with(&all, "should remove periods"),
+        "  L280 Test slugger functionality should remove periods: TypeError: Cannot read \
+         properties of undefined (reading 'dryrun') · at Slugger.slug \
+         (/home/dev/marked/src/Slugger.js:53:47)"
+    );
+    assert_eq!(
+        line_with(&all, "example 62"),
+        "  L379 GFM ATX headings should pass example 62: Expected: \
+         </h3><h4>foo</h4><h5>foo</h5><h6>foo</h6> · Actual: </h3><h4>foo</h4><h5>foo</h5><p>###### \
+         foo</p> · at /home/dev/marked/test/specs/run-spec.js:39:39"
+    );
+
+    let exunit = corpus5("mix-test-trace-eex.txt");
+    assert_eq!(
+        rendered(&report(&exunit), "tests,"),
+        "tests, as the runner counts them: 7 doctests, 101 tests, 38 failures"
+    );
+    let all = failures_within(&exunit, u64::MAX);
+    assert_eq!(
+        line_with(&all, "strings with fn-end with newline"),
+        "  L98 test strings with fn-end with newline (EEx.TokenizerTest): Assertion with == \
+         failed · left: …{:text, 'foo', %{column: 4, line: 2}}, · right: …{:text, 'foo', \
+         %{column: 3, line: 2}}, · at test/eex/tokenizer_test.exs:263: (test)"
+    );
+    // A runtime's frames are passed over for the first of the code under test.
+    assert!(
+        line_with(&all, "error with missing assigns")
+            .ends_with("· at (eex 1.14.0) lib/eex/engine.ex:133: EEx.Engine.fetch_assign!/2")
+    );
+
+    let minitest = corpus5("rake-minitest-builder.txt");
+    let r = report(&minitest);
+    assert_eq!(
+        rendered(&r, "tests,"),
+        "tests, as the runner counts them: 113 runs, 182 assertions, 11 failures, 10 errors, 0 skips"
+    );
+    // The `--- expected` / `+++ actual` of values compared is no diff of files.
+    assert!(!r.render().iter().any(|l| l.starts_with("[ctxoff] diff:")));
+    let all = failures_within(&minitest, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests, as numbered (21):");
+    assert_eq!(
+        all[1],
+        "  L121 TestDeclarations#test_complex_declaration: -  <!ELEMENT chapter (title,para+)> · \
+         +<!ELEMENT chapter (title,para+)> · at /home/dev/builder-3.2.4/test/test_markupbuilder.rb:356"
+    );
+}
+
+/// A numbered list that reports no failure (steps, a menu) is no list of failures.
+#[test]
+fn a_numbered_list_without_failures_is_not_one() {
+    let text = "Next steps:\n  1) install the package\n     with pip\n  2) run the server\n\
+                3 steps, 0 warnings\n";
+    let r = report(&text.repeat(3).into_bytes());
+    assert!(
+        !r.facts_json().to_string().contains("numbered"),
+        "{:#}",
+        r.facts_json()
     );
 }

@@ -2,7 +2,9 @@
 //! per file, the largest changes, and the first and last file with their line numbers. A diff
 //! is content: its `-`/`+` lines hold whatever words the code holds.
 //!
-//! A file starts at `diff --git a/X b/Y` (or, without git, at `--- X` followed by `+++ Y`);
+//! A file starts at `diff --git a/X b/Y` (or, without git, at `--- X` followed by `+++ Y`, each
+//! naming a file: a path, or a name with `diff -u`'s tab and date; minitest's and other
+//! runners' `--- expected` / `+++ actual` over two values compared are no diff of files);
 //! inside a hunk (`@@ -a,b +c,d @@`), lines starting with `+` and `-` are counted, up to the
 //! lengths the hunk header announces.
 
@@ -32,6 +34,11 @@ pub(crate) struct Diff {
     binary_files: u64,
 }
 
+/// The rest of a `--- ` or `+++ ` line names a file: `a/src/x.rs`, `x.c\t2024-05-01 …`.
+fn is_file_header(rest: &str) -> bool {
+    rest.contains(['/', '.', '\t'])
+}
+
 impl Shape for Diff {
     fn line(&mut self, number: u64, text: &str) {
         if self.hunk != (0, 0) {
@@ -59,9 +66,11 @@ impl Shape for Diff {
             self.minus_header = Some((number, rest.to_owned()));
             return;
         } else if let Some(rest) = text.strip_prefix("+++ ") {
-            if let Some((at, _)) = self.minus_header.take()
+            if let Some((at, minus)) = self.minus_header.take()
                 && self.current.as_ref().is_none_or(|(_, a, r)| *a + *r > 0)
                 && at + 1 == number
+                && is_file_header(&minus)
+                && is_file_header(rest)
             {
                 // `diff -u`: no `diff --git` line before the file.
                 let path = rest.split('\t').next().unwrap_or(rest);

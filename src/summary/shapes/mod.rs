@@ -29,6 +29,7 @@ mod mypy;
 pub(crate) mod names;
 mod nextest;
 mod nul;
+mod numbered;
 mod phpunit;
 mod pylint;
 mod pytest;
@@ -107,6 +108,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<maven::Maven>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
+        Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),
@@ -157,6 +159,10 @@ pub(crate) struct Fact {
     /// Stated only when no shape that is neither content nor a log recognised the output: a
     /// test run's or build's `ERROR` lines and tracebacks are theirs to state.
     pub(crate) defers: bool,
+    /// Stated only when no other shape recognised the output, but for logs and `path:line:`
+    /// lines: a reading of what many runners print alike (their numbered failures), which a
+    /// shape of the runner's own, or content, reads better.
+    pub(crate) fallback: bool,
 }
 
 impl Fact {
@@ -172,6 +178,7 @@ impl Fact {
             yields: false,
             log: false,
             defers: false,
+            fallback: false,
         }
     }
 
@@ -215,6 +222,12 @@ impl Fact {
     pub(crate) fn defers(mut self) -> Fact {
         self.defers = true;
         self.log = true;
+        self
+    }
+
+    /// See [`Fact::fallback`].
+    pub(crate) fn fallback(mut self) -> Fact {
+        self.fallback = true;
         self
     }
 

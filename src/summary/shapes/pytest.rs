@@ -478,6 +478,9 @@ impl Pytest {
                 failure.add_detail(&actual);
                 return;
             }
+            // Strings over several lines: the lines alike (`  sql = …`) come first, and
+            // pytest's `?` marks under a line; neither says how they differ.
+            return;
         }
         let wanted = match failure.detail.first() {
             None => true,
