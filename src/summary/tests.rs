@@ -3099,3 +3099,16 @@ fn a_numbered_list_without_failures_is_not_one() {
         r.facts_json()
     );
 }
+
+/// pytest compares two strings over several lines: the lines alike and its `?` marks say
+/// nothing of how they differ; its `-` and `+` lines do.
+#[test]
+fn pytest_strings_over_several_lines_show_their_minus_and_plus_lines() {
+    let all = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
+    assert_eq!(
+        line_with(&all, "test_python"),
+        "  L203 TestOutputFormat.test_python: assert \"sql = ('sele... 'from foo;')\" == \"sql = \
+         ('sele... 'from foo;')\" · -        'from foo;') · +       'from foo;') · at \
+         tests/test_format.py:660"
+    );
+}
