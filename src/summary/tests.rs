@@ -3112,3 +3112,38 @@ fn pytest_strings_over_several_lines_show_their_minus_and_plus_lines() {
          tests/test_format.py:660"
     );
 }
+
+/// flake8 over a project: the findings that are likely bugs (undefined names, bad comparisons)
+/// are listed each, before the first finding of each style rule; pylint's errors likewise.
+#[test]
+fn lint_findings_that_are_bugs_are_listed_each_before_style() {
+    let all = failures_within(&corpus5("flake8-boltons.txt"), u64::MAX);
+    assert_eq!(
+        all[0],
+        "[ctxoff] likely bugs (syntax errors, undefined names, bad comparisons) (8):"
+    );
+    for wanted in [
+        "  L90 ./boltons/iterutils.py:106:12: F821 undefined name 'is_iterble'",
+        "  L203 ./boltons/strutils.py:641:12: F821 undefined name 'zlib'",
+        "  L142 ./boltons/mathutils.py:241:12: F632 use ==/!= to compare constant literals (str, bytes, int, float, tuple)",
+    ] {
+        assert!(all.iter().any(|l| l == wanted), "{wanted} in {all:#?}");
+    }
+    let style = all
+        .iter()
+        .position(|l| l == "[ctxoff] first of each kind (37):")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(!all[style..].iter().any(|l| l.contains(" F821 ")));
+
+    let all = failures_within(&corpus3("pylint-tabulate.txt"), u64::MAX);
+    assert_eq!(
+        all[..5],
+        [
+            "[ctxoff] errors (4):",
+            "  L34 tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)",
+            "  L35 tabulate/__init__.py:946:54: E0602: Undefined variable 'math' (undefined-variable)",
+            "  L59 tabulate/__init__.py:1398:31: E0602: Undefined variable 'visible_widht' (undefined-variable)",
+            "  L61 tabulate/__init__.py:1403:15: E1120: No value for argument 's' in function call (no-value-for-parameter)",
+        ]
+    );
+}

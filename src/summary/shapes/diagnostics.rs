@@ -109,13 +109,24 @@ pub(crate) struct Diagnostics {
     pub(crate) codes: Tally,
     pub(crate) files: Tally,
     firsts: Vec<First>,
-    more_errors: Vec<Failure>,
+    /// Errors past the first of their code, each with its code.
+    more_errors: Vec<(String, Failure)>,
     /// The diagnostic added last, when it was kept: its index in `firsts`, or in `more_errors`
     /// past `firsts`'s length.
     last_kept: Option<usize>,
+    /// Only the first of each code is kept (a linter's repeats say nothing new).
+    firsts_only: bool,
 }
 
 impl Diagnostics {
+    /// Diagnostics that keep only the first of each code.
+    pub(crate) fn firsts_only() -> Diagnostics {
+        Diagnostics {
+            firsts_only: true,
+            ..Diagnostics::default()
+        }
+    }
+
     /// One diagnostic reported at output line `line`: `header` is its message as printed,
     /// `location` `file:line:col` if any, `code` its code or rule if any (errors' codes are
     /// tallied).
@@ -169,8 +180,13 @@ impl Diagnostics {
         {
             first.count += 1;
             let elsewhere = location.is_some_and(|loc| !first.failure.detail[0].starts_with(loc));
-            if level == Level::Error && self.more_errors.len() < MORE_ERRORS && elsewhere {
-                self.more_errors.push(failure(line, &described));
+            if level == Level::Error
+                && !self.firsts_only
+                && self.more_errors.len() < MORE_ERRORS
+                && elsewhere
+            {
+                self.more_errors
+                    .push((code.to_owned(), failure(line, &described)));
                 self.last_kept = Some(FIRSTS_KEPT + self.more_errors.len() - 1);
             }
         } else if self.firsts.len() < FIRSTS_KEPT {
@@ -189,7 +205,7 @@ impl Diagnostics {
     pub(crate) fn add_detail(&mut self, text: &str) {
         let failure = match self.last_kept {
             Some(i) if i < FIRSTS_KEPT => self.firsts.get_mut(i).map(|f| &mut f.failure),
-            Some(i) => self.more_errors.get_mut(i - FIRSTS_KEPT),
+            Some(i) => self.more_errors.get_mut(i - FIRSTS_KEPT).map(|(_, f)| f),
             None => None,
         };
         if let Some(failure) = failure {
@@ -202,11 +218,20 @@ impl Diagnostics {
     /// time first, its optional checks and complaints about the environment last), the
     /// rarest first within a rank.
     pub(crate) fn failures(&self, rank: impl Fn(&str) -> u8) -> Failures {
+        self.failures_of(rank, |_| true)
+    }
+
+    /// [`Diagnostics::failures`] of the codes `listed` accepts.
+    pub(crate) fn failures_of(
+        &self,
+        rank: impl Fn(&str) -> u8,
+        listed: impl Fn(&str) -> bool,
+    ) -> Failures {
         let mut out = Failures::new("first of each kind");
         let mut errors: Vec<&First> = self
             .firsts
             .iter()
-            .filter(|f| f.level == Level::Error)
+            .filter(|f| f.level == Level::Error && listed(&f.code))
             .collect();
         if let Some((first, rest)) = errors.split_first_mut() {
             rest.sort_by_key(|f| (rank(&f.code), f.count));
@@ -214,13 +239,13 @@ impl Diagnostics {
                 out.push_failure(f.failure.clone());
             }
         }
-        for f in &self.more_errors {
+        for (_, f) in self.more_errors.iter().filter(|(code, _)| listed(code)) {
             out.push_failure(f.clone());
         }
         let mut warnings: Vec<&First> = self
             .firsts
             .iter()
-            .filter(|f| f.level == Level::Warning)
+            .filter(|f| f.level == Level::Warning && listed(&f.code))
             .collect();
         warnings.sort_by_key(|f| (f.count, f.failure.line));
         for f in warnings {
@@ -277,7 +302,11 @@ impl Diagnostics {
                 .iter()
                 .map(|f| f.code.capacity() + failure(&f.failure) + 32)
                 .sum::<usize>()
-            + self.more_errors.iter().map(failure).sum::<usize>()
+            + self
+                .more_errors
+                .iter()
+                .map(|(c, f)| c.capacity() + failure(f))
+                .sum::<usize>()
     }
 }
 

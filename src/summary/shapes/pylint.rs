@@ -1,12 +1,13 @@
 //! pylint's text output: `path:line:col: CODE: message (symbol)` lines under `*************
 //! Module name` headers, and its score (`Your code has been rated at 8.99/10`). Messages are
 //! counted by category (the code's letter: fatal, error, warning, refactor, convention, info)
-//! and by code; the errors come first (each at its place), then the first of each other code,
-//! the rarest first.
+//! and by code; the errors come first, each at its place in a list of their own, then the first
+//! of each other code, the rarest first.
 
 use serde_json::json;
 
 use super::diagnostics::{Diagnostics, Level};
+use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
 
@@ -23,6 +24,8 @@ const CATEGORIES: [(u8, &str); 6] = [
 #[derive(Debug, Default)]
 pub(crate) struct Pylint {
     diagnostics: Diagnostics,
+    /// Every fatal or error message.
+    errors: Failures,
     categories: [u64; 6],
     modules: u64,
     /// `8.99/10 (previous run: 8.99/10, +0.00)`
@@ -43,7 +46,7 @@ impl Shape for Pylint {
         }
     }
 
-    fn finish(self: Box<Self>) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
         let total: u64 = self.categories.iter().sum();
         if total == 0 || (self.modules == 0 && self.rating.is_none()) {
             return None;
@@ -76,7 +79,12 @@ impl Shape for Pylint {
         let failing = self.categories[0] + self.categories[1] > 0;
         Some(
             Fact::new("pylint", vec![line], json)
-                .failures(self.diagnostics.failures(|_| 0))
+                .failures(self.errors.take_as("errors"))
+                .failures(
+                    self.diagnostics
+                        .failures_of(|_| 0, |code| !is_error(code))
+                        .take_as("first of each other kind"),
+                )
                 .hint_if_failed(failing, "': [EF][0-9]{4}: '")
                 .supersedes(&["gcc", "lint"]),
         )
@@ -84,8 +92,16 @@ impl Shape for Pylint {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.diagnostics.approx_heap() + self.rating.as_ref().map_or(0, String::capacity)
+        self.diagnostics.approx_heap()
+            + self.errors.approx_heap()
+            + self.rating.as_ref().map_or(0, String::capacity)
     }
+}
+
+/// A fatal or error message (`F0001`, `E0602`): each a bug of its own, listed before the
+/// first of each other kind, which are style.
+fn is_error(code: &str) -> bool {
+    code.starts_with(['E', 'F'])
 }
 
 impl Pylint {
@@ -114,6 +130,12 @@ impl Pylint {
         let header = rest.trim_start();
         self.diagnostics
             .add(number, level, Some(location), header, Some(code));
+        if is_error(code) {
+            self.errors.push(number, "");
+            if let Some(f) = self.errors.current() {
+                f.add_detail(&format!("{location}: {header}"));
+            }
+        }
         let file = location.split(':').next().unwrap_or(location);
         self.diagnostics.files.add(file);
     }

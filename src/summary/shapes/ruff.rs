@@ -1,19 +1,37 @@
 //! ruff (and flake8-style) lint output: the concise `path:line:col: CODE message` lines, or
 //! ruff's full format (`CODE message` then `  --> path:line:col` and a code frame), with
 //! ruff's totals (`Found 225 errors.`, `[*] 31 fixable with `--fix``). Findings are counted
-//! per rule; the first of each rule is listed, the rarest rules first.
+//! per rule. Findings of rules that find likely bugs (syntax errors, undefined names, bad
+//! comparisons: each a bug of its own) are listed each, first; of the other rules, the first
+//! finding, the rarest rules first.
 
 use super::diagnostics::{Diagnostics, Level};
+use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Ruff {
     diagnostics: Diagnostics,
+    /// Every finding of a rule that finds likely bugs.
+    breaking: Failures,
     /// A full-format header waiting for its `-->` line: line, code, message.
     pending: Option<(u64, String, String)>,
     found: Option<u64>,
     fixable: Option<u64>,
+}
+
+impl Default for Ruff {
+    fn default() -> Ruff {
+        Ruff {
+            // Its likely bugs are listed each; of its style, the first of each rule.
+            diagnostics: Diagnostics::firsts_only(),
+            breaking: Failures::default(),
+            pending: None,
+            found: None,
+            fixable: None,
+        }
+    }
 }
 
 impl Shape for Ruff {
@@ -47,7 +65,7 @@ impl Shape for Ruff {
         }
     }
 
-    fn finish(self: Box<Self>) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
         let d = &self.diagnostics;
         if d.errors == 0 {
             return None;
@@ -73,7 +91,11 @@ impl Shape for Ruff {
                 vec![line],
                 d.json("ruff"),
             )
-            .failures(d.failures(|_| 0))
+            .failures(
+                self.breaking
+                    .take_as("likely bugs (syntax errors, undefined names, bad comparisons)"),
+            )
+            .failures(d.failures_of(|_| 0, |code| !breaks(code)))
             .hint("':[0-9]+:[0-9]+: [A-Z]+[0-9]+ |^  --> ' -B 1")
             .supersedes(&["gcc"]),
         )
@@ -82,6 +104,7 @@ impl Shape for Ruff {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.diagnostics.approx_heap()
+            + self.breaking.approx_heap()
             + self
                 .pending
                 .as_ref()
@@ -107,7 +130,22 @@ impl Ruff {
         self.diagnostics
             .add(at, Level::Error, Some(location), &header, Some(code));
         self.diagnostics.files.add(file);
+        if breaks(code) {
+            self.breaking.push(at, "");
+            if let Some(f) = self.breaking.current() {
+                f.add_detail(&format!("{location}: {header}"));
+            }
+        }
     }
+}
+
+/// A rule whose findings are likely bugs: syntax errors (`E9…`), pyflakes' undefined names
+/// (`F821`–`F823`), bad comparisons, repeated keys and misplaced statements (`F6…`, `F7…`),
+/// pylint's errors (`PLE…`).
+fn breaks(code: &str) -> bool {
+    ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
+        .iter()
+        .any(|p| code.starts_with(p))
 }
 
 /// `path:12:5: rest` → (`path:12:5`, `rest`).
