@@ -3147,3 +3147,24 @@ fn lint_findings_that_are_bugs_are_listed_each_before_style() {
         ]
     );
 }
+
+/// pyright: its closing totals, the rules tallied from the ends of messages that go on over
+/// lines indented with no-break spaces (as its `--outputjson` counts them), and the first error
+/// of each rule, those that raise at run time first.
+#[test]
+fn pyright_totals_rules_and_the_first_of_each() {
+    let bytes = corpus5("pyright-tomlkit.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "pyright:"),
+        "pyright: 421 errors, 0 warnings, 0 informations; rules: reportOptionalSubscript ×205, \
+         reportOptionalMemberAccess ×180, reportArgumentType ×10, reportAttributeAccessIssue ×10, \
+         reportIncompatibleMethodOverride ×4 +5 more; in 10 files"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[2],
+        "  L447 /home/dev/tomlkit-0.15.2/tomlkit/container.py:1358:12 - error: \"math\" is not \
+         defined (reportUndefinedVariable)"
+    );
+}

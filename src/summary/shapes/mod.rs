@@ -32,6 +32,7 @@ mod nul;
 mod numbered;
 mod phpunit;
 mod pylint;
+mod pyright;
 mod pytest;
 mod pytrace;
 mod rspec;
@@ -113,6 +114,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<mypy::Mypy>::default(),
         Box::<ruff::Ruff>::default(),
         Box::<pylint::Pylint>::default(),
+        Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
