@@ -3168,3 +3168,37 @@ fn pyright_totals_rules_and_the_first_of_each() {
          defined (reportUndefinedVariable)"
     );
 }
+
+/// shellcheck's tty output over a project's scripts: findings by level (as its JSON report
+/// counts them), every error at its place, then the first finding of each other code,
+/// warnings first.
+#[test]
+fn shellcheck_levels_errors_each_then_the_first_of_each_code() {
+    let bytes = corpus5("shellcheck-devscripts.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "shellcheck:").starts_with(
+            "shellcheck: 646 findings (error ×14, warning ×166, info ×387, style ×79) in 27 files; \
+             other codes: SC2086 ×332,"
+        ),
+        "{}",
+        rendered(&r, "shellcheck:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] errors (14):");
+    assert_eq!(
+        all[1],
+        "  L71 scripts/annotate-output.sh:95: SC2145 (error): Argument mixes string and array. \
+         Use * or separate argument."
+    );
+    assert_eq!(
+        line_with(&all, "debsign.sh:133: SC1020"),
+        "  L1,504 scripts/debsign.sh:133: SC1020 (error): You need a space before the ]."
+    );
+    let others = all
+        .iter()
+        .position(|l| l == "[ctxoff] first of each other code (46):")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    // After the first finding, warnings before info and style.
+    assert!(all[others + 2].contains("(warning)"), "{all:#?}");
+}

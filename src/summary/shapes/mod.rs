@@ -38,6 +38,7 @@ mod pytrace;
 mod rspec;
 mod ruff;
 mod rustc;
+mod shellcheck;
 mod tap;
 mod tsc;
 mod unittest;
@@ -116,6 +117,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pylint::Pylint>::default(),
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
+        Box::<shellcheck::Shellcheck>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<govet::GoVet>::default(),
