@@ -3202,3 +3202,22 @@ fn shellcheck_levels_errors_each_then_the_first_of_each_code() {
     // After the first finding, warnings before info and style.
     assert!(all[others + 2].contains("(warning)"), "{all:#?}");
 }
+
+/// celery's records, `[date time: LEVEL/ProcessName] message`, are counted by level (as `grep
+/// -c` counts them), and an error record that no traceback follows is listed too.
+#[test]
+fn celery_records_with_their_process_after_the_level() {
+    let bytes = corpus5("celery-worker-ingest.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "log:")
+            .starts_with("log: 205 records (info ×185, error ×11, warning ×9), first error L94;"),
+        "{}",
+        rendered(&r, "log:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        line_with(&all, "unregistered"),
+        "  L321 ERROR/MainProcess] Received unregistered task of type 'pipeline.archive_invoice'."
+    );
+}

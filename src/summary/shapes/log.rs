@@ -582,7 +582,7 @@ fn record(text: &str) -> Option<Record<'_>> {
             let spelling = if word.starts_with(['[', '<']) || word.contains('=') {
                 word.trim_end_matches(':')
             } else {
-                word.split(':')
+                word.split([':', '/'])
                     .next()
                     .unwrap_or(word)
                     .trim_end_matches([',', '|'])
@@ -637,9 +637,10 @@ fn level_of(word: &str) -> Option<&'static str> {
         .or_else(|| word.strip_prefix('<').and_then(|w| w.strip_suffix('>')))
         .map(|w| w.rsplit(':').next().unwrap_or(w));
     let any_case = named.or(bracketed);
+    // `ERROR:root:…`, celery's `ERROR/ForkPoolWorker-2]`.
     let capitals = word
         .trim_end_matches([':', ',', '|'])
-        .split(':')
+        .split([':', '/'])
         .next()
         .unwrap_or("");
     LEVELS.iter().find_map(|&(name, counted)| match any_case {
