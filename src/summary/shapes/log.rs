@@ -666,14 +666,29 @@ fn starts_a_record(word: &str) -> bool {
 }
 
 /// A record's message without the fields that lead it and say nothing of what happened: the
-/// separators and words without a letter (`- `, `6965#6965:`, `*2`).
+/// separators, words without a letter (`- `, `6965#6965:`, `*2`) and bracketed fields that name
+/// a process or a peer by number (Apache's `[pid 8571:tid 8578] [client 127.0.0.1:57004]`).
 fn trim_message(message: &str) -> &str {
     let mut rest = message.trim_start_matches([' ', ':', '-', '|', ']']);
-    while let Some((word, after)) = rest.split_once(' ') {
-        if word.is_empty() || word.bytes().any(|b| b.is_ascii_alphabetic()) {
-            break;
+    loop {
+        if let Some(field) = rest.strip_prefix('[')
+            && let Some((inside, after)) = field.split_once(']')
+            && let Some((name, value)) = inside.split_once(' ')
+            && !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_alphabetic())
+            && value.bytes().any(|b| b.is_ascii_digit())
+        {
+            rest = after.trim_start();
+            continue;
         }
-        rest = after.trim_start();
+        match rest.split_once(' ') {
+            Some((word, after))
+                if !word.is_empty() && !word.bytes().any(|b| b.is_ascii_alphabetic()) =>
+            {
+                rest = after.trim_start();
+            }
+            _ => break,
+        }
     }
     rest.trim()
 }
@@ -719,7 +734,16 @@ mod tests {
             ),
             (
                 "[Wed Dec 02 05:20:08.123 2026] [core:error] [pid 12] AH00037: x",
-                Some(("error", "[core:error]", "[pid 12] AH00037: x")),
+                Some(("error", "[core:error]", "AH00037: x")),
+            ),
+            (
+                "[Thu Dec 03 08:17:01.5 2026] [proxy:error] [pid 8515:tid 8540] [client \
+                 127.0.0.1:57366] (111)Connection refused: AH00957: http: attempt failed",
+                Some((
+                    "error",
+                    "[proxy:error]",
+                    "(111)Connection refused: AH00957: http: attempt failed",
+                )),
             ),
             (
                 "WARNING: This is a development server.",
