@@ -3221,3 +3221,29 @@ fn celery_records_with_their_process_after_the_level() {
         "  L321 ERROR/MainProcess] Received unregistered task of type 'pipeline.archive_invoice'."
     );
 }
+
+/// The JUnit Platform console launcher: its closing counts and each failure of its `Failures`
+/// section with its exception, where it was thrown in the project's code and the test's line.
+#[test]
+fn junit_console_counts_and_failures() {
+    let bytes = corpus5("junit-console-jsoup.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 1,090 found, 1,035 successful, 10 failed, 45 skipped (JUnit)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (10):");
+    assert_eq!(
+        all[3],
+        "  L1,146 ElementTest.testFirstAndLastSiblings(): java.lang.IndexOutOfBoundsException: \
+         Index 3 out of bounds for length 3 · at \
+         org.jsoup.nodes.Element.lastElementSibling(Element.java:971), from \
+         org.jsoup.nodes.ElementTest.testFirstAndLastSiblings(ElementTest.java:234)"
+    );
+    assert_eq!(
+        all[10],
+        "  L1,244 SelectorTest.testByClass(): org.opentest4j.AssertionFailedError: expected: <2> \
+         but was: <1> · at org.jsoup.select.SelectorTest.testByClass(SelectorTest.java:44)"
+    );
+}

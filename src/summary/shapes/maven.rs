@@ -288,7 +288,7 @@ impl Maven {
 
 /// A frame of the JDK, a test framework or Surefire, which is where no test failed:
 /// `org.junit.Assert.assertEquals(Assert.java:117)`.
-fn is_framework(frame: &str) -> bool {
+pub(crate) fn is_framework(frame: &str) -> bool {
     const PACKAGES: [&str; 13] = [
         "java.",
         "javax.",

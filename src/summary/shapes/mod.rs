@@ -19,6 +19,7 @@ mod gtest;
 mod install;
 mod jest;
 mod json;
+mod junit;
 mod libtest;
 mod listing;
 mod log;
@@ -108,6 +109,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<unity::Unity>::default(),
         Box::<gtest::Gtest>::default(),
         Box::<maven::Maven>::default(),
+        Box::<junit::Junit>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
         Box::<numbered::Numbered>::default(),
