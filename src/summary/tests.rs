@@ -464,7 +464,7 @@ fn jest_failures() {
             "  L59 __tests__/slug.test.js: Cannot find module '../lib/slug' from '__tests__/slug.test.js' · at __tests__/slug.test.js:1:21",
             "[ctxoff] failed tests (3):",
             "  L4 pad › multi-char fill: expect(received).toBe(expected) // Object.is equality · Expected: \"abcdx\" · Received: \"ababababx\" · at __tests__/text.test.js:7:59",
-            "  L21 template › renders a greeting for every user: missing template variable: name · at lib/strutil.js:34:29",
+            "  L21 template › renders a greeting for every user: missing template variable: name · at lib/strutil.js:34:29, from __tests__/text.test.js:43:34",
             "  L41 snakeCase › snakeCase(\"XMLHttpRequest\") -> \"xml_http_request\": expect(received).toBe(expected) // Object.is equality · Expected: \"xml_http_request\" · Received: \"xmlhttp_request\" · at __tests__/case.test.js:28:30",
         ]
     );

@@ -167,6 +167,9 @@ impl Shape for Jest {
 #[derive(Debug, Default)]
 pub(crate) struct JsDetail {
     located: bool,
+    /// Where it failed is outside the tests' files: the stack is read on for the test's own
+    /// line.
+    seeking_test: bool,
     /// The last line was `Expected value to equal:` or `Received:` (jest before 24), whose
     /// value is on the next line: it joins them.
     value_next: bool,
@@ -191,12 +194,25 @@ impl JsDetail {
             // The code frame and the rest of the stack (indented), until the next report or
             // the run's own summary (`Tests:`, at the line's start).
             let indented = text.starts_with([' ', '\t']);
+            if indented
+                && self.seeking_test
+                && let Some(at) = location(t).filter(|at| is_test_file(at))
+            {
+                // Thrown in the code under test: the test's own line too.
+                self.seeking_test = false;
+                if let Some(last) = failure.detail.last_mut()
+                    && last.starts_with("at ")
+                {
+                    *last = format!("{last}, from {at}");
+                }
+            }
             return indented && !text.starts_with(" FAIL ");
         }
         if let Some(at) = location(t) {
             self.located = true;
             if failure.has_detail() {
                 failure.add_detail(&format!("at {at}"));
+                self.seeking_test = !is_test_file(at);
             }
             return true;
         }
@@ -238,6 +254,17 @@ fn compare_last_two(failure: &mut Failure) {
         let (e, r) = where_they_differ(expected, received, COMPARED_CHARS);
         (*expected, *received) = (e, r);
     }
+}
+
+/// A place in a test's file: `tests/a.test.js:9:3`, `src/__tests__/b.ts:1:2`, `test/c.js:4:1`.
+fn is_test_file(place: &str) -> bool {
+    let path = place.split(':').next().unwrap_or(place);
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || path
+            .split('/')
+            .any(|d| d == "test" || d == "tests" || d == "__tests__" || d == "spec")
 }
 
 /// How much of a long value compared is shown, around where it differs.
