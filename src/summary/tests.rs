@@ -3247,3 +3247,17 @@ fn junit_console_counts_and_failures() {
          but was: <1> · at org.jsoup.select.SelectorTest.testByClass(SelectorTest.java:44)"
     );
 }
+
+/// busted in GoogleTest's form: a failure's message after the place in the spec file
+/// (`spec/a_spec.lua:356: Expected objects to be the same.`) is its detail, each value with
+/// its label, up to the stack.
+#[test]
+fn busted_failures_in_googletest_form_have_their_message_and_values() {
+    let all = failures_within(&corpus5("busted-gtest-luassert.txt"), u64::MAX);
+    assert_eq!(
+        line_with(&all, "composite matcher"),
+        "  L223 spec/matchers_spec.lua @ 348: Test Matchers Checks all() composite matcher: \
+         spec/matchers_spec.lua:356: Expected objects to be the same. · Passed in: (boolean) \
+         true · Expected: (boolean) false"
+    );
+}

@@ -150,7 +150,7 @@ impl Gtest {
 /// `foo_test.cc(23): error: …`) and the lines under it.
 fn read_failure(number: u64, text: &str, at: &mut Option<u64>, lines: &mut Vec<String>) {
     let t = text.trim();
-    let header = t.ends_with(": Failure") || t.contains("): error: ");
+    let header = t.ends_with(": Failure") || t.contains("): error: ") || is_located(t);
     if at.is_none() {
         if header {
             *at = Some(number);
@@ -158,11 +158,12 @@ fn read_failure(number: u64, text: &str, at: &mut Option<u64>, lines: &mut Vec<S
         }
         return;
     }
-    // The test's next failure: the first one's detail is complete (an empty line marks it).
+    // The first failure's detail is complete (an empty line marks it).
     if lines.last().is_some_and(String::is_empty) {
         return;
     }
-    if header {
+    // The test's next failure, or the stack under this one (busted's `stack traceback:`).
+    if header || t == "stack traceback:" {
         lines.push(String::new());
         return;
     }
@@ -176,9 +177,43 @@ fn read_failure(number: u64, text: &str, at: &mut Option<u64>, lines: &mut Vec<S
         expression.push_str(&format!(" · Which is: {value}"));
         return;
     }
+    // A label alone (busted's `Passed in:`, `Expected:`) goes with the value under it.
+    if let Some(label) = lines.last_mut().filter(|l| lines_len_ok(l) && is_label(l))
+        && !t.is_empty()
+    {
+        label.push(' ');
+        label.push_str(t);
+        return;
+    }
     if lines.len() < DETAIL_LINES && !t.is_empty() && t != "Expected equality of these values:" {
         lines.push(t.to_owned());
     }
+}
+
+/// A line kept that is not the failure's first (which a label never is).
+fn lines_len_ok(line: &str) -> bool {
+    !line.is_empty()
+}
+
+/// `Expected:`, `Passed in:`: a short label alone on its line.
+fn is_label(line: &str) -> bool {
+    line.strip_suffix(':').is_some_and(|l| {
+        !l.is_empty() && l.len() <= 24 && l.bytes().all(|b| b.is_ascii_alphabetic() || b == b' ')
+    })
+}
+
+/// `spec/a_spec.lua:63: Expected objects to be the same.`: a message after the place in a
+/// file where it failed (busted's and other runners' output in GoogleTest's form).
+fn is_located(t: &str) -> bool {
+    let Some((path, rest)) = t.split_once(':') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0
+        && rest[digits..].starts_with(": ")
+        && !path.is_empty()
+        && !path.contains(' ')
+        && path.contains('.')
 }
 
 /// `[  FAILED  ] Suite.Test (0 ms)` → (`FAILED`, `Suite.Test (0 ms)`).
