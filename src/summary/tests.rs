@@ -3261,3 +3261,21 @@ fn busted_failures_in_googletest_form_have_their_message_and_values() {
          true · Expected: (boolean) false"
     );
 }
+
+/// A diff between two releases: the files git's headers say were created, deleted and renamed
+/// (as `git diff --name-status` lists them).
+#[test]
+fn a_diff_names_its_new_deleted_and_renamed_files() {
+    let r = report(&corpus5("git-diff-tags-urllib3.txt"));
+    assert_eq!(
+        rendered(&r, "new files"),
+        "new files (3): src/urllib3/_base_connection.py, src/urllib3/py.typed, \
+         src/urllib3/util/util.py"
+    );
+    assert!(rendered(&r, "deleted files").starts_with("deleted files (9): "));
+    assert!(rendered(&r, "deleted files").contains("src/urllib3/packages/six.py"));
+    assert_eq!(
+        rendered(&r, "renamed"),
+        "renamed (1): src/urllib3/request.py → src/urllib3/_request_methods.py"
+    );
+}

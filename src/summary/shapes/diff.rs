@@ -1,5 +1,6 @@
 //! Unified diffs (`git diff`, `git show`, `diff -u`): files, lines added and removed in all and
-//! per file, the largest changes, and the first and last file with their line numbers. A diff
+//! per file, the largest changes, the files git's headers say were created, deleted or renamed,
+//! and the first and last file with their line numbers. A diff
 //! is content: its `-`/`+` lines hold whatever words the code holds.
 //!
 //! A file starts at `diff --git a/X b/Y` (or, without git, at `--- X` followed by `+++ Y`, each
@@ -10,6 +11,7 @@
 
 use serde_json::json;
 
+use super::names::Names;
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
 
@@ -32,6 +34,12 @@ pub(crate) struct Diff {
     /// A `--- X` line just seen (a diff without git's header).
     minus_header: Option<(u64, String)>,
     binary_files: u64,
+    /// Files git's headers say were created, deleted or renamed (`new file mode`, `deleted
+    /// file mode`, `rename from` / `rename to`).
+    created: Names,
+    deleted: Names,
+    renamed: Names,
+    rename_from: Option<String>,
 }
 
 /// The rest of a `--- ` or `+++ ` line names a file: `a/src/x.rs`, `x.c\t2024-05-01 …`.
@@ -85,6 +93,19 @@ impl Shape for Diff {
             self.hunk = (length(old), length(new));
         } else if text.starts_with("Binary files ") && text.ends_with(" differ") {
             self.binary_files += 1;
+        } else if let Some((path, _, _)) = &self.current {
+            // git's extended headers, between `diff --git` and the first hunk.
+            if text.starts_with("new file mode ") {
+                self.created.push(path);
+            } else if text.starts_with("deleted file mode ") {
+                self.deleted.push(path);
+            } else if let Some(from) = text.strip_prefix("rename from ") {
+                self.rename_from = Some(cut(from, 160));
+            } else if let Some(to) = text.strip_prefix("rename to ")
+                && let Some(from) = self.rename_from.take()
+            {
+                self.renamed.push(&format!("{from} → {to}"));
+            }
         }
         self.minus_header = None;
     }
@@ -112,10 +133,21 @@ impl Shape for Diff {
                 .collect();
             line.push_str(&format!("; largest: {}", largest.join(", ")));
         }
-        let mut lines = vec![
-            line,
-            format!("first file: L{} {first}", thousands(first_at)),
-        ];
+        let mut lines = vec![line];
+        for (names, what) in [
+            (&self.created, "new files"),
+            (&self.deleted, "deleted files"),
+            (&self.renamed, "renamed"),
+        ] {
+            if names.total > 0 {
+                lines.push(format!(
+                    "{what} ({}): {}",
+                    thousands(names.total),
+                    names.render(names.total)
+                ));
+            }
+        }
+        lines.push(format!("first file: L{} {first}", thousands(first_at)));
         if let Some((at, last)) = &self.last
             && *at != first_at
         {
@@ -130,6 +162,9 @@ impl Shape for Diff {
             "first_file": first,
             "last_file": self.last.as_ref().map(|(_, l)| l),
             "largest": self.largest.iter().map(|(p, a, r)| json!({"path": p, "added": a, "removed": r})).collect::<Vec<_>>(),
+            "new_files": self.created.total,
+            "deleted_files": self.deleted.total,
+            "renamed_files": self.renamed.total,
         });
         Some(
             Fact::new("diff", lines, json)
@@ -149,6 +184,10 @@ impl Shape for Diff {
                 .map(|(p, _, _)| p.capacity() + 40)
                 .sum::<usize>()
             + self.minus_header.as_ref().map_or(0, |(_, s)| s.capacity())
+            + self.created.approx_heap()
+            + self.deleted.approx_heap()
+            + self.renamed.approx_heap()
+            + self.rename_from.as_ref().map_or(0, String::capacity)
     }
 }
 
