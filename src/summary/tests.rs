@@ -3279,3 +3279,28 @@ fn a_diff_names_its_new_deleted_and_renamed_files() {
         "renamed (1): src/urllib3/request.py → src/urllib3/_request_methods.py"
     );
 }
+
+/// ansible-playbook: the recap summed over hosts, each failed task by name and host with its
+/// message (and stderr), where the task is, and whether it was ignored.
+#[test]
+fn ansible_recap_and_failed_tasks() {
+    let bytes = corpus5("ansible-playbook-v-ledgerd.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "ansible:"),
+        "ansible: 31 tasks, 1 host; ok=29 changed=15 unreachable=0 failed=1 skipped=0 rescued=1 ignored=2"
+    );
+    assert!(!r.render().iter().any(|l| l.starts_with("[ctxoff] log:")));
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tasks (5):");
+    assert_eq!(
+        all[1],
+        "  L64 Probe the service port [localhost]: Timeout when waiting for 127.0.0.1:8420 · at \
+         /home/dev/ansible/site.yml:83:7 · (ignored)"
+    );
+    assert_eq!(
+        all[4],
+        "  L159 Render database settings [localhost] (item=staging): Task failed: 'db_port' is \
+         undefined · at /home/dev/ansible/site.yml:193:7"
+    );
+}

@@ -4,6 +4,7 @@
 //! A new shape is one file here and one line in [`registry`].
 
 mod access;
+mod ansible;
 mod catch2;
 mod crash;
 mod ctest;
@@ -125,6 +126,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
         Box::<make::Make>::default(),
+        Box::<ansible::Ansible>::default(),
         Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
