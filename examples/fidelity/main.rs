@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus5"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus6"
                 );
                 std::process::exit(0);
             }
@@ -69,6 +69,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus3"),
             root.join("tests/fixtures/corpus4"),
             root.join("tests/fixtures/corpus5"),
+            root.join("tests/fixtures/corpus6"),
         ];
     }
     if !o.ctxoff.is_file() {

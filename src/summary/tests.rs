@@ -1325,14 +1325,16 @@ mod properties {
         }
     }
 
-    /// Every output of the five corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the six corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<Vec<u8>> {
         static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
         OUTPUTS.get_or_init(|| {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
             let mut all = Vec::new();
-            for corpus in ["corpus", "corpus2", "corpus3", "corpus4", "corpus5"] {
+            for corpus in [
+                "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6",
+            ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
                     .map(|e| e.expect("entry").path())
