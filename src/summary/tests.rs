@@ -3306,3 +3306,25 @@ fn ansible_recap_and_failed_tasks() {
          undefined · at /home/dev/ansible/site.yml:193:7"
     );
 }
+
+fn corpus6(name: &str) -> Vec<u8> {
+    fixture("corpus6", name)
+}
+
+/// UndefinedBehaviorSanitizer's reports in a program's output: counted, each with its place.
+#[test]
+fn sanitizer_reports_outside_a_test_run() {
+    let bytes = corpus6("pcre2test-ubsan-pcre2.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "sanitizers:"),
+        "sanitizers: 6 reports (runtime error ×6)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all.len(), 7, "{all:#?}");
+    assert_eq!(
+        all[6],
+        "  L6,774 src/pcre2_study.c:1458:11: runtime error: shift exponent 133 is too large for \
+         32-bit type 'int'"
+    );
+}

@@ -127,7 +127,9 @@ impl Shape for Ctest {
         Some(
             Fact::new("ctest", vec![line], json)
                 .failures(failures)
-                .hint_if_failed(failing, "'\\*\\*\\*[A-Z]|^\\t +[0-9]+ - ' -A 8"),
+                .hint_if_failed(failing, "'\\*\\*\\*[A-Z]|^\\t +[0-9]+ - ' -A 8")
+                // It names each test's sanitizer report itself.
+                .supersedes(&["sanitizer"]),
         )
     }
 

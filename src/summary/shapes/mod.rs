@@ -40,6 +40,7 @@ mod pytrace;
 mod rspec;
 mod ruff;
 mod rustc;
+mod sanitizer;
 mod shellcheck;
 mod tap;
 mod tsc;
@@ -125,6 +126,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<tsc::Tsc>::default(),
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
+        Box::<sanitizer::Sanitizer>::default(),
         Box::<make::Make>::default(),
         Box::<ansible::Ansible>::default(),
         Box::<log::Log>::default(),

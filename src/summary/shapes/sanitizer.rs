@@ -1,0 +1,158 @@
+//! Sanitizer reports in a program's output, outside a CTest run (whose shape reads them per
+//! test): UndefinedBehaviorSanitizer's one line per place (`src/a.c:796:1: runtime error:
+//! shift exponent 97 is too large for 32-bit type 'int'`), and the reports of AddressSanitizer,
+//! LeakSanitizer, ThreadSanitizer and MemorySanitizer (`==12==ERROR: AddressSanitizer:
+//! heap-buffer-overflow on address …`, `WARNING: ThreadSanitizer: data race (pid=9)`) with
+//! their first frame outside the sanitizer's and the C library's (`#1 0x… in f src/a.c:12`).
+//! Each report is a failure; they are counted by kind.
+
+use serde_json::json;
+
+use super::diagnostics::Tally;
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::{cut, plural};
+
+#[derive(Debug, Default)]
+pub(crate) struct Sanitizer {
+    reports: u64,
+    kinds: Tally,
+    failures: Failures,
+    /// A report whose stack is being read for its first frame in the program.
+    in_stack: bool,
+}
+
+impl Shape for Sanitizer {
+    fn line(&mut self, number: u64, text: &str) {
+        if let Some((place, message)) = ubsan(text) {
+            self.reports += 1;
+            self.kinds.add("runtime error");
+            self.failures.push(number, "");
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&format!("{place}: runtime error: {message}"));
+            }
+            self.in_stack = false;
+            return;
+        }
+        if let Some((tool, what)) = report_header(text) {
+            self.reports += 1;
+            let kind = what.split([' ', '(']).next().unwrap_or(what);
+            self.kinds.add(&format!("{tool}: {kind}"));
+            self.failures.push(number, "");
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&format!("{tool}: {}", cut(what, 200)));
+            }
+            self.in_stack = true;
+            return;
+        }
+        if self.in_stack
+            && let Some(frame) = own_frame(text)
+        {
+            self.in_stack = false;
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&format!("in {frame}"));
+            }
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if self.reports == 0 {
+            return None;
+        }
+        let mut line = format!("sanitizers: {}", plural(self.reports, "report", "reports"));
+        if let Some(kinds) = self.kinds.render() {
+            line.push_str(&format!(" ({kinds})"));
+        }
+        let json = json!({
+            "shape": "sanitizer",
+            "reports": self.reports,
+            "kinds": self.kinds.json(),
+        });
+        Some(
+            Fact::new("sanitizer", vec![line], json)
+                .failures(self.failures.take_as("sanitizer reports"))
+                .hint("'runtime error: |Sanitizer: ' -A 4")
+                .supersedes(&["gcc"]),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.kinds.approx_heap() + self.failures.approx_heap()
+    }
+}
+
+/// `src/a.c:796:1: runtime error: message` → (`src/a.c:796:1`, `message`).
+fn ubsan(text: &str) -> Option<(&str, &str)> {
+    let (place, message) = text.split_once(": runtime error: ")?;
+    let file = place.split(':').next()?;
+    (!file.is_empty() && !place.contains(' ') && place.contains(':')).then_some((place, message))
+}
+
+/// `==12==ERROR: AddressSanitizer: heap-buffer-overflow …` or `WARNING: ThreadSanitizer: data
+/// race (pid=9)` → (`AddressSanitizer`, `heap-buffer-overflow …`).
+fn report_header(text: &str) -> Option<(&str, &str)> {
+    let t = text.trim_start_matches('=');
+    let t = t.split_once("==").map_or(t, |(pid, rest)| {
+        if pid.bytes().all(|b| b.is_ascii_digit()) {
+            rest
+        } else {
+            t
+        }
+    });
+    let rest = t
+        .strip_prefix("ERROR: ")
+        .or_else(|| t.strip_prefix("WARNING: "))?;
+    let (tool, what) = rest.split_once(": ")?;
+    tool.ends_with("Sanitizer").then_some((tool, what))
+}
+
+/// `    #1 0x55d0 in parse src/a.c:12:3` → `parse src/a.c:12:3`, for a frame of the program (not
+/// of the sanitizer's runtime or the C library).
+fn own_frame(text: &str) -> Option<&str> {
+    let t = text.trim_start().strip_prefix('#')?;
+    let (_, rest) = t.split_once(" in ")?;
+    let runtime = [
+        "libsanitizer",
+        "compiler-rt",
+        "/usr/lib",
+        "/lib/x86_64",
+        "libc.so",
+        "libasan",
+        "libtsan",
+        "libubsan",
+    ];
+    (!runtime.iter().any(|r| rest.contains(r)) && rest.contains(':')).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_lines() {
+        assert_eq!(
+            ubsan("src/p.c:796:1: runtime error: shift exponent 97 is too large"),
+            Some(("src/p.c:796:1", "shift exponent 97 is too large"))
+        );
+        assert_eq!(
+            report_header("==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6"),
+            Some(("AddressSanitizer", "heap-buffer-overflow on address 0x6"))
+        );
+        assert_eq!(
+            report_header("WARNING: ThreadSanitizer: data race (pid=9)"),
+            Some(("ThreadSanitizer", "data race (pid=9)"))
+        );
+        assert_eq!(report_header("WARNING: deprecated: x"), None);
+        assert_eq!(
+            own_frame("    #1 0x55d0 in parse src/a.c:12:3"),
+            Some("parse src/a.c:12:3")
+        );
+        assert_eq!(
+            own_frame(
+                "    #0 0x7f in __interceptor_memcpy ../../../../src/libsanitizer/asan/x.cpp:8"
+            ),
+            None
+        );
+    }
+}
