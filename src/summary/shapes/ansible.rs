@@ -38,6 +38,8 @@ pub(crate) struct Ansible {
     sum: [u64; 7],
     /// The line of the last failure, which `...ignoring` may follow.
     last_failure: Option<u64>,
+    /// After `PLAY RECAP`, where each host's counts are.
+    in_recap: bool,
 }
 
 impl Shape for Ansible {
@@ -49,6 +51,7 @@ impl Shape for Ansible {
         {
             self.task = Some(cut(name, 160));
             self.origin = None;
+            self.in_recap = false;
             self.tasks += 1;
             return;
         }
@@ -66,7 +69,13 @@ impl Shape for Ansible {
             }
             return;
         }
-        if let Some((host, counts)) = recap(text) {
+        if text.starts_with("PLAY RECAP") {
+            self.in_recap = true;
+            return;
+        }
+        if self.in_recap
+            && let Some((host, counts)) = recap(text)
+        {
             self.hosts_total += 1;
             for (sum, n) in self.sum.iter_mut().zip(counts) {
                 *sum += n;

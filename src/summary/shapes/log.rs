@@ -638,11 +638,11 @@ fn level_of(word: &str) -> Option<&'static str> {
         .map(|w| w.rsplit(':').next().unwrap_or(w));
     let any_case = named.or(bracketed);
     // `ERROR:root:…`, celery's `ERROR/ForkPoolWorker-2]`.
-    let capitals = word
-        .trim_end_matches([':', ',', '|'])
-        .split([':', '/'])
-        .next()
-        .unwrap_or("");
+    let capitals = word.trim_end_matches([':', ',', '|']);
+    let capitals = capitals
+        .bytes()
+        .position(|b| b == b':' || b == b'/')
+        .map_or(capitals, |end| &capitals[..end]);
     LEVELS.iter().find_map(|&(name, counted)| match any_case {
         Some(w) => w.eq_ignore_ascii_case(name).then_some(counted),
         None => (capitals == name).then_some(counted),

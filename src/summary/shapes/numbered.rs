@@ -189,7 +189,19 @@ const COUNTED: &[&str] = &[
 /// counts tests and one that counts failures or errors: how many failed.
 fn counts(text: &str) -> Option<u64> {
     let t = text.trim().trim_end_matches('.');
-    if t.starts_with(|c: char| c.is_ascii_digit()) {
+    // `1605 specs, …`: a number, a space and a word (a date or a time is none); read only
+    // then, since splitting a line costs a search of all of it.
+    let number = t
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b',')
+        .count();
+    if number > 0 {
+        if !t[number..]
+            .strip_prefix(' ')
+            .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_alphabetic()))
+        {
+            return None;
+        }
         let mut clauses = 0;
         let (mut counted, mut failed) = (false, None);
         for clause in t.split(", ") {
@@ -207,7 +219,12 @@ fn counts(text: &str) -> Option<u64> {
         }
         return (clauses >= 2 && counted).then_some(failed?);
     }
-    if memchr::memchr_iter(b':', t.as_bytes()).count() < 3 {
+    // `Word: N` pairs: a line that starts with a capital and is short (read only then: most
+    // lines are not).
+    if !t.starts_with(|c: char| c.is_ascii_uppercase())
+        || t.len() > COUNTS_CHARS
+        || memchr::memchr_iter(b':', t.as_bytes()).count() < 3
+    {
         return None;
     }
     let words: Vec<&str> = t.split_whitespace().collect();

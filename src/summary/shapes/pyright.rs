@@ -147,7 +147,9 @@ fn level_word(level: Level) -> &'static str {
 /// `  /a/b.py:54:12 - error: message` → (`/a/b.py:54:12`, level, `message`).
 fn parse(text: &str) -> Option<(&str, Level, &str)> {
     let t = text.strip_prefix("  ")?;
-    let (location, rest) = t.split_once(" - ")?;
+    // The path and `:line:col` hold no space: what follows the first one is ` - `.
+    let (location, rest) = t.split_once(' ')?;
+    let rest = rest.strip_prefix("- ")?;
     let (level, message) = rest.split_once(": ")?;
     let level = match level {
         "error" => Level::Error,
@@ -170,6 +172,11 @@ fn rule_of(message: &str) -> Option<&str> {
 
 /// `421 errors, 0 warnings, 0 informations` (a count of one is singular).
 fn totals(text: &str) -> Option<[u64; 3]> {
+    // `421 error`: read no further a line that does not start so.
+    let number = text.bytes().take_while(u8::is_ascii_digit).count();
+    if number == 0 || !text[number..].starts_with(" error") {
+        return None;
+    }
     let mut out = [0; 3];
     let mut parts = text.trim().split(", ");
     for (i, word) in ["error", "warning", "information"].iter().enumerate() {

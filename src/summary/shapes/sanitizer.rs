@@ -84,22 +84,35 @@ impl Shape for Sanitizer {
 
 /// `src/a.c:796:1: runtime error: message` → (`src/a.c:796:1`, `message`).
 fn ubsan(text: &str) -> Option<(&str, &str)> {
-    let (place, message) = text.split_once(": runtime error: ")?;
-    let file = place.split(':').next()?;
-    (!file.is_empty() && !place.contains(' ') && place.contains(':')).then_some((place, message))
+    // Read from the start, so that most lines fail at once: a path, `:line`, maybe `:col`.
+    let (file, rest) = text.split_once(':')?;
+    if file.is_empty() || file.contains(' ') {
+        return None;
+    }
+    let digits = |s: &str| s.bytes().take_while(u8::is_ascii_digit).count();
+    let line = digits(rest);
+    if line == 0 {
+        return None;
+    }
+    let mut rest = &rest[line..];
+    if let Some(col) = rest.strip_prefix(':').filter(|r| digits(r) > 0) {
+        rest = &col[digits(col)..];
+    }
+    let message = rest.strip_prefix(": runtime error: ")?;
+    Some((&text[..text.len() - rest.len()], message))
 }
 
 /// `==12==ERROR: AddressSanitizer: heap-buffer-overflow …` or `WARNING: ThreadSanitizer: data
 /// race (pid=9)` → (`AddressSanitizer`, `heap-buffer-overflow …`).
 fn report_header(text: &str) -> Option<(&str, &str)> {
-    let t = text.trim_start_matches('=');
-    let t = t.split_once("==").map_or(t, |(pid, rest)| {
-        if pid.bytes().all(|b| b.is_ascii_digit()) {
-            rest
-        } else {
-            t
+    // `==12==ERROR: …`: the process id between `==`s.
+    let t = match text.strip_prefix("==") {
+        Some(rest) => {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            rest[digits..].strip_prefix("==")?
         }
-    });
+        None => text,
+    };
     let rest = t
         .strip_prefix("ERROR: ")
         .or_else(|| t.strip_prefix("WARNING: "))?;

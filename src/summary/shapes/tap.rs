@@ -200,23 +200,27 @@ impl Shape for Tap {
             }
             Some(b'0'..=b'9') => {
                 // `339 of 340 tests passed (0 malformed)`
-                let mut words = text.split(' ');
-                if let (Some(a), Some("of"), Some(b), Some("tests"), Some("passed")) = (
-                    words.next(),
-                    words.next(),
-                    words.next(),
-                    words.next(),
-                    words.next(),
-                ) && let (Ok(a), Ok(b)) = (a.parse(), b.parse())
+                let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+                if let Some(rest) = text[digits..].strip_prefix(" of ")
+                    && let Some((b, _)) = rest.split_once(" tests passed")
+                    && let a = &text[..digits]
+                    && let (Ok(a), Ok(b)) = (a.parse(), b.parse())
                 {
                     self.passed_of = Some((a, b));
                 }
             }
             _ => {}
         }
-        if let Some(at) = text.find("ERROR: ")
-            && (at == 0 || text.starts_with("PASS: ") || text.starts_with("FAIL: "))
-        {
+        // minicheck's message, alone or inside automake's result line (read only there: a
+        // search of every line costs).
+        let message_at = if text.starts_with("ERROR: ") {
+            Some(0)
+        } else if text.starts_with("PASS: ") || text.starts_with("FAIL: ") {
+            text.find("ERROR: ")
+        } else {
+            None
+        };
+        if let Some(at) = message_at {
             self.check_messages.push(number, "");
             if let Some(f) = self.check_messages.current() {
                 f.add_detail(&text[at..]);
@@ -402,7 +406,12 @@ impl Shape for Tap {
 /// Check's closing line, `100%: Checks: 12, Failures: 1, Errors: 0`, or minicheck's,
 /// `98%: Checks: 365, Failed: 7`.
 fn check_totals(text: &str) -> Option<CheckTotals> {
-    let (percent, rest) = text.trim_start().split_once("%: Checks: ")?;
+    let t = text.trim_start();
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !t[digits..].starts_with("%: Checks: ") {
+        return None;
+    }
+    let (percent, rest) = t.split_once("%: Checks: ")?;
     percent.parse::<u64>().ok()?;
     let mut totals = CheckTotals::default();
     let mut fields = rest.split(", ");
@@ -422,6 +431,12 @@ fn check_totals(text: &str) -> Option<CheckTotals> {
 /// A failed or errored check, `check_money.c:17:F:Core:test_create:0: Assertion … failed`: the
 /// test's name and its message with where.
 fn check_failure(text: &str) -> Option<(&str, String)> {
+    // Cheap first: `file:123:F:` or `file:123:E:` after the first colon.
+    let (_, after) = text.split_once(':')?;
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || !(after[digits..].starts_with(":F:") || after[digits..].starts_with(":E:")) {
+        return None;
+    }
     let mut parts = text.splitn(7, ':');
     let (file, line, kind, _suite, test, iteration, message) = (
         parts.next()?,
