@@ -3328,3 +3328,25 @@ fn sanitizer_reports_outside_a_test_run() {
          32-bit type 'int'"
     );
 }
+
+/// clang-tidy's check names are the codes of its diagnostics: the rare checks are listed
+/// before the repeats of common ones, and the checks are tallied.
+#[test]
+fn clang_tidy_checks_are_codes() {
+    let bytes = corpus6("clang-tidy-checks-serd.txt");
+    let r = report(&bytes);
+    let gcc = fact(&r, "gcc");
+    assert_eq!(json_u64(&gcc["errors"]), 20, "{gcc}");
+    let all = failures_within(&bytes, 700);
+    let listed = all.join("\n");
+    for check in [
+        "[clang-analyzer-unix.Malloc,",
+        "[clang-analyzer-core.uninitialized.UndefReturn,",
+        "[clang-analyzer-valist.Uninitialized,",
+        "[bugprone-suspicious-string-compare,",
+        "[cert-err33-c,",
+        "[bugprone-easily-swappable-parameters,",
+    ] {
+        assert!(listed.contains(check), "{check} missing from {all:#?}");
+    }
+}

@@ -1,6 +1,7 @@
 //! gcc / clang diagnostics: `file:line:col: error|warning|note|fatal error: message` lines
 //! (the column is optional), counted per level, with error and warning counts per file; a
-//! warning's `[-Wflag]` is its code. javac writes the same lines without a column
+//! warning's `[-Wflag]` is its code, and clang-tidy's check (`[cert-err33-c,-warnings-as-errors]`)
+//! the code of its errors and warnings alike. javac writes the same lines without a column
 //! (`X.java:65: error: cannot find symbol`), a warning's code first (`warning: [rawtypes] …`),
 //! the symbol it could not find under the source line (`  symbol:   class StringBuildr`), and
 //! its own counts last (`3 errors`, `only showing the first 100 warnings, of 106 total`), which
@@ -69,8 +70,7 @@ impl Shape for Gcc {
             message
                 .strip_suffix(']')
                 .and_then(|m| m.rsplit_once(" ["))
-                .map(|(_, code)| code)
-                .filter(|c| c.starts_with("-W"))
+                .and_then(|(_, code)| check_code(code))
         };
         self.diagnostics
             .add(number, level, Some(location), message, code);
@@ -157,6 +157,24 @@ impl Gcc {
 }
 
 /// A file of the system's headers (`/usr/include/c++/12/ostream`), not the project's.
+/// The code in a diagnostic's closing brackets: gcc's and clang's `-Wflag` (`-Werror=flag`), or
+/// clang-tidy's check, the first of its list (`bugprone-sizeof-expression,-warnings-as-errors`,
+/// `clang-analyzer-unix.Malloc`).
+fn check_code(brackets: &str) -> Option<&str> {
+    if brackets.starts_with("-W") {
+        return Some(brackets);
+    }
+    let check = brackets.split(',').next()?;
+    let (group, rest) = check.split_once('-')?;
+    let named = |s: &str, extra: &[u8]| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || extra.contains(&b))
+    };
+    (named(group, b"") && group.bytes().all(|b| b.is_ascii_lowercase()) && named(rest, b"._"))
+        .then_some(check)
+}
+
 fn is_system(file: &str) -> bool {
     file.starts_with("/usr/") || file.contains("/include/c++/")
 }
@@ -221,5 +239,23 @@ mod tests {
         assert_eq!(parse("src/ringbuf.c: In function ‘rb_write’:"), None);
         assert_eq!(parse("a.rs:12:    let x = 1; // error: no"), None);
         assert_eq!(parse("x:"), None);
+    }
+
+    #[test]
+    fn codes_are_warning_flags_or_tidy_checks() {
+        assert_eq!(check_code("-Wunused-variable"), Some("-Wunused-variable"));
+        assert_eq!(
+            check_code("cert-err33-c,-warnings-as-errors"),
+            Some("cert-err33-c")
+        );
+        assert_eq!(
+            check_code("clang-analyzer-unix.Malloc"),
+            Some("clang-analyzer-unix.Malloc")
+        );
+        // Brackets that end a message without naming a check.
+        assert_eq!(check_code("with T = int"), None);
+        assert_eq!(check_code("enabled by default"), None);
+        assert_eq!(check_code("8"), None);
+        assert_eq!(check_code("Foo-bar"), None);
     }
 }
