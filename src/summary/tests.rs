@@ -3350,3 +3350,62 @@ fn clang_tidy_checks_are_codes() {
         assert!(listed.contains(check), "{check} missing from {all:#?}");
     }
 }
+
+/// behave: its closing counts summed, each failing scenario with its place, how it failed
+/// (an assertion, or a traceback's exception and the last frame) and the step that failed;
+/// the closing list completes the count.
+#[test]
+fn behave_failing_scenarios() {
+    let bytes = corpus6("behave-slugify.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "behave:"),
+        "behave: 67 scenarios (44 passed, 17 failed, 6 error, 0 skipped); 201 steps (172 \
+         passed, 17 failed, 6 error, 6 skipped)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failing scenarios (23):");
+    assert_eq!(
+        all[1],
+        "  L105 features/entities.feature:15 Entities are decoded before slugifying -- @1.3: \
+         ASSERT FAILED: expected 'foo-z-bar', got 'foo-x17d-bar' · in step: Then the slug \
+         should be \"foo-z-bar\""
+    );
+    assert_eq!(
+        line_with(&all, "separators.feature:13 "),
+        "  L192 features/separators.feature:13 Words are joined with the chosen separator -- \
+         @1.1: NameError: name 'seperator' is not defined · at \
+         /home/dev/python_slugify-9.2.0/slugify/_legacy.py:161 · in step: When I slugify it \
+         with the separator \"_\""
+    );
+}
+
+/// cucumber-js's numbered failures: each scenario's message, first frame and failed step;
+/// an undefined step is a failure too.
+#[test]
+fn cucumber_js_failing_scenarios() {
+    let bytes = fixture("more", "cucumber-js-cart.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "cucumber:"),
+        "cucumber: 116 scenarios (84 failed, 1 undefined, 31 passed); 350 steps (84 failed, 1 \
+         undefined, 2 skipped, 263 passed)"
+    );
+    assert!(!shapes(&r).contains(&"numbered failures".to_owned()));
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failing scenarios (85):");
+    assert_eq!(
+        all[1],
+        "  L5 features/cart.feature:6 One item: AssertionError [ERR_ASSERTION]: Expected values \
+         to be strictly equal: · 3 !== 6 · at World.<anonymous> \
+         (/home/dev/cart/features/step_definitions/steps.js:10:10) · in step: Then the total \
+         is 6"
+    );
+    assert_eq!(
+        line_with(&all, "cart.feature:26 "),
+        "  L49 features/cart.feature:26 Discount codes: TypeError: this.totl is not a function \
+         · at Cart.discount (/home/dev/cart/src/cart.js:6:78) · in step: And I apply the code \
+         \"NONE\""
+    );
+    assert!(line_with(&all, "cart.feature:28 ").contains("Undefined."));
+}

@@ -12,6 +12,7 @@ mod diagnostics;
 mod diff;
 mod eslint;
 mod gcc;
+mod gherkin;
 mod gitlog;
 mod gotest;
 mod govet;
@@ -114,6 +115,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<junit::Junit>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
+        Box::<gherkin::Gherkin>::default(),
         Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
