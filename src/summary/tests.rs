@@ -3409,3 +3409,29 @@ fn cucumber_js_failing_scenarios() {
     );
     assert!(line_with(&all, "cart.feature:28 ").contains("Undefined."));
 }
+
+/// EUnit, verbose: the totals, and each failed test by its line and title with the error's
+/// kind, the values it compared and where it was raised (a function of the project's that
+/// called an undefined one, when the error is `undef`).
+#[test]
+fn eunit_failures() {
+    let bytes = corpus6("erl-eunit-getopt.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "eunit:"),
+        "eunit: 101 tests, 90 passed, 11 failed, 0 skipped"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (11):");
+    assert_eq!(
+        all[1],
+        "  L61 getopt_test:198 (Option with short form, long form and boolean argument): \
+         error:assertMatch · {pattern,\"{ ok , { [ { short_long_bool , false } ] , [ ] } }\"} · \
+         {value,{ok,{[{short_long_bool,true}],[\"off\"]}}} · at test/getopt_test.erl, line 198"
+    );
+    assert_eq!(
+        all[2],
+        "  L93 getopt_test:262 (Shell variable expansion (simple Unix/bash format)): error:undef \
+         · in os:get_env/1 called from getopt:get_env_var/3 (src/getopt.erl, line 919)"
+    );
+}

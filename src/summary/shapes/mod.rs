@@ -11,6 +11,7 @@ mod ctest;
 mod diagnostics;
 mod diff;
 mod eslint;
+mod eunit;
 mod gcc;
 mod gherkin;
 mod gitlog;
@@ -116,6 +117,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
         Box::<gherkin::Gherkin>::default(),
+        Box::<eunit::Eunit>::default(),
         Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
