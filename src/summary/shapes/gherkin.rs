@@ -304,8 +304,8 @@ fn counts(text: &str, noun: &str) -> Option<(u64, String, bool)> {
     if digits == 0 {
         return None;
     }
-    let first: u64 = text[..digits].parse().ok()?;
     let rest = text[digits..].strip_prefix(' ')?.strip_prefix(noun)?;
+    let first: u64 = text[..digits].parse().ok()?;
     let rest = rest.strip_prefix('s').unwrap_or(rest);
     let rest = rest.trim_end();
     if let Some(inner) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {
