@@ -3435,3 +3435,24 @@ fn eunit_failures() {
          · in os:get_env/1 called from getopt:get_env_var/3 (src/getopt.erl, line 919)"
     );
 }
+
+/// A failing scenario read in the run and again in the closing list is counted once, however
+/// many there are (past those whose failures are kept).
+#[test]
+fn gherkin_failing_scenarios_are_counted_once() {
+    let mut out = String::new();
+    for i in 1..=300 {
+        out.push_str(&format!(
+            "  Scenario: case {i}  # features/a.feature:{i}\n    Then it holds  # steps.py:4\n      \
+             ASSERT FAILED: case {i}\n\n"
+        ));
+    }
+    out.push_str("Failing scenarios:\n");
+    for i in 1..=300 {
+        out.push_str(&format!("  features/a.feature:{i}  case {i}\n"));
+    }
+    out.push_str("\n0 features passed, 1 failed, 0 skipped\n");
+    out.push_str("0 scenarios passed, 300 failed, 0 skipped\n");
+    let all = failures_within(out.as_bytes(), u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failing scenarios (300):");
+}

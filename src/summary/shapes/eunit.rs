@@ -10,10 +10,11 @@ use serde_json::json;
 
 use super::names::Failures;
 use super::{Fact, Shape};
-use crate::format::{plural, thousands};
+use crate::format::{cut, plural, thousands};
 
-/// Lines of a failure read.
+/// Lines of a failure read, and how much of each is kept.
 const FAILURE_LINES: usize = 40;
+const KEPT_CHARS: usize = 1024;
 
 #[derive(Debug, Default)]
 pub(crate) struct Eunit {
@@ -113,25 +114,26 @@ impl Block {
     fn read(&mut self, text: &str) {
         if let Some(function) = text.strip_prefix("in function ") {
             self.in_term = false;
-            self.raised_in.get_or_insert_with(|| function.to_owned());
+            self.raised_in
+                .get_or_insert_with(|| cut(function, KEPT_CHARS));
         } else if let Some(caller) = text.strip_prefix("in call from ") {
             self.in_term = false;
             let eunit = caller.starts_with("eunit_");
             if !eunit && self.called_from.is_none() && caller.contains(", line ") {
-                self.called_from = Some(caller.to_owned());
+                self.called_from = Some(cut(caller, KEPT_CHARS));
             }
         } else if let Some(error) = text.strip_prefix("**") {
             // `**error:{assertEqual,[{module,m},` → `error:assertEqual`.
             let head = error.split_once(",[").map_or(error, |(head, _)| head);
-            self.error = Some(head.replacen(":{", ":", 1));
+            self.error = Some(cut(&head.replacen(":{", ":", 1), KEPT_CHARS));
             self.in_term = error.contains(",[");
         } else if self.in_term {
             let field = text.trim().trim_end_matches("]}").trim_end_matches(',');
             let compared = ["{expected,", "{value,", "{pattern,", "{unexpected_success,"]
                 .iter()
                 .any(|k| field.starts_with(k));
-            if compared {
-                self.values.push(field.to_owned());
+            if compared && self.values.len() < 4 {
+                self.values.push(cut(field, KEPT_CHARS));
             }
             if text.trim_end().ends_with("]}") {
                 self.in_term = false;

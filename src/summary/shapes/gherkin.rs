@@ -12,13 +12,15 @@ use serde_json::json;
 
 use super::names::Failures;
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{cut, thousands};
 
 /// Step keywords, in the languages' English form.
 const STEP_WORDS: &[&str] = &["Given ", "When ", "Then ", "And ", "But ", "* "];
 /// How many lines of a failure are read, and how many of its message are kept.
 const FAILURE_LINES: usize = 40;
 const MESSAGE_LINES: usize = 2;
+/// How much of a scenario's name or a step is kept.
+const KEPT_CHARS: usize = 1024;
 
 #[derive(Debug, Default)]
 pub(crate) struct Gherkin {
@@ -87,7 +89,7 @@ impl Shape for Gherkin {
         }
         if let Some(name) = scenario(trimmed) {
             self.end_scenario();
-            self.scenario = Some((number, name));
+            self.scenario = Some((number, cut(&name, KEPT_CHARS)));
             return;
         }
         if self.scenario.is_none() {
@@ -97,7 +99,7 @@ impl Shape for Gherkin {
             && self.reading.as_ref().is_none_or(|r| indent <= r.indent)
         {
             self.reading = None;
-            self.step = Some((step.to_owned(), indent));
+            self.step = Some((cut(step, KEPT_CHARS), indent));
             return;
         }
         if let Some(reading) = &mut self.reading {
@@ -117,7 +119,7 @@ impl Shape for Gherkin {
             self.failed = self.step.as_ref().map(|(step, _)| step.clone());
             let (line, name) = self.scenario.clone().unwrap_or_default();
             // A runner may show a failed scenario twice (godog's `--- Failed steps:`).
-            if self.failures.iter().any(|f| f.name == name) {
+            if self.was_read(&name) {
                 self.failed = None;
                 return;
             }
@@ -141,7 +143,8 @@ impl Shape for Gherkin {
         if let Some((steps, counts)) = &self.steps {
             line.push_str(&format!("; {} steps {counts}", thousands(*steps)));
         }
-        if self.listed > self.failures.total {
+        // The closing list names each failing scenario once; those read before it are in it.
+        if self.listed > 0 {
             self.failures.total = self.listed;
         }
         let json = json!({
@@ -228,15 +231,18 @@ impl Gherkin {
         }
     }
 
+    /// Whether the failure of the scenario `name` (its place first) is kept already.
+    fn was_read(&self, name: &str) -> bool {
+        let place = name.split(' ').next();
+        self.failures
+            .iter()
+            .any(|f| f.name.split(' ').next() == place)
+    }
+
     /// A failing scenario of the closing list: added if its failure was not read.
     fn list(&mut self, number: u64, name: &str) {
         self.listed += 1;
-        let place = name.split(' ').next().unwrap_or(name);
-        let read = self
-            .failures
-            .iter()
-            .any(|f| f.name.split(' ').next() == Some(place));
-        if !read {
+        if !self.was_read(name) {
             self.failures.push(number, name);
         }
     }
