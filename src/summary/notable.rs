@@ -451,6 +451,8 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         b'T' => t.starts_with("Tests run: ") && t.contains(", Failures: 0, Errors: 0,"),
         // libtest: `test a::b ... ignored, reason`
         b't' => t.starts_with("test ") && t.contains(" ... ignored"),
+        // bun test: `(pass) name [0.09ms]`, `(skip) name`
+        b'(' => t.starts_with("(pass) ") || t.starts_with("(skip) ") || t.starts_with("(todo) "),
         // TAP: `ok 12 - name`
         b'o' => t
             .strip_prefix("ok ")
@@ -1046,6 +1048,8 @@ mod tests {
             // pytest -v, whatever the path starts with
             "tests/test_error_store.py::TestMergeErrors::test_merging_none_and_string PASSED [ 38%]",
             "src/t.py::test_error_page SKIPPED (needs a server)                       [ 40%]",
+            // bun test
+            "(pass) when subcommand executable fails with other error then return [0.30ms]",
         ] {
             assert!(is_incidental(line), "{line}");
         }

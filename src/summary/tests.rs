@@ -3456,3 +3456,40 @@ fn gherkin_failing_scenarios_are_counted_once() {
     let all = failures_within(out.as_bytes(), u64::MAX);
     assert_eq!(all[0], "[ctxoff] failing scenarios (300):");
 }
+
+/// bun test: its counts, and each failed test with the report printed before its `(fail)`
+/// line (the error, `Expected` and `Received`, where it failed and the test's own line); the
+/// closing list of failed tests is not counted again; an error between tests is a failure.
+#[test]
+fn bun_test_failures() {
+    let bytes = fixture("more", "bun-test-commander.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "bun test:"),
+        "bun test: 1,043 tests, 1,027 passed, 16 failed, 1 error (97 files)"
+    );
+    assert!(!shapes(&r).contains(&"log".to_owned()), "{:?}", shapes(&r));
+    let all = failures_within(&bytes, u64::MAX);
+    // Bun counts 16 failed and lists 15 tests under `16 tests failed:`: the error between
+    // tests is one of its 16.
+    assert_eq!(all[0], "[ctxoff] failed tests (16):");
+    assert_eq!(
+        all[1],
+        "  L567 when imply from positive option then positive implied: TypeError: undefined is \
+         not an object (evaluating 'this.negativeOptions.get(option.name()).presetArg') · at \
+         /home/dev/commander/lib/option.js:282:58, from \
+         /home/dev/commander/tests/options.implies.test.js:98:11"
+    );
+    assert_eq!(
+        line_with(&all, "suggest bat, cat, rat"),
+        "  L776 when cli of xat and commands [\"rat\",\"cat\",\"bat\"] then suggest bat, cat, rat \
+         because sorted possibles: error: expect(received).toBe(expected) · Expected: \"bat, cat, \
+         rat\" · Received: \"rat, cat, bat\" · at \
+         /home/dev/commander/tests/help.suggestion.test.js:48:22"
+    );
+    assert_eq!(
+        line_with(&all, "unhandled error"),
+        "  L741 unhandled error between tests in tests/ts-imports.test.ts: SyntaxError: Export \
+         named 'createCommand' not found in module '/home/dev/commander/index.js'."
+    );
+}

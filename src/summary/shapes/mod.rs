@@ -5,6 +5,7 @@
 
 mod access;
 mod ansible;
+mod bun;
 mod catch2;
 mod crash;
 mod ctest;
@@ -107,6 +108,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
+        Box::<bun::Bun>::default(),
         Box::<rspec::Rspec>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
