@@ -96,7 +96,7 @@ impl Shape for Bun {
             return;
         }
         // A caret under the code frame says nothing in a summary.
-        if text.trim().bytes().all(|b| b == b'^') && !text.trim().is_empty() {
+        if text.ends_with('^') && text.trim_start().bytes().all(|b| b == b'^') {
             return;
         }
         if self.report.is_none() && starts_report(text) {
@@ -204,6 +204,9 @@ fn ran(text: &str) -> Option<(u64, u64)> {
 
 /// `16 tests failed:`, `1 test skipped:`: the closing lists.
 fn is_recap(text: &str) -> bool {
+    if !text.starts_with(|c: char| c.is_ascii_digit()) || !text.ends_with(':') {
+        return false;
+    }
     let Some((n, rest)) = text.split_once(' ') else {
         return false;
     };
@@ -241,6 +244,9 @@ fn starts_report(text: &str) -> bool {
         return true;
     }
     // `TypeError: …`, `AssertionError [ERR_ASSERTION]: …`
+    if !text.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return false;
+    }
     let word = text.split([':', ' ']).next().unwrap_or("");
     word.len() > 5
         && word.starts_with(|c: char| c.is_ascii_uppercase())
