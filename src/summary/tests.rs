@@ -3493,3 +3493,32 @@ fn bun_test_failures() {
          named 'createCommand' not found in module '/home/dev/commander/index.js'."
     );
 }
+
+/// deno test: its closing counts, and each failed test with its report from ` ERRORS `: the
+/// message, the values (one line, or the first `+` and `-` lines of a diff) and the first frame.
+#[test]
+fn deno_test_failures() {
+    let bytes = fixture("more", "deno-test-js-yaml.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "deno test:"),
+        "deno test: 28 tests, 24 passed, 4 failed"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all,
+        [
+            "[ctxoff] failed tests (4):",
+            "  L3 loader: construct-bool: AssertionError: Expected values to be strictly \
+             deep-equal: · actual: false, · expected: true · at \
+             /home/dev/js-yaml/test/loader_test.mjs:26:14",
+            "  L5 loader: construct-float: AssertionError: Expected values to be strictly equal: · \
+             actual: Infinity · expected: -Infinity · at \
+             /home/dev/js-yaml/test/samples-common/construct-float.js:20:10",
+            "  L25 loader: more-floats: AssertionError: Expected values to be strictly equal: · 1 \
+             !== -1 · at /home/dev/js-yaml/test/samples-common/more-floats.js:20:10",
+            "  L26 loader: negative-float-bug: AssertionError: Expected values to be strictly \
+             deep-equal: · 1 !== -1 · at /home/dev/js-yaml/test/loader_test.mjs:26:14",
+        ]
+    );
+}

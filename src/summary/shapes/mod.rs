@@ -9,6 +9,7 @@ mod bun;
 mod catch2;
 mod crash;
 mod ctest;
+mod deno;
 mod diagnostics;
 mod diff;
 mod eslint;
@@ -109,6 +110,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
         Box::<bun::Bun>::default(),
+        Box::<deno::Deno>::default(),
         Box::<rspec::Rspec>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
