@@ -3522,3 +3522,24 @@ fn deno_test_failures() {
         ]
     );
 }
+
+/// Robot Framework: the outermost suite's counts (printed last), and each failed test with its
+/// message; a suite's own `| FAIL |` line is no test.
+#[test]
+fn robot_failed_tests() {
+    let bytes = corpus6("robot-humanize.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "robot:"),
+        "robot: 120 tests, 105 passed, 15 failed"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (15):");
+    assert_eq!(all[1], "  L24 Ordinal Of 13: 13rd != 13th");
+    assert!(!all.iter().any(|l| l.contains("Tests.01")), "{all:#?}");
+    assert_eq!(
+        line_with(&all, "(one)"),
+        "  L241 Natural List Of 2 Items (one): TypeError: can only concatenate str (not \"list\") \
+         to str"
+    );
+}

@@ -41,6 +41,7 @@ mod pylint;
 mod pyright;
 mod pytest;
 mod pytrace;
+mod robot;
 mod rspec;
 mod ruff;
 mod rustc;
@@ -122,6 +123,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<catch2::Catch2>::default(),
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
+        Box::<robot::Robot>::default(),
         Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),
