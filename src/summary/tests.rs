@@ -3543,3 +3543,29 @@ fn robot_failed_tests() {
          to str"
     );
 }
+
+/// meson test with `--print-errorlogs`: the closing counts, and each failed test with how it
+/// ended and its log's first telling line and last line; the summary of failures is not
+/// counted again.
+#[test]
+fn meson_test_failures() {
+    let bytes = corpus6("meson-test-errorlogs-fribidi.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "meson test:"),
+        "meson test: 8 tests, 4 ok, 4 failed"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (4):");
+    assert_eq!(
+        all[3],
+        "  L52 BidiCharacterTest: exit status 11 · failure on line 102 · 11 errors"
+    );
+    assert!(
+        all[1].starts_with(
+            "  L5 CapRTL_implicit: exit status 1 · Exception: fribidi --test output for charset \
+             CapRTL and input file"
+        ),
+        "{all:#?}"
+    );
+}

@@ -30,6 +30,7 @@ mod listing;
 mod log;
 mod make;
 mod maven;
+mod meson;
 mod mocha;
 mod mypy;
 pub(crate) mod names;
@@ -115,6 +116,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<rspec::Rspec>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
+        Box::<meson::Meson>::default(),
         Box::<unity::Unity>::default(),
         Box::<gtest::Gtest>::default(),
         Box::<maven::Maven>::default(),
