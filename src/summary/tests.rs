@@ -3569,3 +3569,34 @@ fn meson_test_failures() {
         "{all:#?}"
     );
 }
+
+/// bandit: its issues by severity, and the first issue of each test, the most severe first
+/// after the very first; the code it echoes gives no notable examples.
+#[test]
+fn bandit_issues_by_severity() {
+    let bytes = corpus6("bandit-r-invoke.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "bandit:").starts_with(
+            "bandit: 1,292 issues (High: 1, Medium: 12, Low: 1,279); 18,558 lines of code; \
+             tests: B101 ×1,266,"
+        ),
+        "{}",
+        rendered(&r, "bandit:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[0],
+        "[ctxoff] first issue of each test, the most severe first (11):"
+    );
+    assert_eq!(
+        all[1],
+        "  L10 ./invoke/config.py:497:16: B105 Possible hardcoded password: 'invoke' (Low)"
+    );
+    assert_eq!(
+        all[2],
+        "  L84 ./invoke/runners.py:1365:27: B602 subprocess call with shell=True identified, \
+         security issue. (High)"
+    );
+    assert!(all[3].contains(": B307 "), "{all:#?}");
+}

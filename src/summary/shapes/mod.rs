@@ -5,6 +5,7 @@
 
 mod access;
 mod ansible;
+mod bandit;
 mod bun;
 mod catch2;
 mod crash;
@@ -134,6 +135,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
         Box::<shellcheck::Shellcheck>::default(),
+        Box::<bandit::Bandit>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<govet::GoVet>::default(),
