@@ -3600,3 +3600,55 @@ fn bandit_issues_by_severity() {
     );
     assert!(all[3].contains(": B307 "), "{all:#?}");
 }
+
+/// Counts at the edge of u64 in runners' closing lines (summed over runs) are held at the
+/// largest count: not wrapped, and no shape panics.
+#[test]
+fn huge_counts_in_closing_lines_do_not_overflow() {
+    let max = u64::MAX;
+    let mut out = String::new();
+    for _ in 0..2 {
+        for line in [
+            format!(" {max} pass"),
+            format!("Ran {max} tests across {max} files. [1ms]"),
+            format!("FAILED | {max} passed | {max} failed (1ms)"),
+            format!("Ok: {max}"),
+            format!("Fail: {max}"),
+            "Expected Fail: 1".to_owned(),
+            "Unexpected Pass: 1".to_owned(),
+            "Skipped: 1".to_owned(),
+            "Timeout: 1".to_owned(),
+            format!("  Failed: {max}.  Skipped: {max}.  Passed: {max}."),
+            format!("{max} scenarios passed, {max} failed, 1 error, 0 skipped"),
+            format!("{max} scenarios ({max} failed, 1 passed)"),
+            "Total issues (by severity):".to_owned(),
+            format!("\t\tLow: {max}"),
+            format!("\t\tHigh: {max}"),
+            // Runners read before this stop.
+            format!("===== {max} failed, {max} passed in 0.10s ====="),
+            format!("  {max} passing (3ms)"),
+            format!("  {max} failing"),
+            format!("{max} Tests {max} Failures 0 Ignored"),
+            format!("[  PASSED  ] {max} tests."),
+            format!("[  FAILED  ] {max} tests, listed below:"),
+            format!("Tests run: {max}, Failures: {max}, Errors: 0, Skipped: 0"),
+            format!("{max} runs, 1 assertions, {max} failures, 1 errors, 0 skips"),
+            format!("test cases: {max} | {max} passed | 1 failed"),
+            format!("100%: Checks: {max}, Failures: {max}, Errors: {max}"),
+            format!("{max} errors generated."),
+        ] {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    let (analysis, _) = feed(out.as_bytes(), 10);
+    assert_eq!(analysis.panicked_shapes(), 0);
+    let r = report(out.as_bytes());
+    let meson = fact(&r, "meson test");
+    assert_eq!(json_u64(&meson["fail"]), u64::MAX, "{meson}");
+    assert!(
+        rendered(&r, "bandit:").starts_with("bandit: 18,446,744,073,709,551,615 issues"),
+        "{}",
+        rendered(&r, "bandit:")
+    );
+}

@@ -78,7 +78,7 @@ impl Shape for Ansible {
         {
             self.hosts_total += 1;
             for (sum, n) in self.sum.iter_mut().zip(counts) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             if self.hosts.len() < HOSTS_SHOWN {
                 self.hosts.push((cut(host, 80), counts));

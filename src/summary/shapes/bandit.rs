@@ -97,7 +97,7 @@ impl Shape for Bandit {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let totals = self.totals?;
-        let issues: u64 = totals.iter().sum();
+        let issues = totals.iter().fold(0u64, |sum, n| sum.saturating_add(*n));
         let by_severity: Vec<String> = SEVERITIES
             .iter()
             .zip(totals)

@@ -45,13 +45,13 @@ impl Shape for Bun {
             return;
         }
         if let Some((word, n)) = count_line(text) {
-            self.counts[word] += n;
+            self.counts[word] = self.counts[word].saturating_add(n);
             return;
         }
         if let Some((tests, files)) = ran(text) {
             let (t, f) = self.ran.get_or_insert((0, 0));
-            *t += tests;
-            *f += files;
+            *t = t.saturating_add(tests);
+            *f = f.saturating_add(files);
             return;
         }
         if let Some((result, name)) = test_line(text) {
@@ -139,7 +139,7 @@ impl Shape for Bun {
             "skipped": skipped,
             "todo": todo,
         });
-        let failing = failed + errors > 0;
+        let failing = failed > 0 || errors > 0;
         Some(
             Fact::new("bun test", vec![line], json)
                 .failures(self.failures.take_as("failed tests"))

@@ -189,7 +189,7 @@ impl Catch2 {
 
 fn add(sums: &mut [u64; 4], counts: [u64; 4]) {
     for (sum, n) in sums.iter_mut().zip(counts) {
-        *sum += n;
+        *sum = sum.saturating_add(n);
     }
 }
 
@@ -206,7 +206,7 @@ fn totals(text: &str) -> Option<(&str, [u64; 4])> {
         return None;
     }
     let mut parts = rest.split('|');
-    let mut counts = [0; 4];
+    let mut counts = [0u64; 4];
     counts[0] = parts.next()?.trim().parse().ok()?;
     for part in parts {
         let (n, word) = part.trim().split_once(' ')?;
@@ -218,7 +218,8 @@ fn totals(text: &str) -> Option<(&str, [u64; 4])> {
             "failed as expected" => 1,
             _ => return None,
         };
-        counts[slot] += n.parse::<u64>().ok()?;
+        let n: u64 = n.parse().ok()?;
+        counts[slot] = counts[slot].saturating_add(n);
     }
     Some((which, counts))
 }

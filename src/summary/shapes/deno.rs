@@ -50,7 +50,7 @@ impl Shape for Deno {
     fn line(&mut self, number: u64, text: &str) {
         if let Some(counts) = closing(text) {
             for (sum, n) in self.counts.iter_mut().zip(counts) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             self.runs += 1;
             self.section = Section::Tests;
@@ -104,7 +104,11 @@ impl Shape for Deno {
         let [passed, failed, ignored, filtered] = self.counts;
         let mut line = format!(
             "deno test: {}, {} passed, {} failed",
-            plural(passed + failed + ignored, "test", "tests"),
+            plural(
+                passed.saturating_add(failed).saturating_add(ignored),
+                "test",
+                "tests",
+            ),
             thousands(passed),
             thousands(failed)
         );

@@ -44,7 +44,7 @@ impl Shape for Eunit {
         if let Some(totals) = totals(text) {
             self.end_block();
             for (sum, n) in self.totals.iter_mut().zip(totals) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             self.runs += 1;
             return;
@@ -73,7 +73,7 @@ impl Shape for Eunit {
             return None;
         }
         let [failed, skipped, passed] = self.totals;
-        let total = failed + skipped + passed;
+        let total = failed.saturating_add(skipped).saturating_add(passed);
         let line = format!(
             "eunit: {}, {} passed, {} failed, {} skipped",
             plural(total, "test", "tests"),

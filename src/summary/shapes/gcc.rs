@@ -138,8 +138,8 @@ impl Gcc {
             && let Ok(n) = n.parse::<u64>()
         {
             match which {
-                "error" | "errors" => self.stated[0] += n,
-                "warning" | "warnings" => self.stated[1] += n,
+                "error" | "errors" => self.stated[0] = self.stated[0].saturating_add(n),
+                "warning" | "warnings" => self.stated[1] = self.stated[1].saturating_add(n),
                 _ => {}
             }
         } else if let Some(rest) = text.strip_prefix("only showing the first ") {

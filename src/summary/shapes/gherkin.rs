@@ -317,7 +317,9 @@ fn counts(text: &str, noun: &str) -> Option<(u64, String, bool)> {
     if let Some(inner) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) {
         let each = inner.split(", ").map(count_word);
         each.clone().all(|c| c.is_some()).then_some(())?;
-        let sum: u64 = each.flatten().map(|(n, _)| n).sum();
+        let sum = each
+            .flatten()
+            .fold(0u64, |sum, (n, _)| sum.saturating_add(n));
         return (sum == first).then(|| (first, format!("({inner})"), false));
     }
     if rest.is_empty() {
@@ -327,7 +329,7 @@ fn counts(text: &str, noun: &str) -> Option<(u64, String, bool)> {
     let rest = rest.strip_prefix(" passed, ")?;
     let mut total = first;
     for part in rest.split(", ") {
-        total += count_word(part)?.0;
+        total = total.saturating_add(count_word(part)?.0);
     }
     Some((
         total,

@@ -105,7 +105,7 @@ impl Shape for GitLog {
                     && let Some((n, _)) = t.split_once(" file")
                     && let Ok(n) = n.parse::<u64>()
                 {
-                    self.stat.0 += n;
+                    self.stat.0 = self.stat.0.saturating_add(n);
                     self.stat_lines += 1;
                     for part in t.split(", ").skip(1) {
                         let Some((count, word)) = part.split_once(' ') else {

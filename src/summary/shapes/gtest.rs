@@ -51,19 +51,19 @@ impl Shape for Gtest {
                         }
                     }
                 } else if let Some(n) = count_before(rest, " test") {
-                    self.totals[3] += n;
+                    self.totals[3] = self.totals[3].saturating_add(n);
                 }
             }
             "PASSED" => {
                 if let Some(n) = count_before(rest, " test") {
-                    self.totals[2] += n;
+                    self.totals[2] = self.totals[2].saturating_add(n);
                 }
             }
             "SKIPPED" => {
                 if let Some(n) = count_before(rest, " test")
                     && rest.contains("listed below")
                 {
-                    self.totals[4] += n;
+                    self.totals[4] = self.totals[4].saturating_add(n);
                 }
             }
             "==========" => {
@@ -74,7 +74,7 @@ impl Shape for Gtest {
                     && let Some(s) = count_before(suites, " test")
                 {
                     self.binaries += 1;
-                    self.totals[0] += n;
+                    self.totals[0] = self.totals[0].saturating_add(n);
                     self.totals[1] += s;
                 }
             }
@@ -141,7 +141,7 @@ impl Gtest {
         if let Some(rest) = text.trim_start().strip_prefix("YOU HAVE ")
             && let Some(n) = count_before(rest, " DISABLED TEST")
         {
-            self.totals[5] += n;
+            self.totals[5] = self.totals[5].saturating_add(n);
         }
     }
 }

@@ -85,7 +85,7 @@ impl Shape for Maven {
                 &mut self.results
             };
             for (sum, n) in sums.iter_mut().zip(counts.0) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             return;
         }

@@ -46,7 +46,7 @@ struct Log {
 impl Shape for Meson {
     fn line(&mut self, number: u64, text: &str) {
         if let Some((i, n)) = count_line(text) {
-            self.counts[i] += n;
+            self.counts[i] = self.counts[i].saturating_add(n);
             self.counted |= 1 << i;
             self.in_recap = false;
             return;
@@ -91,7 +91,10 @@ impl Shape for Meson {
             return None;
         }
         let [ok, expected_fail, fail, unexpected_pass, skipped, timeout] = self.counts;
-        let total = self.counts.iter().sum();
+        let total = self
+            .counts
+            .iter()
+            .fold(0u64, |sum, n| sum.saturating_add(*n));
         let mut line = format!(
             "meson test: {}, {} ok, {} failed",
             plural(total, "test", "tests"),
@@ -117,7 +120,7 @@ impl Shape for Meson {
             "skipped": skipped,
             "timeout": timeout,
         });
-        let failing = fail + timeout + unexpected_pass > 0;
+        let failing = fail > 0 || timeout > 0 || unexpected_pass > 0;
         Some(
             Fact::new("meson test", vec![line], json)
                 .failures(self.failures.take_as("failed tests"))

@@ -56,7 +56,7 @@ impl Shape for Mocha {
             match word {
                 "passing" => {
                     // A run's totals: what follows is its failure list, not an earlier one's.
-                    self.totals[0] += n;
+                    self.totals[0] = self.totals[0].saturating_add(n);
                     self.runs += 1;
                     self.last_passing = n;
                     self.in_failures = false;
@@ -64,7 +64,7 @@ impl Shape for Mocha {
                 }
                 "pending" => self.totals[1] += n,
                 _ => {
-                    self.totals[2] += n;
+                    self.totals[2] = self.totals[2].saturating_add(n);
                     self.in_failures = true;
                     self.failed_runs_total += 1;
                     if self.failed_runs.len() < FAILED_RUNS_SHOWN {

@@ -16,7 +16,7 @@ pub(crate) fn js_test_counts(
 ) -> String {
     let mut line = format!(
         "tests: {} run, {} passed, {} failed",
-        thousands(passed + failed),
+        thousands(passed.saturating_add(failed)),
         thousands(passed),
         thousands(failed)
     );

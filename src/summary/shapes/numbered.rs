@@ -213,7 +213,7 @@ fn counts(text: &str) -> Option<u64> {
             }
             counted |= COUNTED.contains(&word.as_str());
             if is_failure_count(&word) {
-                failed = Some(failed.unwrap_or(0) + n);
+                failed = Some(failed.unwrap_or(0u64).saturating_add(n));
             }
             clauses += 1;
         }

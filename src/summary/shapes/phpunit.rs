@@ -56,7 +56,7 @@ impl Shape for Phpunit {
         if let Some(counts) = totals(text) {
             self.runs += 1;
             for (sum, n) in self.totals.iter_mut().zip(counts) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             self.listing = false;
             self.reading = false;

@@ -113,10 +113,10 @@ impl Shape for Pytest {
                 if let Some((counts, subtests)) = parse_final_line(text) {
                     self.sessions += 1;
                     for (total, n) in self.counts.iter_mut().zip(counts) {
-                        *total += n;
+                        *total = total.saturating_add(n);
                     }
                     for (total, n) in self.subtests.iter_mut().zip(subtests) {
-                        *total += n;
+                        *total = total.saturating_add(n);
                     }
                     self.in_short_summary = false;
                 }
@@ -674,7 +674,7 @@ fn parse_final_line(text: &str) -> Option<([u64; 8], [u64; 8])> {
             None => (&mut parsed, word),
         };
         let slot = WORDS.iter().position(|words| words.contains(&word))?;
-        into[slot] += n;
+        into[slot] = into[slot].saturating_add(n);
     }
     Some((parsed, subtests))
 }

@@ -228,9 +228,9 @@ impl Shape for Tap {
         }
         if let Some(totals) = check_totals(text) {
             let sum = self.check.get_or_insert_with(CheckTotals::default);
-            sum.checks += totals.checks;
-            sum.failures += totals.failures;
-            sum.errors += totals.errors;
+            sum.checks = sum.checks.saturating_add(totals.checks);
+            sum.failures = sum.failures.saturating_add(totals.failures);
+            sum.errors = sum.errors.saturating_add(totals.errors);
             sum.runs += 1;
         } else if let Some((name, detail)) = check_failure(text) {
             self.failures.push(number, name);

@@ -26,7 +26,7 @@ impl Shape for Unity {
         if let Some(totals) = total_line(text) {
             self.totals[0] += 1;
             for (sum, n) in self.totals[1..].iter_mut().zip(totals) {
-                *sum += n;
+                *sum = sum.saturating_add(n);
             }
             return;
         }
