@@ -3352,7 +3352,8 @@ fn clang_tidy_checks_are_codes() {
 }
 
 /// behave: its closing counts summed, each failing scenario with its place, how it failed
-/// (an assertion, or a traceback's exception and the last frame) and the step that failed;
+/// (an assertion, or a traceback's exception and its innermost frame in the project's own code,
+/// with its source line) and the step that failed;
 /// the closing list completes the count.
 #[test]
 fn behave_failing_scenarios() {
@@ -3374,9 +3375,10 @@ fn behave_failing_scenarios() {
     assert_eq!(
         line_with(&all, "separators.feature:13 "),
         "  L192 features/separators.feature:13 Words are joined with the chosen separator -- \
-         @1.1: NameError: name 'seperator' is not defined · at \
-         /home/dev/python_slugify-9.2.0/slugify/_legacy.py:161 · in step: When I slugify it \
-         with the separator \"_\""
+         @1.1: NameError: name 'seperator' is not defined · File \
+         \"/home/dev/python_slugify-9.2.0/slugify/_legacy.py\", line 161, in slugify · return \
+         text.replace(DEFAULT_SEPARATOR, seperator) if separator != DEFAULT_SEPARATOR else text \
+         · in step: When I slugify it with the separator \"_\""
     );
 }
 

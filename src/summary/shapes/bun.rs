@@ -9,6 +9,7 @@
 
 use serde_json::json;
 
+use super::crash::is_exception_line;
 use super::jest::JsDetail;
 use super::names::{Failure, Failures};
 use super::{Fact, Shape};
@@ -244,13 +245,7 @@ fn starts_report(text: &str) -> bool {
         return true;
     }
     // `TypeError: …`, `AssertionError [ERR_ASSERTION]: …`
-    if !text.starts_with(|c: char| c.is_ascii_uppercase()) {
-        return false;
-    }
-    let word = text.split([':', ' ']).next().unwrap_or("");
-    word.len() > 5
-        && word.starts_with(|c: char| c.is_ascii_uppercase())
-        && (word.ends_with("Error") || word.ends_with("Exception"))
+    is_exception_line(text)
 }
 
 #[cfg(test)]

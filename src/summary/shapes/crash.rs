@@ -190,9 +190,20 @@ impl Stack {
 /// A line that may head a stack trace: `Exception in thread "main" java.lang.X: …`,
 /// `java.lang.NullPointerException: …`, `com.example.LedgerException`, `TypeError: …`.
 fn header(text: &str, kind: Kind) -> Option<String> {
+    names_exception(text, kind).then(|| cut(text.trim_end(), KEPT_CHARS))
+}
+
+/// Whether `text` opens with an exception's or error's name, as a JavaScript or Python runtime
+/// prints one (`TypeError: …`, `AssertionError [ERR_ASSERTION]: …`, `Exception: …`).
+pub(crate) fn is_exception_line(text: &str) -> bool {
+    names_exception(text, Kind::Js)
+}
+
+/// [`header`]'s test, without keeping the line.
+fn names_exception(text: &str, kind: Kind) -> bool {
     // A class's name starts with a letter (and so do `Uncaught ` and `Exception in thread`).
     if !text.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) {
-        return None;
+        return false;
     }
     let t = text.strip_prefix("Uncaught ").unwrap_or(text);
     let class = t
@@ -203,7 +214,7 @@ fn header(text: &str, kind: Kind) -> Option<String> {
     let named =
         name.ends_with("Exception") || name.ends_with("Error") || name.ends_with("Throwable");
     if !named {
-        return None;
+        return false;
     }
     let shaped = match kind {
         // A class's full name: `java.lang.IllegalStateException`.
@@ -212,7 +223,7 @@ fn header(text: &str, kind: Kind) -> Option<String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.'),
     };
-    (shaped && !name.is_empty()).then(|| cut(text.trim_end(), KEPT_CHARS))
+    shaped && !name.is_empty()
 }
 
 /// A JVM frame of the program's own code, not the JDK's or the language runtime's

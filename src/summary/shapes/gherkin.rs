@@ -11,6 +11,7 @@
 use serde_json::json;
 
 use super::names::Failures;
+use super::pytrace::Traceback;
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -51,8 +52,8 @@ struct Reading {
     /// Lines of its message kept, and whether a frame of its stack was.
     message: usize,
     framed: bool,
-    /// In a Python traceback: the last frame read (`File "a.py", line 161` → `a.py:161`).
-    traceback: Option<Option<String>>,
+    /// A Python traceback being read (its lines without the failure's indentation).
+    traceback: Option<Traceback>,
 }
 
 impl Shape for Gherkin {
@@ -107,7 +108,7 @@ impl Shape for Gherkin {
                 self.reading = None;
             } else {
                 reading.lines += 1;
-                self.read_failure(indent, trimmed.trim_end());
+                self.read_failure(text.trim_end());
                 return;
             }
         }
@@ -131,7 +132,7 @@ impl Shape for Gherkin {
                 framed: false,
                 traceback: None,
             });
-            self.read_failure(indent, trimmed.trim_end());
+            self.read_failure(text.trim_end());
         }
     }
 
@@ -187,17 +188,30 @@ impl Gherkin {
         self.reading = None;
     }
 
-    /// A line of the current scenario's failure, indented by `indent`.
-    fn read_failure(&mut self, indent: usize, text: &str) {
+    /// A line of the current scenario's failure.
+    fn read_failure(&mut self, line: &str) {
         let Some(reading) = &mut self.reading else {
             return;
         };
         let Some(failure) = self.failures.current() else {
             return;
         };
+        let text = line.trim_start();
+        // The traceback as Python prints it, at the line's start.
+        let dedented = line.get(reading.indent..).unwrap_or(text);
         match &mut reading.traceback {
+            Some(traceback) => {
+                if let Some(raised) = traceback.line(dedented) {
+                    for detail in raised.detail() {
+                        failure.add_detail(detail);
+                    }
+                    reading.traceback = None;
+                }
+            }
             None if text.starts_with("Traceback (most recent call last)") => {
-                reading.traceback = Some(None);
+                let mut traceback = Traceback::default();
+                traceback.line(dedented);
+                reading.traceback = Some(traceback);
             }
             // The first frame of a stack: where it failed.
             None if text.starts_with("at ") => {
@@ -214,19 +228,6 @@ impl Gherkin {
                     reading.message += 1;
                     failure.add_detail(text);
                 }
-            }
-            Some(frame) if indent > reading.indent => {
-                if let Some(place) = python_frame(text) {
-                    *frame = Some(place);
-                }
-            }
-            Some(frame) => {
-                // The exception, at the traceback's own indentation.
-                failure.add_detail(text);
-                if let Some(place) = frame.take() {
-                    failure.add_detail(&format!("at {place}"));
-                }
-                reading.traceback = None;
             }
         }
     }
@@ -344,14 +345,6 @@ fn count_word(part: &str) -> Option<(u64, &str)> {
     let word_ok = !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase());
     word_ok.then_some(())?;
     Some((n.parse().ok()?, word))
-}
-
-/// `File "slugify/_legacy.py", line 161, in slugify` → `slugify/_legacy.py:161`.
-fn python_frame(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("File \"")?;
-    let (file, rest) = rest.split_once("\", line ")?;
-    let line: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    (!line.is_empty()).then(|| format!("{file}:{line}"))
 }
 
 #[cfg(test)]

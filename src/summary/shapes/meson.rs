@@ -7,6 +7,7 @@
 
 use serde_json::json;
 
+use super::crash::is_exception_line;
 use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
@@ -194,17 +195,11 @@ fn count_line(text: &str) -> Option<(usize, u64)> {
 
 /// A line of a log that says what failed: an exception, an error, a failure.
 fn is_telling(t: &str) -> bool {
-    let lower_start: String = t.chars().take(12).collect::<String>().to_ascii_lowercase();
-    if ["error", "fail", "assert", "fatal", "panic"]
+    let opens_with = |w: &str| t.get(..w.len()).is_some_and(|s| s.eq_ignore_ascii_case(w));
+    ["error", "fail", "assert", "fatal", "panic"]
         .iter()
-        .any(|w| lower_start.starts_with(w))
-    {
-        return true;
-    }
-    let word = t.split([':', ' ']).next().unwrap_or("");
-    word.len() > 5
-        && (word.ends_with("Error") || word.ends_with("Exception"))
-        && t[word.len()..].starts_with(':')
+        .any(|w| opens_with(w))
+        || is_exception_line(t)
 }
 
 #[cfg(test)]
