@@ -3654,3 +3654,56 @@ fn huge_counts_in_closing_lines_do_not_overflow() {
         rendered(&r, "bandit:")
     );
 }
+
+/// strace: the calls and how many failed by error, how each process ended, what the program
+/// wrote to standard error (in full where it is interleaved after a cut string), and the calls
+/// that failed on its own files, the last first; lookups that fail by design (libraries,
+/// locales, stat probes, terminal checks) are not among them.
+#[test]
+fn strace_reads_ends_messages_and_the_programs_own_failures() {
+    let bytes = corpus5("strace-f-reportsync.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "strace:"),
+        "strace: 2,134 calls in 2 processes, 210 failed (ENOENT ×115, EINVAL ×3, ENOTTY ×89, \
+         ESPIPE ×2, EINPROGRESS ×1, ECONNREFUSED ×1)"
+    );
+    assert_eq!(
+        rendered(&r, "ends:"),
+        "ends: L1,692 [pid 26476] +++ exited with 128 +++ · L2,159 +++ exited with 1 +++"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let at = |prefix: &str| {
+        all.iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{prefix}: {all:#?}"))
+    };
+    let written = at("[ctxoff] written to standard error (21):");
+    assert!(
+        all[written + 1]
+            .starts_with("  L1,353 WARNING reportsync: no config file found (reportsync.toml, ")
+    );
+    assert!(all.contains(
+        &"  L1,696 ERROR reportsync: git log failed in reports-data (exit 128): fatal: bad object HEAD"
+            .to_owned()
+    ));
+    assert!(all.contains(
+        &"  L2,152 [Errno 2] No such file or directory: 'templates/summary.txt'".to_owned()
+    ));
+    let own = at(
+        "[ctxoff] calls that failed on the program's own files and sockets, the last first (21):",
+    );
+    assert_eq!(
+        all[own + 1],
+        "  L1,784 openat(AT_FDCWD, \"templates/summary.txt\", O_RDONLY|O_CLOEXEC) = -1 ENOENT \
+         (No such file or directory)"
+    );
+    assert_eq!(
+        all[own + 2],
+        "  L1,779 getsockopt(3, SOL_SOCKET, SO_ERROR, [ECONNREFUSED], [4]) = 0"
+    );
+    assert!(
+        !all.iter()
+            .any(|l| l.contains("/usr/share/locale") || l.contains("ENOTTY ("))
+    );
+}

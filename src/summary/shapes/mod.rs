@@ -49,6 +49,7 @@ mod ruff;
 mod rustc;
 mod sanitizer;
 mod shellcheck;
+mod strace;
 mod tap;
 mod tsc;
 mod unittest;
@@ -143,6 +144,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<sanitizer::Sanitizer>::default(),
         Box::<make::Make>::default(),
         Box::<ansible::Ansible>::default(),
+        Box::<strace::Strace>::default(),
         Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
