@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::notable::{
     NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
 };
+use super::prefix::Prefixes;
 use super::shapes::{Fact, Failure, Failures, Shape, Source, registry};
 use crate::format::thousands;
 use crate::text::clean_line;
@@ -34,6 +35,8 @@ pub(crate) struct Analysis {
     shapes: Vec<Slot>,
     /// Scratch space of [`Analysis::plain_lines`]: the lower-cased text.
     lower: Vec<u8>,
+    /// A runner's line prefixes, taken off before the shapes read a line.
+    prefixes: Prefixes,
 }
 
 impl Analysis {
@@ -53,6 +56,7 @@ impl Analysis {
                 .map(|shape| Slot { shape, alive: true })
                 .collect(),
             lower: Vec::new(),
+            prefixes: Prefixes::default(),
         }
     }
 
@@ -110,30 +114,18 @@ impl Analysis {
         number - first
     }
 
-    /// Every live shape reads the line, under one guard: a shape that panics is disabled and
-    /// the ones after it still read the line.
+    /// Every live shape reads the line, without a runner's prefix (see [`Prefixes`]).
     fn shapes(&mut self, number: u64, text: &str) {
-        let mut at = 0;
-        while at < self.shapes.len() {
-            let slots = &mut self.shapes;
-            let done = guarded(|| {
-                while at < slots.len() {
-                    if slots[at].alive {
-                        slots[at].shape.line(number, text);
-                    }
-                    at += 1;
-                }
-            });
-            if done.is_some() {
-                return;
-            }
-            self.shapes[at].alive = false;
-            at += 1;
-        }
+        let shapes = &mut self.shapes;
+        self.prefixes
+            .line(number, text, |number, text| read(shapes, number, text));
     }
 
     /// Ends the analysis: every shape's facts (a shape replaced by another's is left out).
-    pub(crate) fn conclude(self) -> Findings {
+    pub(crate) fn conclude(mut self) -> Findings {
+        let shapes = &mut self.shapes;
+        self.prefixes
+            .flush(|number, text| read(shapes, number, text));
         let mut facts: Vec<Fact> = self
             .shapes
             .into_iter()
@@ -176,6 +168,7 @@ impl Analysis {
     #[cfg(test)]
     pub(crate) fn approx_heap(&self) -> usize {
         self.notable.approx_heap()
+            + self.prefixes.approx_heap()
             + self
                 .shapes
                 .iter()
@@ -187,6 +180,27 @@ impl Analysis {
 thread_local! {
     /// Set while a shape runs: its panic is handled, and the panic message is not printed.
     static IN_SHAPE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Every live shape reads the line, under one guard: a shape that panics is disabled and the
+/// ones after it still read the line.
+fn read(slots: &mut [Slot], number: u64, text: &str) {
+    let mut at = 0;
+    while at < slots.len() {
+        let done = guarded(|| {
+            while at < slots.len() {
+                if slots[at].alive {
+                    slots[at].shape.line(number, text);
+                }
+                at += 1;
+            }
+        });
+        if done.is_some() {
+            return;
+        }
+        slots[at].alive = false;
+        at += 1;
+    }
 }
 
 /// Runs `f` on the slot's shape unless it panicked before; a panic disables the shape.

@@ -6,6 +6,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod notable;
+mod prefix;
 pub(crate) mod preview;
 mod render;
 mod shapes;

@@ -1325,7 +1325,7 @@ mod properties {
         }
     }
 
-    /// Every output of the six corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the seven corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<Vec<u8>> {
         static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
@@ -1333,7 +1333,7 @@ mod properties {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
             let mut all = Vec::new();
             for corpus in [
-                "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6",
+                "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
@@ -3705,5 +3705,78 @@ fn strace_reads_ends_messages_and_the_programs_own_failures() {
     assert!(
         !all.iter()
             .any(|l| l.contains("/usr/share/locale") || l.contains("ENOTTY ("))
+    );
+}
+
+fn corpus7(name: &str) -> Vec<u8> {
+    fixture("corpus7", name)
+}
+
+/// A monorepo's test run through turbo: each task's lines carry a `pkg:test: ` prefix, which
+/// the shapes read without (vitest's, mocha's and tape's counts), and turbo's closing lines
+/// name the failed tasks with their exit status.
+#[test]
+fn a_task_runners_prefixed_output_is_read_per_runner() {
+    let r = report(&corpus7("turbo-continue-libs-monorepo.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (turbo): 5 total, 1 successful, 4 failed: qs#test (exit 1), papaparse#test \
+         (exit 3), chance#test (exit 1), zod#test (exit 1)"
+    );
+    assert!(rendered(&r, "tests: 1,833 run, 1,821 passed, 12 failed").contains("vitest"));
+    assert!(rendered(&r, "tests: 264 run, 261 passed, 3 failed").contains("mocha"));
+    assert!(rendered(&r, "tests: 1,699 run, 1,689 passed, 10 failed").contains("TAP"));
+    let r = report(&corpus7("pnpm-r-no-bail-libs-monorepo.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (pnpm): 5 total, 1 successful, 4 failed: chance@1.1.13 test (exit 1), \
+         papaparse@5.7.1 test (exit 3), qs@6.17.1 test (exit 1), zod@4.6.7 test (exit 1)"
+    );
+    assert!(rendered(&r, "tests: 1,833 run").contains("vitest"));
+    let r = report(&corpus7("nx-lint-typecheck-libs-monorepo.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (nx): 5 total, 4 failed: qs:lint, papaparse:lint, chance:lint, zod:typecheck"
+    );
+}
+
+/// Time stamps put on by a CI log or `ts`, and GNU parallel's job tags, hide no test run.
+#[test]
+fn stamped_and_tagged_lines_are_read_without_the_stamp_or_tag() {
+    let r = report(&corpus7("ts-pytest-packaging.txt"));
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 64,204 run, 64,189 passed, 15 failed, 3 skipped, 446 deselected (pytest)"
+    );
+    let r = report(&corpus7("parallel-tag-pytest-pathspec.txt"));
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 199 run, 193 passed, 6 failed (pytest)"
+    );
+}
+
+/// Process managers: the process that failed, the ones stopped after it (a signal's negative
+/// status is no failure), and the servers' own logs read behind honcho's prefix.
+#[test]
+fn a_process_managers_ends_and_its_processes_logs() {
+    let r = report(&corpus7("honcho-start-huey-flask-ex.txt"));
+    assert_eq!(rendered(&r, "tasks"), "tasks: 1 failed: web.1 (rc=1)");
+    assert_eq!(
+        rendered(&r, "ended:"),
+        "ended: redis.1 (rc=-15), worker.1 (rc=-15)"
+    );
+    assert!(rendered(&r, "log: 58 records").contains("12 exceptions"));
+    assert!(rendered(&r, "access log: 56 requests, 11 failed").contains("500 ×3"));
+    let r = report(&corpus7("concurrently-npm-deep-equal.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks: 2 failed: npm run lint (exit 1), npm run tests-only (exit 1)"
+    );
+    assert!(rendered(&r, "eslint: 16 problems").contains("3 errors, 13 warnings"));
+    let r = report(&corpus7("tox-cachetools.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (tox): 6 failed: py (exit 1), docs (exit 1), doctest (exit 1), pyright (exit 1), \
+         ruff (exit 1), ruff-format (exit 1) (evaluation failed)"
     );
 }

@@ -51,6 +51,7 @@ mod sanitizer;
 mod shellcheck;
 mod strace;
 mod tap;
+mod tasks;
 mod tsc;
 mod unittest;
 mod unity;
@@ -128,6 +129,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
         Box::<robot::Robot>::default(),
+        Box::<tasks::Tasks>::default(),
         Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
         Box::<mypy::Mypy>::default(),

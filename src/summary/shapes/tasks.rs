@@ -1,0 +1,377 @@
+//! Runners of several tasks or processes, by their closing lines: a monorepo's task runner
+//! (turbo's `Tasks:    1 successful, 5 total` and `Failed:    a#test, b#test`, pnpm's `Summary:
+//! 4 fails, 1 passes` and its ` ERROR  pkg@1.0.0 test: …` / `Exit status 3`, nx's and lerna's
+//! `Failed tasks:` list, npm's `npm error workspace pkg@1.0.0`), tox's `  py: FAIL code 1
+//! (…)`, and process managers (concurrently's and foreman's `… exited with code 1`, honcho's
+//! `web.1 stopped (rc=1)`). Their lines arrive without the runner's prefix (see
+//! `summary::prefix`). Stated: which tasks failed, with their exit status, and the runner's
+//! own totals; the tasks' own output is read by the other shapes.
+
+use serde_json::json;
+
+use super::{Fact, Shape};
+use crate::format::{cut, thousands};
+
+/// Tasks remembered by name.
+const TASKS_KEPT: usize = 64;
+
+#[derive(Debug, Default)]
+pub(crate) struct Tasks {
+    runner: Option<&'static str>,
+    /// The runner's own totals, when it states them.
+    total: Option<u64>,
+    succeeded: Option<u64>,
+    failed: Option<u64>,
+    /// Each task's name, exit status as printed, and whether it failed, in order.
+    tasks: Vec<Task>,
+    more_tasks: u64,
+    /// Reading turbo's, nx's or lerna's list of failed tasks.
+    in_failed_list: bool,
+    /// A failed task whose exit status is on the next line (pnpm), or the exit status of a
+    /// task named on a later line (npm).
+    pending: Option<String>,
+    npm_code: Option<String>,
+    /// tox's verdict.
+    verdict: Option<&'static str>,
+}
+
+#[derive(Debug)]
+struct Task {
+    name: String,
+    status: Option<String>,
+    failed: bool,
+}
+
+impl Shape for Tasks {
+    fn line(&mut self, _number: u64, text: &str) {
+        let t = text.trim();
+        if t.is_empty() {
+            return;
+        }
+        if let Some(name) = self.pending.take() {
+            if let Some(code) = t.strip_prefix("Exit status ") {
+                self.task(&name, Some(format!("exit {code}")), true);
+                return;
+            }
+            self.task(&name, None, true);
+        }
+        if self.in_failed_list {
+            if let Some(name) = t.strip_prefix("- ") {
+                self.task(name, None, true);
+                return;
+            }
+            self.in_failed_list = false;
+        }
+        // Most lines are neither (a runner's line starts with one of these; a task's end ends
+        // in its status).
+        if b"TFSELNnce>".contains(&t.as_bytes()[0]) {
+            self.runner_line(t);
+        }
+        let last = t.as_bytes()[t.len() - 1];
+        if last.is_ascii_digit() || last == b')' {
+            self.task_line(t);
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        let failed: Vec<&Task> = self.tasks.iter().filter(|t| t.failed).collect();
+        // Processes that all ended well say nothing a runner's totals would not.
+        if failed.is_empty() && self.runner.is_none() {
+            return None;
+        }
+        let failed_count = self.failed.unwrap_or(failed.len() as u64);
+        let mut line = match self.runner {
+            Some(runner) => format!("tasks ({runner}): "),
+            None => "tasks: ".to_owned(),
+        };
+        let mut counts = Vec::new();
+        if let Some(total) = self.total {
+            counts.push(format!("{} total", thousands(total)));
+        }
+        if let Some(ok) = self.succeeded {
+            counts.push(format!("{} successful", thousands(ok)));
+        }
+        counts.push(format!("{} failed", thousands(failed_count)));
+        line.push_str(&counts.join(", "));
+        if !failed.is_empty() {
+            let names: Vec<String> = failed.iter().map(|t| t.render()).collect();
+            line.push_str(&format!(": {}", names.join(", ")));
+        }
+        if let Some(verdict) = self.verdict {
+            line.push_str(&format!(" ({verdict})"));
+        }
+        let mut lines = vec![line];
+        let others: Vec<String> = self
+            .tasks
+            .iter()
+            .filter(|t| !t.failed && t.status.is_some())
+            .map(Task::render)
+            .collect();
+        if !others.is_empty() {
+            let more = if self.more_tasks > 0 {
+                format!(", … {} more", thousands(self.more_tasks))
+            } else {
+                String::new()
+            };
+            lines.push(format!("ended: {}{more}", others.join(", ")));
+        }
+        let json = json!({
+            "shape": "tasks",
+            "runner": self.runner,
+            "total": self.total,
+            "succeeded": self.succeeded,
+            "failed": failed_count,
+            "tasks": self.tasks.iter().map(|t| json!({"name": t.name, "status": t.status,
+                "failed": t.failed})).collect::<Vec<_>>(),
+        });
+        // Not a report of its own: what the tasks printed is read by the other shapes, a log
+        // among them (a process manager runs servers).
+        Some(Fact::new("tasks", lines, json).log())
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.tasks
+            .iter()
+            .map(|t| t.name.capacity() + t.status.as_ref().map_or(0, String::capacity) + 48)
+            .sum::<usize>()
+            + self.pending.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Task {
+    fn render(&self) -> String {
+        match &self.status {
+            Some(status) => format!("{} ({status})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl Tasks {
+    /// A task's outcome; a task named again gets the status it lacked.
+    fn task(&mut self, name: &str, status: Option<String>, failed: bool) {
+        let name = cut(name.trim(), 100);
+        if let Some(task) = self.tasks.iter_mut().find(|t| t.name == name) {
+            task.failed |= failed;
+            if status.is_some() {
+                task.status = status;
+            }
+        } else if self.tasks.len() < TASKS_KEPT {
+            self.tasks.push(Task {
+                name,
+                status,
+                failed,
+            });
+        } else {
+            self.more_tasks = self.more_tasks.saturating_add(1);
+        }
+    }
+
+    /// The runners' own summaries.
+    fn runner_line(&mut self, t: &str) {
+        if let Some(rest) = t.strip_prefix("Tasks:") {
+            // turbo: `Tasks:    1 successful, 5 total`.
+            let rest = rest.trim();
+            if let Some((ok, total)) = rest.split_once(" successful, ")
+                && let (Ok(ok), Some(Ok(total))) = (
+                    ok.trim().parse(),
+                    total.strip_suffix(" total").map(str::parse),
+                )
+            {
+                self.runner = Some("turbo");
+                self.succeeded = Some(ok);
+                self.total = Some(total);
+            }
+        } else if let Some(rest) = t.strip_prefix("Failed:") {
+            if self.runner == Some("turbo") {
+                for name in rest.split(", ") {
+                    self.task(name, None, true);
+                }
+            }
+        } else if let Some(rest) = t.strip_prefix("Summary: ") {
+            // pnpm: `Summary: 4 fails, 1 passes`.
+            if let Some((fails, passes)) = rest.split_once(" fails, ")
+                && let (Ok(fails), Some(Ok(passes))) = (
+                    fails.parse::<u64>(),
+                    passes.strip_suffix(" passes").map(str::parse::<u64>),
+                )
+            {
+                self.runner = Some("pnpm");
+                self.failed = Some(fails);
+                self.succeeded = Some(passes);
+                self.total = Some(fails.saturating_add(passes));
+            }
+        } else if let Some(rest) = t
+            .strip_prefix("ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL")
+            .or_else(|| t.strip_prefix("ERROR"))
+        {
+            // pnpm: ` ERROR  chance@1.1.13 test: `ava`` then `Exit status 1` (the spaces
+            // around its badge may be thin ones).
+            if let Some((task, _command)) = rest.trim_start().split_once(": `")
+                && task.contains('@')
+            {
+                self.runner.get_or_insert("pnpm");
+                self.pending = Some(task.to_owned());
+            }
+        } else if t == "Failed tasks:" {
+            self.in_failed_list = true;
+        } else if let Some(at) = t
+            .find("Running target")
+            .or_else(|| t.find("Successfully ran target"))
+        {
+            // nx, lerna: `Lerna (powered by Nx)   Running target test for 5 projects failed`.
+            let runner = if t.starts_with("Lerna") {
+                "lerna"
+            } else {
+                "nx"
+            };
+            let counted = t[at..].split_once(" for ").and_then(|(_, rest)| {
+                let (n, rest) = rest.split_once(' ')?;
+                Some((n.parse::<u64>().ok()?, rest))
+            });
+            if let Some((n, rest)) = counted {
+                self.runner = Some(runner);
+                self.total = Some(n);
+                if !rest.ends_with("failed") && t.contains("Successfully ran target") {
+                    self.succeeded = Some(n);
+                }
+            }
+        } else if let Some(rest) = t
+            .strip_prefix("npm error ")
+            .or_else(|| t.strip_prefix("npm ERR! "))
+        {
+            if let Some(code) = rest.strip_prefix("code ") {
+                self.npm_code = Some(format!("exit {code}"));
+            } else if let Some(workspace) = rest.strip_prefix("workspace ") {
+                self.runner.get_or_insert("npm");
+                let status = self.npm_code.take();
+                self.task(workspace, status, true);
+            }
+        } else if t == "congratulations :)" || t.starts_with("congratulations :) (") {
+            self.runner.get_or_insert("tox");
+            self.verdict = Some("congratulations");
+        } else if t.starts_with("evaluation failed :(") {
+            self.runner.get_or_insert("tox");
+            self.verdict = Some("evaluation failed");
+        }
+    }
+
+    /// A task's or process's own end.
+    fn task_line(&mut self, t: &str) {
+        if let Some((command, code)) = t.rsplit_once(" exited with code ") {
+            // concurrently, foreman, docker compose.
+            // Not a log record's (`[notice] 6964#6964: worker process 6966 exited with code 0`).
+            if let Ok(code) = code.parse::<i64>()
+                && !command.is_empty()
+                && !command.contains(": ")
+                && !command.contains(']')
+            {
+                self.task(command, Some(format!("exit {code}")), code != 0);
+            }
+        } else if let Some((name, rc)) = t.split_once(" stopped (rc=") {
+            // honcho.
+            if let Some(Ok(rc)) = rc.strip_suffix(')').map(str::parse::<i64>)
+                && !name.contains(' ')
+            {
+                // A negative status is a signal's: the manager stopping the others.
+                self.task(name, Some(format!("rc={rc}")), rc > 0);
+            }
+        } else if let Some((name, rest)) = t.split_once(": ") {
+            // turbo: `qs#test:  ERROR  command (…) … exited (1)`; tox: `py: FAIL code 1 (…)`.
+            if name.contains('#')
+                && !name.contains(' ')
+                && let Some((_, code)) = rest.rsplit_once(" exited (")
+                && let Some(code) = code.strip_suffix(')')
+            {
+                self.task(name, Some(format!("exit {code}")), code != "0");
+            } else if !name.contains(' ') && self.verdict.is_none() {
+                if let Some(code) = rest.strip_prefix("FAIL code ") {
+                    let code = code.split_whitespace().next().unwrap_or("");
+                    self.runner.get_or_insert("tox");
+                    self.task(name, Some(format!("exit {code}")), true);
+                } else if rest.starts_with("OK (") && rest.ends_with(" seconds)") {
+                    self.runner.get_or_insert("tox");
+                    self.task(name, Some("OK".to_owned()), false);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(text: &str) -> Vec<String> {
+        let mut shape = Box::<Tasks>::default();
+        for (i, line) in text.lines().enumerate() {
+            shape.line(i as u64 + 1, line);
+        }
+        shape.finish().map(|f| f.lines).unwrap_or_default()
+    }
+
+    #[test]
+    fn runners_closing_lines_name_the_failed_tasks() {
+        assert_eq!(
+            facts(
+                "qs#test:  ERROR  command (/p/qs) /usr/bin/pnpm run test exited (1)\n\
+                 zod#test:  ERROR  command (/p/zod) /usr/bin/pnpm run test exited (3)\n\
+                 \n Tasks:    1 successful, 3 total\nCached:    0 cached, 3 total\n\
+                 Failed:    qs#test, zod#test\n"
+            ),
+            ["tasks (turbo): 3 total, 1 successful, 2 failed: qs#test (exit 1), zod#test (exit 3)"]
+        );
+        assert_eq!(
+            facts(
+                "Summary: 1 fails, 1 passes\n\n/p/chance:\n\u{2009}ERROR\u{2009} chance@1.1.13 test: `ava`\n\
+                 Exit status 1\n"
+            ),
+            ["tasks (pnpm): 2 total, 1 successful, 1 failed: chance@1.1.13 test (exit 1)"]
+        );
+        assert_eq!(
+            facts(
+                " NX   Running targets lint, typecheck for 5 projects failed\n\nFailed tasks:\n\n\
+                 - qs:lint\n- zod:typecheck\n"
+            ),
+            ["tasks (nx): 5 total, 2 failed: qs:lint, zod:typecheck"]
+        );
+        assert_eq!(
+            facts(
+                "npm error code 1\nnpm error path /p/zod\nnpm error workspace zod@4.6.7\n\
+                 npm error location /p/zod\n"
+            ),
+            ["tasks (npm): 1 failed: zod@4.6.7 (exit 1)"]
+        );
+        assert_eq!(
+            facts(
+                "  py: FAIL code 1 (13.85=setup[7.61]+cmd[6.24] seconds)\n\
+                 \x20 lint: OK (6.65=setup[6.61]+cmd[0.04] seconds)\n  evaluation failed :( (77.02 seconds)\n"
+            ),
+            [
+                "tasks (tox): 1 failed: py (exit 1) (evaluation failed)",
+                "ended: lint (OK)"
+            ]
+        );
+    }
+
+    #[test]
+    fn process_managers_ends_are_read() {
+        assert_eq!(
+            facts(
+                "web.1 started (pid=1650)\nweb.1 stopped (rc=1)\nredis.1 stopped (rc=-15)\n\
+                 npm run lint exited with code 0\n"
+            ),
+            [
+                "tasks: 1 failed: web.1 (rc=1)",
+                "ended: redis.1 (rc=-15), npm run lint (exit 0)"
+            ]
+        );
+        assert!(facts("all good\nnothing ended\n").is_empty());
+        assert!(facts("npm run lint exited with code 0\nweb.1 stopped (rc=-15)\n").is_empty());
+        assert!(
+            facts("2026/12/02 [notice] 6964#6964: worker process 6966 exited with code 2\n")
+                .is_empty()
+        );
+    }
+}
