@@ -216,9 +216,14 @@ impl Tasks {
             }
         } else if t == "Failed tasks:" {
             self.in_failed_list = true;
-        } else if let Some(at) = t
-            .find("Running target")
-            .or_else(|| t.find("Successfully ran target"))
+        } else if let Some(at) = (t.starts_with("NX")
+            || t.starts_with("Lerna")
+            || t.trim_start_matches(['>', ' ']).starts_with("NX"))
+        .then(|| {
+            t.find("Running target")
+                .or_else(|| t.find("Successfully ran target"))
+        })
+        .flatten()
         {
             // nx, lerna: `Lerna (powered by Nx)   Running target test for 5 projects failed`.
             let runner = if t.starts_with("Lerna") {
@@ -259,41 +264,55 @@ impl Tasks {
 
     /// A task's or process's own end.
     fn task_line(&mut self, t: &str) {
-        if let Some((command, code)) = t.rsplit_once(" exited with code ") {
-            // concurrently, foreman, docker compose.
-            // Not a log record's (`[notice] 6964#6964: worker process 6966 exited with code 0`).
-            if let Ok(code) = code.parse::<i64>()
-                && !command.is_empty()
-                && !command.contains(": ")
-                && !command.contains(']')
-            {
-                self.task(command, Some(format!("exit {code}")), code != 0);
+        // Read from the end, by bytes: most lines that end in a digit or `)` are neither.
+        let digits = t.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-');
+        if digits.len() < t.len() {
+            if let Some(command) = digits.strip_suffix(" exited with code ") {
+                // concurrently, foreman, docker compose; not a log record's (`[notice]
+                // 6964#6964: worker process 6966 exited with code 0`).
+                if let Ok(code) = t[digits.len()..].parse::<i64>()
+                    && !command.is_empty()
+                    && !command.contains(": ")
+                    && !command.contains(']')
+                {
+                    self.task(command, Some(format!("exit {code}")), code != 0);
+                }
             }
-        } else if let Some((name, rc)) = t.split_once(" stopped (rc=") {
-            // honcho.
-            if let Some(Ok(rc)) = rc.strip_suffix(')').map(str::parse::<i64>)
+            return;
+        }
+        let Some(open) = t.rfind('(') else {
+            return;
+        };
+        let (before, inside) = (&t[..open], &t[open + 1..t.len() - 1]);
+        if let Some(name) = before.strip_suffix(" stopped ") {
+            // honcho: `web.1 stopped (rc=1)`.
+            if let Some(Ok(rc)) = inside.strip_prefix("rc=").map(str::parse::<i64>)
                 && !name.contains(' ')
             {
                 // A negative status is a signal's: the manager stopping the others.
                 self.task(name, Some(format!("rc={rc}")), rc > 0);
             }
-        } else if let Some((name, rest)) = t.split_once(": ") {
-            // turbo: `qs#test:  ERROR  command (…) … exited (1)`; tox: `py: FAIL code 1 (…)`.
-            if name.contains('#')
-                && !name.contains(' ')
-                && let Some((_, code)) = rest.rsplit_once(" exited (")
-                && let Some(code) = code.strip_suffix(')')
-            {
-                self.task(name, Some(format!("exit {code}")), code != "0");
-            } else if !name.contains(' ') && self.verdict.is_none() {
-                if let Some(code) = rest.strip_prefix("FAIL code ") {
-                    let code = code.split_whitespace().next().unwrap_or("");
-                    self.runner.get_or_insert("tox");
-                    self.task(name, Some(format!("exit {code}")), true);
-                } else if rest.starts_with("OK (") && rest.ends_with(" seconds)") {
-                    self.runner.get_or_insert("tox");
-                    self.task(name, Some("OK".to_owned()), false);
-                }
+            return;
+        }
+        let Some(colon) = t.find(':') else {
+            return;
+        };
+        let (name, rest) = (&t[..colon], t[colon + 1..].trim_start());
+        if name.is_empty() || name.contains(' ') || !t[colon + 1..].starts_with(' ') {
+            return;
+        }
+        if before.ends_with(" exited ") && name.contains('#') {
+            // turbo: `qs#test:  ERROR  command (…) … exited (1)`.
+            self.task(name, Some(format!("exit {inside}")), inside != "0");
+        } else if self.verdict.is_none() {
+            // tox: `py: FAIL code 1 (…)`, `lint: OK (6.65=setup[6.61]+cmd[0.04] seconds)`.
+            if let Some(code) = rest.strip_prefix("FAIL code ") {
+                let code = code.split_whitespace().next().unwrap_or("");
+                self.runner.get_or_insert("tox");
+                self.task(name, Some(format!("exit {code}")), true);
+            } else if rest.starts_with("OK (") && rest.ends_with(" seconds)") {
+                self.runner.get_or_insert("tox");
+                self.task(name, Some("OK".to_owned()), false);
             }
         }
     }
