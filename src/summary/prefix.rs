@@ -50,38 +50,9 @@ impl Form {
     fn split(self, line: &str) -> Option<(usize, &str)> {
         let b = line.as_bytes();
         match self {
-            Form::Task => {
-                let pkg = package(b)?;
-                if b.get(pkg) != Some(&b':') {
-                    return None;
-                }
-                let task = word(&b[pkg + 1..]);
-                if task == 0 || !b[pkg + 1].is_ascii_alphabetic() {
-                    return None;
-                }
-                let end = pkg + 1 + task;
-                match &b[end..] {
-                    [b':'] => Some((end + 1, &line[..end])),
-                    [b':', b' ', ..] => Some((end + 2, &line[..end])),
-                    _ => None,
-                }
-            }
-            Form::Workspace => {
-                let pkg = package(b)?;
-                if b.get(pkg) != Some(&b' ') || !b[..pkg].contains(&b'/') {
-                    return None;
-                }
-                let script = word(&b[pkg + 1..]);
-                if script == 0 || !b[pkg + 1].is_ascii_lowercase() {
-                    return None;
-                }
-                let end = pkg + 1 + script;
-                match &b[end..] {
-                    [b':' | b'$'] => Some((end + 1, &line[..end])),
-                    [b':' | b'$', b' ', ..] => Some((end + 2, &line[..end])),
-                    _ => None,
-                }
-            }
+            Form::Task => package_and_word(line, b':', u8::is_ascii_alphabetic, b":"),
+            Form::Workspace => package_and_word(line, b' ', u8::is_ascii_lowercase, b":$")
+                .filter(|(_, name)| name.split(' ').next().is_some_and(|p| p.contains('/'))),
             Form::Bracket => {
                 if b.first() != Some(&b'[') {
                     return None;
@@ -163,6 +134,32 @@ fn stamp(b: &[u8]) -> Option<usize> {
         _ => return None,
     }
     (b.get(at) == Some(&b' ')).then_some(at + 1)
+}
+
+/// `<package><between><word><end>` and a space or the line's end, as turbo (`web:test: `) and
+/// pnpm (`packages/web test: `) write it, the word starting as `first` says: the prefix's
+/// length and its name (up to the word's end).
+fn package_and_word<'a>(
+    line: &'a str,
+    between: u8,
+    first: fn(&u8) -> bool,
+    ends: &[u8],
+) -> Option<(usize, &'a str)> {
+    let b = line.as_bytes();
+    let pkg = package(b)?;
+    if b.get(pkg) != Some(&between) {
+        return None;
+    }
+    let length = word(&b[pkg + 1..]);
+    if length == 0 || !first(&b[pkg + 1]) {
+        return None;
+    }
+    let end = pkg + 1 + length;
+    match &b[end..] {
+        [c] if ends.contains(c) => Some((end + 1, &line[..end])),
+        [c, b' ', ..] if ends.contains(c) => Some((end + 2, &line[..end])),
+        _ => None,
+    }
 }
 
 /// The length of a package name or workspace path at the start of `b`: `web`, `@scope/web`,

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use serde_json::json;
 
 use super::names::Counts;
+use super::pytrace;
 use super::{Fact, Failures, Shape};
 use crate::format::{cut, thousands};
 
@@ -354,7 +355,9 @@ fn first_path(call: &str) -> Option<&str> {
     Some(quoted(quoted_start).0)
 }
 
-/// Places the system and language runtimes search by design.
+/// Places the system and language runtimes search by design: the system's directories,
+/// Python's standard library and installed packages (see [`pytrace::is_own`]), Node's
+/// packages, locales and shared libraries.
 fn is_system_path(path: &str) -> bool {
     const ROOTS: [&str; 12] = [
         "/usr/",
@@ -370,16 +373,10 @@ fn is_system_path(path: &str) -> bool {
         "/var/cache/",
         "/nix/",
     ];
-    const WITHIN: [&str; 6] = [
-        "/site-packages/",
-        "/dist-packages/",
-        "/node_modules/",
-        "/__pycache__/",
-        "/locale/",
-        "/.pyenv/",
-    ];
+    const WITHIN: [&str; 4] = ["/node_modules/", "/__pycache__/", "/locale/", "/.pyenv/"];
     ROOTS.iter().any(|r| path.starts_with(r))
         || WITHIN.iter().any(|w| path.contains(w))
+        || !pytrace::is_own(path)
         || path.ends_with(".so")
         || path.contains(".so.")
 }
