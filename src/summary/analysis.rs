@@ -17,15 +17,24 @@ use super::notable::{
     NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
 };
 use super::prefix::Prefixes;
-use super::shapes::{Fact, Failure, Failures, Shape, Source, registry};
+use super::sections::Sections;
+use super::shapes::{Fact, Failure, Failures, Shape, Source, registry, section_label};
 use crate::format::thousands;
 use crate::text::clean_line;
 use crate::tokens::Tokenizer;
 
 /// A shape and whether it still runs (it stops at its first panic).
-struct Slot {
-    shape: Box<dyn Shape>,
+pub(super) struct Slot {
+    pub(super) shape: Box<dyn Shape>,
     alive: bool,
+}
+
+/// Every shape of the registry, running.
+pub(super) fn slots(source: &Source) -> Vec<Slot> {
+    registry(source)
+        .into_iter()
+        .map(|shape| Slot { shape, alive: true })
+        .collect()
 }
 
 /// The analysis of one output while it streams. `Send`, so it can run on its own thread; its
@@ -37,6 +46,8 @@ pub(crate) struct Analysis {
     lower: Vec<u8>,
     /// A runner's line prefixes, taken off before the shapes read a line.
     prefixes: Prefixes,
+    /// The packages' or processes' own runs, each read by shapes of its own too.
+    sections: Sections,
 }
 
 impl Analysis {
@@ -51,12 +62,10 @@ impl Analysis {
     pub(crate) fn for_source(notable: &NotablePatterns, window: u64, source: &Source) -> Analysis {
         Analysis {
             notable: NotableCounter::new(notable, window),
-            shapes: registry(source)
-                .into_iter()
-                .map(|shape| Slot { shape, alive: true })
-                .collect(),
+            shapes: slots(source),
             lower: Vec::new(),
             prefixes: Prefixes::default(),
+            sections: Sections::new(source),
         }
     }
 
@@ -114,37 +123,29 @@ impl Analysis {
         number - first
     }
 
-    /// Every live shape reads the line, without a runner's prefix (see [`Prefixes`]).
+    /// Every live shape reads the line, without a runner's prefix (see [`Prefixes`]), and so
+    /// do the shapes of its section (see [`Sections`]).
     fn shapes(&mut self, number: u64, text: &str) {
-        let shapes = &mut self.shapes;
-        self.prefixes
-            .line(number, text, |number, text| read(shapes, number, text));
+        let (shapes, sections) = (&mut self.shapes, &mut self.sections);
+        self.prefixes.line(number, text, |number, text, name| {
+            read(shapes, number, text);
+            sections.line(number, text, name);
+        });
     }
 
-    /// Ends the analysis: every shape's facts (a shape replaced by another's is left out).
+    /// Ends the analysis: every shape's facts (a shape replaced by another's is left out), a
+    /// section's own where sections had any.
     pub(crate) fn conclude(mut self) -> Findings {
-        let shapes = &mut self.shapes;
-        self.prefixes
-            .flush(|number, text| read(shapes, number, text));
-        let mut facts: Vec<Fact> = self
-            .shapes
-            .into_iter()
-            .filter(|slot| slot.alive)
-            .filter_map(|slot| guarded(move || slot.shape.finish()).flatten())
-            .collect();
-        let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
-        facts.retain(|f| !superseded.contains(&f.shape));
-        if facts
-            .iter()
-            .any(|f| !f.fallback && (f.content || (!f.yields && !f.log)))
-        {
-            facts.retain(|f| !f.fallback);
-        }
-        if facts.iter().any(|f| !f.content && !f.yields) {
-            facts.retain(|f| !f.yields);
-        }
-        if facts.iter().any(|f| !f.content && !f.yields && !f.log) {
-            facts.retain(|f| !f.defers);
+        let (shapes, sections) = (&mut self.shapes, &mut self.sections);
+        self.prefixes.flush(|number, text, name| {
+            read(shapes, number, text);
+            sections.line(number, text, name);
+        });
+        let mut facts = facts_of(self.shapes);
+        let sectioned = self.sections.conclude();
+        if !sectioned.is_empty() {
+            facts.retain(|f| !sectioned.iter().any(|s| s.shape == f.shape));
+            facts = sectioned.into_iter().chain(facts).collect();
         }
         Findings {
             notable: self.notable,
@@ -169,6 +170,7 @@ impl Analysis {
     pub(crate) fn approx_heap(&self) -> usize {
         self.notable.approx_heap()
             + self.prefixes.approx_heap()
+            + self.sections.approx_heap()
             + self
                 .shapes
                 .iter()
@@ -182,9 +184,33 @@ thread_local! {
     static IN_SHAPE: Cell<bool> = const { Cell::new(false) };
 }
 
+/// The facts of the shapes that recognised what they read, less those replaced by others'.
+pub(super) fn facts_of(slots: Vec<Slot>) -> Vec<Fact> {
+    let mut facts: Vec<Fact> = slots
+        .into_iter()
+        .filter(|slot| slot.alive)
+        .filter_map(|slot| guarded(move || slot.shape.finish()).flatten())
+        .collect();
+    let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
+    facts.retain(|f| !superseded.contains(&f.shape));
+    if facts
+        .iter()
+        .any(|f| !f.fallback && (f.content || (!f.yields && !f.log)))
+    {
+        facts.retain(|f| !f.fallback);
+    }
+    if facts.iter().any(|f| !f.content && !f.yields) {
+        facts.retain(|f| !f.yields);
+    }
+    if facts.iter().any(|f| !f.content && !f.yields && !f.log) {
+        facts.retain(|f| !f.defers);
+    }
+    facts
+}
+
 /// Every live shape reads the line, under one guard: a shape that panics is disabled and the
 /// ones after it still read the line.
-fn read(slots: &mut [Slot], number: u64, text: &str) {
+pub(super) fn read(slots: &mut [Slot], number: u64, text: &str) {
     let mut at = 0;
     while at < slots.len() {
         let done = guarded(|| {
@@ -252,6 +278,18 @@ impl Findings {
     /// The output is content (a diff, commits, search results, a listing, source).
     pub(crate) fn is_content(&self) -> bool {
         self.facts.iter().any(|f| f.content)
+    }
+
+    /// How many sections of the output (see [`Sections`]) have failures listed.
+    pub(crate) fn failing_sections(&self) -> u64 {
+        let mut sections: Vec<&str> = self
+            .facts
+            .iter()
+            .flat_map(|f| &f.failures)
+            .filter_map(|l| l.section.as_deref())
+            .collect();
+        sections.dedup();
+        sections.len() as u64
     }
 
     /// The tokens the facts' own lines take in the summary.
@@ -383,9 +421,10 @@ struct Listed {
     detailed: u64,
 }
 
-/// `[ctxoff] failed tests (8):`
+/// `[ctxoff] failed tests (8):`, `[ctxoff] zod: failed tests (12):`
 fn heading(f: &Failures) -> String {
-    format!("[ctxoff] {} ({}):", f.heading, thousands(f.total))
+    let section = f.section.as_deref().map(section_label).unwrap_or_default();
+    format!("[ctxoff] {section}{} ({}):", f.heading, thousands(f.total))
 }
 
 fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -> u64) -> Listed {

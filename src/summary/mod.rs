@@ -9,6 +9,7 @@ pub(crate) mod notable;
 mod prefix;
 pub(crate) mod preview;
 mod render;
+mod sections;
 mod shapes;
 
 #[cfg(test)]
@@ -29,6 +30,10 @@ use preview::{Ends, Preview};
 /// floor before, left the fourth of six phpunit failures without its detail).
 const FAILURE_FLOOR: u64 = 450;
 
+/// Sections of an output (packages' runs in a monorepo's) that each get the failure floor, at
+/// most: each run's failures are what a run of its own would show.
+const FLOORED_SECTIONS: u64 = 4;
+
 /// The share of the preview budget facts and failures may take from head and tail: three
 /// quarters of the default budget (1,000 tokens) or more, half of a smaller one (its head and
 /// tail are a few lines already, and often hold the totals).
@@ -42,7 +47,8 @@ fn findings_share(budget: u64) -> u64 {
 
 /// Head, tail and report of an output the analysis has seen whole. The facts and the failures
 /// with their first details are decided first (the failures within `findings_share` of the
-/// budget, less what the facts take, but at least `FAILURE_FLOOR`); what they and the notable
+/// budget, less what the facts take, but at least `FAILURE_FLOOR`, for each section with
+/// failures up to `FLOORED_SECTIONS`); what they and the notable
 /// lines take, up to that share, is taken from the head and tail. `tokens` is the whole output's count, for the exact omitted
 /// figure.
 pub(crate) fn summarise(
@@ -56,7 +62,7 @@ pub(crate) fn summarise(
     let facts = findings.fact_tokens(tokenizer);
     let failure_budget = findings_share(budget)
         .saturating_sub(facts)
-        .max(FAILURE_FLOOR);
+        .max(FAILURE_FLOOR * findings.failing_sections().clamp(1, FLOORED_SECTIONS));
     let failures = findings.failure_lines(Some((tokenizer, failure_budget)));
     let preview_budget = |taken: u64| (budget - taken.min(findings_share(budget))).max(1);
     let mut preview = Preview::new(ends, tokenizer, preview_budget(facts + failures.tokens));

@@ -62,9 +62,10 @@ impl Form {
                 if name == 0 || b.get(end) != Some(&b']') || is_level(&b[1..end]) {
                     return None;
                 }
+                // Named with its brackets: `[0]` is a number otherwise.
                 match &b[end + 1..] {
-                    [] => Some((end + 1, &line[1..end])),
-                    [b' ', ..] => Some((end + 2, &line[1..end])),
+                    [] => Some((end + 1, &line[..end + 1])),
+                    [b' ', ..] => Some((end + 2, &line[..end + 1])),
                     _ => None,
                 }
             }
@@ -230,12 +231,15 @@ impl Default for State {
 }
 
 impl Prefixes {
-    /// Feeds `line` on: to `read` at once (its prefix taken off), or later, with the lines held
-    /// back, once the form is decided.
-    pub(crate) fn line(&mut self, number: u64, text: &str, mut read: impl FnMut(u64, &str)) {
+    /// Feeds `line` on: to `read` at once (its prefix taken off, with the prefix's name, or
+    /// `""`), or later, with the lines held back, once the form is decided.
+    pub(crate) fn line(&mut self, number: u64, text: &str, mut read: impl FnMut(u64, &str, &str)) {
         match &mut self.state {
-            State::Plain => read(number, text),
-            State::Prefixed(form) => read(number, strip(*form, text)),
+            State::Plain => read(number, text, ""),
+            State::Prefixed(form) => {
+                let (text, name) = strip(*form, text);
+                read(number, text, name);
+            }
             State::Deciding(held, bytes) => {
                 *bytes += text.len();
                 held.push((number, text.to_owned()));
@@ -247,13 +251,13 @@ impl Prefixes {
     }
 
     /// Decides on the lines held back (at the end of a short output) and feeds them on.
-    pub(crate) fn flush(&mut self, read: impl FnMut(u64, &str)) {
+    pub(crate) fn flush(&mut self, read: impl FnMut(u64, &str, &str)) {
         if matches!(self.state, State::Deciding(..)) {
             self.decide(read);
         }
     }
 
-    fn decide(&mut self, mut read: impl FnMut(u64, &str)) {
+    fn decide(&mut self, mut read: impl FnMut(u64, &str, &str)) {
         let State::Deciding(held, _) = std::mem::replace(&mut self.state, State::Plain) else {
             return;
         };
@@ -262,8 +266,11 @@ impl Prefixes {
         }
         for (number, text) in &held {
             match self.state {
-                State::Prefixed(form) => read(*number, strip(form, text)),
-                _ => read(*number, text),
+                State::Prefixed(form) => {
+                    let (text, name) = strip(form, text);
+                    read(*number, text, name);
+                }
+                _ => read(*number, text, ""),
             }
         }
     }
@@ -286,9 +293,10 @@ impl Prefixes {
     }
 }
 
-/// `text` without its prefix of `form`, or as it is.
-fn strip(form: Form, text: &str) -> &str {
-    form.split(text).map_or(text, |(cut, _)| &text[cut..])
+/// `text` without its prefix of `form` and the prefix's name, or `text` as it is and `""`.
+fn strip(form: Form, text: &str) -> (&str, &str) {
+    form.split(text)
+        .map_or((text, ""), |(cut, name)| (&text[cut..], name))
 }
 
 /// The form most of `lines` have, with a few names each repeated: at least four lines, two
@@ -327,9 +335,9 @@ mod tests {
         let mut prefixes = Prefixes::default();
         let mut out = Vec::new();
         for (i, line) in text.lines().enumerate() {
-            prefixes.line(i as u64 + 1, line, |_, l| out.push(l.to_owned()));
+            prefixes.line(i as u64 + 1, line, |_, l, _| out.push(l.to_owned()));
         }
-        prefixes.flush(|_, l| out.push(l.to_owned()));
+        prefixes.flush(|_, l, _| out.push(l.to_owned()));
         (prefixes.form(), out)
     }
 
@@ -434,7 +442,8 @@ mod tests {
         let mut prefixes = Prefixes::default();
         let mut read = 0u64;
         for n in 1..=100_000u64 {
-            prefixes.line(n, "api:build: compiling", |number, line| {
+            prefixes.line(n, "api:build: compiling", |number, line, name| {
+                assert_eq!(name, "api:build");
                 assert_eq!(line, "compiling");
                 read = number;
             });

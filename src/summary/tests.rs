@@ -494,10 +494,10 @@ fn vitest_failures() {
     assert_eq!(
         f["failing"],
         serde_json::json!([
-            "Cart > applies discount code SAVE10",
-            "checkout > rejects mixing currencies in one cart",
-            "checkout > rounds half-cent prices",
-            "money() > money(1.005) has 101 cents",
+            "cart.test.ts > Cart > applies discount code SAVE10",
+            "checkout.test.ts > checkout > rejects mixing currencies in one cart",
+            "checkout.test.ts > checkout > rounds half-cent prices",
+            "money.test.ts > money() > money(1.005) has 101 cents",
         ])
     );
     assert_eq!(
@@ -505,7 +505,7 @@ fn vitest_failures() {
         "files with failed tests (3): test/cart.test.ts, test/checkout.test.ts, test/money.test.ts"
     );
     assert!(r.render().contains(
-        &"  L56 Cart > applies discount code SAVE10: AssertionError: expected 1876 to be 1877 // Object.is equality · at test/cart.test.ts:45:44".to_owned()
+        &"  L56 cart.test.ts > Cart > applies discount code SAVE10: AssertionError: expected 1876 to be 1877 // Object.is equality · at test/cart.test.ts:45:44".to_owned()
     ));
 }
 
@@ -946,6 +946,38 @@ fn bounded_memory_runner_output() {
         shapes(&r).contains(&"valgrind".to_owned()),
         "{:?}",
         shapes(&r)
+    );
+}
+
+/// A monorepo runner's 100 MB: twelve packages' prefixed test and compiler lines, each
+/// package read as a section with shapes of its own, and npm's banners of a thousand packages
+/// after (more sections than are read): memory stays bounded, and the output is read whole.
+#[test]
+fn bounded_memory_sections() {
+    let (r, _) = stream_big(|n, s| {
+        let package = (n / 5_000) % 12;
+        let _ = match n % 6 {
+            0 if n > BIG / 200 => write!(s, "> pkg{}@1.0.{n} test", n % 1000),
+            0 => write!(s, "pkg{package}:test: test module_{n}::case_{n} ... FAILED"),
+            1 => write!(
+                s,
+                "pkg{package}:test: FAILED tests/test_{n}.py::t{n} - assert {n} == 2"
+            ),
+            2 => write!(
+                s,
+                "pkg{package}:test: src/f{n}.c:{n}:3: warning: unused ‘v{n}’"
+            ),
+            3 => write!(s, "pkg{package}:test:     Error: expected {n} to be 0"),
+            4 => write!(s, "pkg{package}:test: not ok {n} should be equal"),
+            _ => write!(s, "pkg{package}:test: # test {n}"),
+        };
+    });
+    // The banners named more packages than are read as sections: the facts are the whole
+    // output's, named after no package.
+    assert!(
+        r.render().iter().all(|l| !l.starts_with("[ctxoff] pkg")),
+        "{:#?}",
+        r.render()
     );
 }
 
@@ -2716,12 +2748,24 @@ fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
 fn npm_workspace_errors_and_the_mocha_runs_that_failed() {
     let bytes = corpus4("npm-test-eslint-rewrite.txt");
     let r = report(&bytes);
+    // Each workspace's run, after npm's banner (`> @eslint/compat@2.1.0 test`), is read as a
+    // section of its own.
     assert_eq!(
-        rendered(&r, "tests:"),
-        "tests: 606 run, 597 passed, 9 failed (mocha, 6 runs; run 5: 70 passed, 1 failed; \
-         run 6: 84 passed, 8 failed)"
+        rendered(&r, "@eslint/compat:"),
+        "@eslint/compat: tests: 332 run, 332 passed, 0 failed (mocha)"
     );
-    assert_eq!(rendered(&r, "npm:"), "npm: 4 error(s)");
+    assert_eq!(
+        rendered(&r, "@eslint/object-schema: tests:"),
+        "@eslint/object-schema: tests: 71 run, 70 passed, 1 failed (mocha)"
+    );
+    assert_eq!(
+        rendered(&r, "@eslint/plugin-kit: tests:"),
+        "@eslint/plugin-kit: tests: 92 run, 84 passed, 8 failed (mocha)"
+    );
+    assert_eq!(
+        rendered(&r, "@eslint/plugin-kit: npm:"),
+        "@eslint/plugin-kit: npm: 2 error(s)"
+    );
     let all = failures_within(&bytes, u64::MAX);
     assert!(
         all.iter().any(|l| l.ends_with(
@@ -3713,8 +3757,9 @@ fn corpus7(name: &str) -> Vec<u8> {
 }
 
 /// A monorepo's test run through turbo: each task's lines carry a `pkg:test: ` prefix, which
-/// the shapes read without (vitest's, mocha's and tape's counts), and turbo's closing lines
-/// name the failed tasks with their exit status.
+/// the shapes read without, each task's as a section of its own (vitest's, mocha's and tape's
+/// counts, named after their task), and turbo's closing lines name the failed tasks with their
+/// exit status.
 #[test]
 fn a_task_runners_prefixed_output_is_read_per_runner() {
     let r = report(&corpus7("turbo-continue-libs-monorepo.txt"));
@@ -3723,16 +3768,31 @@ fn a_task_runners_prefixed_output_is_read_per_runner() {
         "tasks (turbo): 5 total, 1 successful, 4 failed: qs#test (exit 1), papaparse#test \
          (exit 3), chance#test (exit 1), zod#test (exit 1)"
     );
-    assert!(rendered(&r, "tests: 1,833 run, 1,821 passed, 12 failed").contains("vitest"));
-    assert!(rendered(&r, "tests: 264 run, 261 passed, 3 failed").contains("mocha"));
-    assert!(rendered(&r, "tests: 1,699 run, 1,689 passed, 10 failed").contains("TAP"));
+    assert_eq!(
+        rendered(&r, "zod:test: tests:"),
+        "zod:test: tests: 1,833 run, 1,821 passed, 12 failed of 1,833 (vitest, Test Files 7 \
+         failed of 108)"
+    );
+    assert_eq!(
+        rendered(&r, "papaparse:test: tests:"),
+        "papaparse:test: tests: 264 run, 261 passed, 3 failed, 25 pending (mocha)"
+    );
+    assert_eq!(
+        rendered(&r, "qs:test: tests:"),
+        "qs:test: tests: 1,699 run, 1,689 passed, 10 failed (TAP)"
+    );
+    // tape's passing run (`# tests 153`, `# pass 153`, `# ok`: no `# fail` line).
+    assert_eq!(
+        rendered(&r, "minimist:test: tests:"),
+        "minimist:test: tests: 153 run, 153 passed, 0 failed (TAP)"
+    );
     let r = report(&corpus7("pnpm-r-no-bail-libs-monorepo.txt"));
     assert_eq!(
         rendered(&r, "tasks"),
         "tasks (pnpm): 5 total, 1 successful, 4 failed: chance@1.1.13 test (exit 1), \
          papaparse@5.7.1 test (exit 3), qs@6.17.1 test (exit 1), zod@4.6.7 test (exit 1)"
     );
-    assert!(rendered(&r, "tests: 1,833 run").contains("vitest"));
+    assert!(rendered(&r, "packages/zod test: tests: 1,833 run").contains("vitest"));
     let r = report(&corpus7("nx-lint-typecheck-libs-monorepo.txt"));
     assert_eq!(
         rendered(&r, "tasks"),
@@ -3740,7 +3800,52 @@ fn a_task_runners_prefixed_output_is_read_per_runner() {
     );
 }
 
-/// Time stamps put on by a CI log or `ts`, and GNU parallel's job tags, hide no test run.
+/// npm's script banners (`> zod@4.6.7 test`) begin each package's run in a workspace run and
+/// in lerna's: each run's failures are listed under its package, each within a floor of its own
+/// (four failing packages, each failure with its detail).
+#[test]
+fn a_workspace_runs_failures_are_listed_per_package() {
+    let bytes = corpus7("npm-ws-test-libs-monorepo.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "qs: tests:"),
+        "qs: tests: 1,699 run, 1,689 passed, 10 failed (TAP)"
+    );
+    assert_eq!(
+        rendered(&r, "minimist: tests:"),
+        "minimist: tests: 153 run, 153 passed, 0 failed (TAP)"
+    );
+    let within = failures_within(&bytes, 4 * 450);
+    let at = |heading: &str| {
+        within
+            .iter()
+            .position(|l| l == heading)
+            .unwrap_or_else(|| panic!("no {heading} in {within:#?}"))
+    };
+    // tape's default message is named with its test (`# limits specific array indices …`),
+    // and its YAML block's values are the detail.
+    let qs = at("[ctxoff] qs: failed tests (10):");
+    assert!(
+        within[qs + 3].ends_with(
+            "limits specific array indices to arrayLimit > should be deeply equivalent: \
+             expected: { a: { 20: 'a' } } · actual: { a: [ 'a' ] } · at \
+             /home/dev/libs-monorepo/packages/qs/test/parse.js:453:12"
+        ),
+        "{within:#?}"
+    );
+    let zod = at("[ctxoff] zod: failed tests (12):");
+    assert!(
+        within[zod + 1].ends_with(
+            "array.test.ts > array length: Error: Snapshot `array length 1` mismatched · at \
+             src/v4/classic/tests/array.test.ts:48:28"
+        ),
+        "{within:#?}"
+    );
+    at("[ctxoff] papaparse: failed tests (3):");
+}
+
+/// Time stamps put on by a CI log or `ts`, and GNU parallel's job tags, hide no test run; each
+/// of parallel's jobs is a section of its own.
 #[test]
 fn stamped_and_tagged_lines_are_read_without_the_stamp_or_tag() {
     let r = report(&corpus7("ts-pytest-packaging.txt"));
@@ -3750,8 +3855,12 @@ fn stamped_and_tagged_lines_are_read_without_the_stamp_or_tag() {
     );
     let r = report(&corpus7("parallel-tag-pytest-pathspec.txt"));
     assert_eq!(
-        rendered(&r, "tests:"),
-        "tests: 199 run, 193 passed, 6 failed (pytest)"
+        rendered(&r, "tests/test_02_gitignore_base.py: tests:"),
+        "tests/test_02_gitignore_base.py: tests: 2 run, 0 passed, 2 failed (pytest)"
+    );
+    assert_eq!(
+        rendered(&r, "tests/test_01_util.py: tests:"),
+        "tests/test_01_util.py: tests: 26 run, 26 passed, 0 failed (pytest)"
     );
 }
 
@@ -3765,14 +3874,19 @@ fn a_process_managers_ends_and_its_processes_logs() {
         rendered(&r, "ended:"),
         "ended: redis.1 (rc=-15), worker.1 (rc=-15)"
     );
-    assert!(rendered(&r, "log: 58 records").contains("12 exceptions"));
-    assert!(rendered(&r, "access log: 56 requests, 11 failed").contains("500 ×3"));
+    // Each process's log is read as a section of its own.
+    assert_eq!(
+        rendered(&r, "worker.1: log:"),
+        "worker.1: log: 56 records (info ×48, error ×8), first error L21; 8 exceptions \
+         (ZeroDivisionError ×4, ValueError ×3, TypeError ×1)"
+    );
+    assert!(rendered(&r, "web.1: access log: 56 requests, 11 failed").contains("500 ×3"));
     let r = report(&corpus7("concurrently-npm-deep-equal.txt"));
     assert_eq!(
         rendered(&r, "tasks"),
         "tasks: 2 failed: npm run lint (exit 1), npm run tests-only (exit 1)"
     );
-    assert!(rendered(&r, "eslint: 16 problems").contains("3 errors, 13 warnings"));
+    assert!(rendered(&r, "[0] eslint: 16 problems").contains("3 errors, 13 warnings"));
     let r = report(&corpus7("tox-cachetools.txt"));
     assert_eq!(
         rendered(&r, "tasks"),

@@ -159,6 +159,15 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
     ]
 }
 
+/// What a section's lines start with: `zod: `, or `[0] ` for a name in brackets.
+pub(crate) fn section_label(name: &str) -> String {
+    if name.ends_with(']') {
+        format!("{name} ")
+    } else {
+        format!("{name}: ")
+    }
+}
+
 /// One recognised shape's counted facts.
 #[derive(Clone, Debug)]
 pub(crate) struct Fact {
@@ -191,6 +200,9 @@ pub(crate) struct Fact {
     /// lines: a reading of what many runners print alike (their numbered failures), which a
     /// shape of the runner's own, or content, reads better.
     pub(crate) fallback: bool,
+    /// A runner's own statement about the tasks it ran: stated for the whole output only,
+    /// never for one section of it.
+    pub(crate) runner: bool,
 }
 
 impl Fact {
@@ -207,6 +219,7 @@ impl Fact {
             log: false,
             defers: false,
             fallback: false,
+            runner: false,
         }
     }
 
@@ -256,6 +269,28 @@ impl Fact {
     /// See [`Fact::fallback`].
     pub(crate) fn fallback(mut self) -> Fact {
         self.fallback = true;
+        self
+    }
+
+    /// See [`Fact::runner`].
+    pub(crate) fn runner(mut self) -> Fact {
+        self.runner = true;
+        self
+    }
+
+    /// The fact of one section of the output (`zod`, `[0]`), its lines and failures named
+    /// after it (`zod: tests: …`, `[0] tests: …`).
+    pub(crate) fn in_section(mut self, name: &str) -> Fact {
+        let label = section_label(name);
+        for line in &mut self.lines {
+            line.insert_str(0, &label);
+        }
+        for list in &mut self.failures {
+            list.section = Some(name.to_owned());
+        }
+        if let Value::Object(map) = &mut self.json {
+            map.insert("section".into(), Value::from(name));
+        }
         self
     }
 

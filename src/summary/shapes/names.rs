@@ -326,6 +326,8 @@ pub(crate) struct Failures {
     new_messages: usize,
     pub(crate) last: Option<Failure>,
     pub(crate) total: u64,
+    /// The section of the output the failures are in (a package's run in a monorepo's).
+    pub(crate) section: Option<String>,
 }
 
 impl Failures {
@@ -446,6 +448,7 @@ impl Failures {
     pub(crate) fn json(&self) -> serde_json::Value {
         json!({
             "heading": self.heading,
+            "section": self.section,
             "total": self.total,
             "kept": self
                 .iter()

@@ -45,6 +45,9 @@ pub(crate) struct Tap {
     yaml: Option<Yaml>,
     /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
     node: [Option<u64>; 6],
+    /// The test a `# name` comment began last (tape's, node-tap's `# Subtest: name`): it names
+    /// an assertion that has only tape's default message (`should be deeply equivalent`).
+    test: Option<String>,
     /// Check's and minicheck's closing lines, summed over runs.
     check: Option<CheckTotals>,
     /// minicheck's `ERROR: message` lines: on stderr, so merged with stdout they come before
@@ -74,6 +77,8 @@ struct Yaml {
     frame: Option<String>,
     /// Inside its `stack:`, indented this much.
     stack: Option<usize>,
+    /// Inside a block value (`expected: |-`) of this key, indented this much.
+    block: Option<(&'static str, usize)>,
     /// `failureType: 'subtestsFailed'`: its subtests failed, it did not.
     subtests: bool,
 }
@@ -89,9 +94,13 @@ impl Shape for Tap {
         if let Some(rest) = text.trim_start().strip_prefix("not ok")
             && let Some(name) = not_ok_name(rest)
         {
+            let name = match &self.test {
+                Some(test) if name.starts_with("should ") => format!("{test} > {name}"),
+                _ => name.to_owned(),
+            };
             self.yaml = Some(Yaml {
                 line: number,
-                name: crate::format::cut(name, 200),
+                name: crate::format::cut(&name, 200),
                 ..Yaml::default()
             });
         }
@@ -143,6 +152,9 @@ impl Shape for Tap {
                     && let Ok(n) = n.trim().parse()
                 {
                     self.node[i] = Some(n);
+                } else if !diag.is_empty() {
+                    let test = diag.strip_prefix("Subtest: ").unwrap_or(diag);
+                    self.test = Some(crate::format::cut(test, 120));
                 }
             }
             Some(b'F') => {
@@ -249,6 +261,10 @@ impl Shape for Tap {
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         self.end_yaml();
         let automake = self.automake_total.is_some();
+        // tape leaves out `# fail 0` (and says `# ok`); node's runner prints every count.
+        if self.node[0].is_some() && self.node[1].is_some() && self.not_ok == 0 {
+            self.node[2].get_or_insert(0);
+        }
         let node = self.node[0].is_some() && self.node[1].is_some() && self.node[2].is_some();
         let recognised = self.prove_totals.is_some()
             || automake
@@ -394,7 +410,8 @@ impl Shape for Tap {
                 + y.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
                 + y.location.as_ref().map_or(0, String::capacity)
                 + y.frame.as_ref().map_or(0, String::capacity)
-        }) + self.failures.approx_heap()
+        }) + self.test.as_ref().map_or(0, String::capacity)
+            + self.failures.approx_heap()
             + self.failed_files.approx_heap()
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
@@ -461,6 +478,23 @@ fn check_failure(text: &str) -> Option<(&str, String)> {
     Some((test, format!("{} · at {file}:{line}", message.trim())))
 }
 
+impl Yaml {
+    /// A detail of the YAML block: `error`'s or `message`'s value as it is, the others' with
+    /// their key (`expected: …`).
+    fn add(&mut self, key: &str, value: &str) {
+        let d = if key == "error" || key == "message" {
+            value.to_owned()
+        } else {
+            format!("{key}: {value}")
+        };
+        // `'1' == '2'` said the values already.
+        let said = key != "error" && self.detail.first().is_some_and(|e| e.contains(value));
+        if self.detail.len() < 3 && !said {
+            self.detail.push(crate::format::cut_middle(&d, 200));
+        }
+    }
+}
+
 impl Tap {
     /// A line after a `not ok`: its YAML block, read; whether the line was the block's.
     fn yaml_line(&mut self, text: &str) -> bool {
@@ -482,6 +516,15 @@ impl Tap {
             return true;
         }
         let indent = text.len() - text.trim_start().len();
+        if let Some((key, block_indent)) = y.block {
+            if indent > block_indent {
+                // The block's first line is its value (`{ a: { 20: 'a' } }`).
+                y.block = None;
+                y.add(key, t);
+                return true;
+            }
+            y.block = None;
+        }
         if let Some(stack_indent) = y.stack {
             if indent > stack_indent {
                 if y.frame.is_none()
@@ -502,18 +545,15 @@ impl Tap {
         let value = unquoted(value);
         match key {
             "failureType" if value == "subtestsFailed" => y.subtests = true,
-            "error" | "message" | "expected" | "actual" | "wanted" | "found"
-                if !value.is_empty() && !matches!(value, "|-" | "|" | ">-" | ">") =>
-            {
-                let d = if key == "error" || key == "message" {
-                    value.to_owned()
-                } else {
-                    format!("{key}: {value}")
-                };
-                // `'1' == '2'` said the values already.
-                let said = key != "error" && y.detail.first().is_some_and(|e| e.contains(value));
-                if y.detail.len() < 3 && !said {
-                    y.detail.push(crate::format::cut_middle(&d, 200));
+            "error" | "message" | "expected" | "actual" | "wanted" | "found" => {
+                if matches!(value, "|-" | "|" | ">-" | ">" | "|+" | ">+") {
+                    let key = ["error", "message", "expected", "actual", "wanted", "found"]
+                        .into_iter()
+                        .find(|k| *k == key)
+                        .unwrap_or("error");
+                    y.block = Some((key, indent));
+                } else if !value.is_empty() {
+                    y.add(key, value);
                 }
             }
             "location" | "at" if !value.is_empty() => y.location = Some(format!("at {value}")),

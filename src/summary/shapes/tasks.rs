@@ -126,7 +126,7 @@ impl Shape for Tasks {
         });
         // Not a report of its own: what the tasks printed is read by the other shapes, a log
         // among them (a process manager runs servers).
-        Some(Fact::new("tasks", lines, json).log())
+        Some(Fact::new("tasks", lines, json).log().runner())
     }
 
     #[cfg(test)]

@@ -64,7 +64,14 @@ impl Shape for Vitest {
                             if !self.failed_files.contains(file) {
                                 self.failed_files.push(file);
                             }
-                            self.failures.push(number, test);
+                            // Named with its file's name, not its path (listed above): `min/max`
+                            // of map.test.ts is not set.test.ts's.
+                            let base = file.rsplit('/').next().unwrap_or(file);
+                            if base == test {
+                                self.failures.push(number, test);
+                            } else {
+                                self.failures.push(number, &format!("{base} > {test}"));
+                            }
                             self.detail = Some(JsDetail::default());
                         }
                         Section::FailedSuites => {
