@@ -3894,3 +3894,30 @@ fn a_process_managers_ends_and_its_processes_logs() {
          ruff (exit 1), ruff-format (exit 1) (evaluation failed)"
     );
 }
+
+/// deep-equal's tape tests assert in a helper (`test/_tape.js`): the failure says where the
+/// helper asserted and which test called it. Its eslint run's three errors are each shown,
+/// the second `no-unused-vars` too (after the first warning of each rule).
+#[test]
+fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
+    let bytes = corpus7("concurrently-names-deep-equal.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    let at = |heading: &str| {
+        all.iter()
+            .position(|l| l == heading)
+            .unwrap_or_else(|| panic!("no {heading} in {all:#?}"))
+    };
+    let tests = at("[ctxoff] [test] failed tests (6):");
+    assert_eq!(
+        all[tests + 1],
+        "  L112 two inequally sized Sets are not equal: expected: false · actual:   true · at \
+         /home/dev/deep-equal/test/_tape.js:27:5, from /home/dev/deep-equal/test/cmp.js:255:5"
+    );
+    let lint = at("[ctxoff] [lint] first of each kind (5):");
+    let errors: Vec<&String> = all[lint + 1..lint + 6]
+        .iter()
+        .filter(|l| l.contains(" error "))
+        .collect();
+    assert_eq!(errors.len(), 3, "{all:#?}");
+    assert!(errors[2].contains("index.js:311:9 error 'aTime' is assigned a value but never used"));
+}

@@ -112,7 +112,11 @@ impl Eslint {
             None => format!("{}:{l}:{c} {word} {message}", self.file),
         };
         let file = self.file.clone();
-        self.diagnostics.add(number, level, None, &header, rule);
+        // Where, so that another error of a rule shown is kept too (its second
+        // `no-unused-vars` is news where a compiler's cascade is not).
+        let place = format!("{file}:{l}:{c}");
+        self.diagnostics
+            .add(number, level, Some(&place), &header, rule);
         self.diagnostics.files.add(&file);
     }
 
@@ -136,7 +140,13 @@ impl Eslint {
             .and_then(|r| r.rsplit_once(" ("))
             .map(|(_, rule)| rule);
         let header = format!("{file}: line {problem}");
-        self.diagnostics.add(number, level, None, &header, rule);
+        let place = header
+            .splitn(3, ", ")
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.diagnostics
+            .add(number, level, Some(&place), &header, rule);
         self.diagnostics.files.add(file);
     }
 }

@@ -75,6 +75,9 @@ struct Yaml {
     location: Option<String>,
     /// The first frame of its stack in the project's files.
     frame: Option<String>,
+    /// The frame of the test's own function (tape's `Test.<anonymous>`), when the assertion
+    /// was made in a helper it called.
+    test_frame: Option<String>,
     /// Inside its `stack:`, indented this much.
     stack: Option<usize>,
     /// Inside a block value (`expected: |-`) of this key, indented this much.
@@ -410,6 +413,7 @@ impl Shape for Tap {
                 + y.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
                 + y.location.as_ref().map_or(0, String::capacity)
                 + y.frame.as_ref().map_or(0, String::capacity)
+                + y.test_frame.as_ref().map_or(0, String::capacity)
         }) + self.test.as_ref().map_or(0, String::capacity)
             + self.failures.approx_heap()
             + self.failed_files.approx_heap()
@@ -527,10 +531,14 @@ impl Tap {
         }
         if let Some(stack_indent) = y.stack {
             if indent > stack_indent {
-                if y.frame.is_none()
-                    && let Some(at) = frame_place(t)
-                {
-                    y.frame = Some(format!("at {at}"));
+                if let Some(at) = frame_place(t) {
+                    if y.frame.is_none() {
+                        y.frame = Some(format!("at {at}"));
+                    } else if y.test_frame.is_none()
+                        && t.trim_start_matches("at ").starts_with("Test.<anonymous> ")
+                    {
+                        y.test_frame = Some(at.to_owned());
+                    }
                 }
                 return true;
             }
@@ -572,12 +580,13 @@ impl Tap {
             return;
         }
         self.failures.push(y.line, &y.name);
+        let mut at = y.frame.or(y.location);
+        if let (Some(at), Some(test)) = (&mut at, &y.test_frame) {
+            // `at test/_tape.js:27:5, from test/cmp.js:255:5`: the helper, then the test.
+            at.push_str(&format!(", from {test}"));
+        }
         if let Some(f) = self.failures.current() {
-            for d in y
-                .detail
-                .iter()
-                .chain(y.frame.as_ref().or(y.location.as_ref()))
-            {
+            for d in y.detail.iter().chain(&at) {
                 f.add_detail(d);
             }
         }
