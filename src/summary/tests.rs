@@ -3921,3 +3921,18 @@ fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
     assert_eq!(errors.len(), 3, "{all:#?}");
     assert!(errors[2].contains("index.js:311:9 error 'aTime' is assigned a value but never used"));
 }
+
+/// toml's lexer tests compare snapshots with snapbox, whose diff begins with a `---- expected:`
+/// line (not the next test's section): the failure's detail is the changed lines.
+#[test]
+fn a_snapshot_diff_in_a_panic_shows_its_changed_lines() {
+    let all = failures_within(&corpus7("cargo-test-nff-ws-toml.txt"), u64::MAX);
+    assert!(
+        all.contains(
+            &"  L161 lexer::test::all: panicked at crates/toml_parser/src/lexer/test.rs:1473:5: \
+              - span: 23..29, · + span: 23..30, · - span: 29..31, · + span: 30..31,"
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
+}

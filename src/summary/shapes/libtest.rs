@@ -52,6 +52,30 @@ fn is_failing_input(t: &str) -> bool {
     t.starts_with("[quickcheck] TEST FAILED") || t.starts_with("minimal failing input: ")
 }
 
+/// A line of a snapshot's diff as snapbox prints it (`  84      -         span: 23..29,`:
+/// old and new line numbers, then `|` for context, `-` or `+` for a change; and its headings,
+/// `---- expected: src/a.rs:12:9`, `++++ actual:   In-memory`, `⋮`): `Some(Some(change))` for a
+/// changed line (`- span: 23..29,`), `Some(None)` for one that says nothing new, `None` for
+/// any other line.
+fn numbered_diff_line(t: &str) -> Option<Option<String>> {
+    if t.starts_with("---- expected: ") || t.starts_with("++++ actual: ") || t == "⋮" {
+        return Some(None);
+    }
+    let numbers = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+    if numbers.len() == t.len() || !t.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let marker = numbers.chars().next()?;
+    let rest = numbers[marker.len_utf8()..].trim();
+    match marker {
+        '|' => Some(None),
+        '-' | '+' if numbers[1..].starts_with(' ') || numbers.len() == 1 => {
+            Some(Some(format!("{marker} {rest}")))
+        }
+        _ => None,
+    }
+}
+
 /// How much of a long value compared is shown, around where it differs.
 const COMPARED_CHARS: usize = 70;
 /// How much of a value compared is kept while its other value is read.
@@ -281,7 +305,8 @@ impl Libtest {
             return;
         };
         let t = text.trim();
-        if t == "failures:" || text.starts_with("---- ") {
+        // The next section (`---- NAME stdout ----`), not snapbox's `---- expected: …` line.
+        if t == "failures:" || (text.starts_with("---- ") && text.ends_with(" ----")) {
             self.end_section();
             return;
         }
@@ -326,9 +351,16 @@ impl Libtest {
                     failure.add_detail(t);
                 }
                 None if is_failing_input(t) => failure.add_essential_detail(t),
-                None => {
-                    failure.add_detail(t);
-                }
+                None => match numbered_diff_line(t) {
+                    // A snapshot's diff: its changed lines, not its context and headings.
+                    Some(Some(changed)) => {
+                        failure.add_detail(&changed);
+                    }
+                    Some(None) => {}
+                    None => {
+                        failure.add_detail(t);
+                    }
+                },
             }
         } else if t.starts_with("Test executable failed") {
             // Doc tests: the panic follows, on the test's stderr.
