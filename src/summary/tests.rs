@@ -3936,3 +3936,79 @@ fn a_snapshot_diff_in_a_panic_shows_its_changed_lines() {
         "{all:#?}"
     );
 }
+
+/// AVA's default reporter: its closing counts in its words, the `✔` lines counted for the
+/// passed tests it does not state beside failures, each failed test with what differed and
+/// where, an uncaught exception with its error, and the file that exited with it.
+#[test]
+fn ava_counts_failures_and_crashed_files() {
+    let bytes = fixture("more", "ava-camelcase.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests (ava):"),
+        "tests (ava): 8 tests failed, 1 uncaught exception, 12 passed (✔ lines)"
+    );
+    assert_eq!(
+        rendered(&r, "files that exited"),
+        "files that exited with a non-zero exit code (1): test-locale-extra.js (exit code 1)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (9):");
+    assert!(all[1].starts_with(
+        "  L2 uncaught exception in test-locale-extra.js: Error [ERR_MODULE_NOT_FOUND]: Cannot \
+         find module '/home/dev/camelcase/fixtures-locale.js'"
+    ));
+    assert_eq!(
+        all[2],
+        "  L17 test › camelCase: at test.js:39 · - 'foobar' · + 'fooBar'"
+    );
+    assert_eq!(
+        all[9],
+        "  L36 test › invalid input: at test.js:411 · Function threw unexpected exception: \
+         TypeError { message: 'Input must be `string | string[]`', } · Expected message to \
+         match: /Expected the input to be/"
+    );
+    let bytes = fixture("more", "ava-p-map.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests (ava):"),
+        "tests (ava): 4 tests failed, 1 known failure, 1 test skipped, 1 test todo, 1 uncaught \
+         exception, 46 passed (✔ lines)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    // A deep equality's diff: the line that changed, not the ones around it.
+    assert_eq!(
+        all[2],
+        "  L8 test › pMapSkip: at test.js:177 · -   Symbol(skip),"
+    );
+    assert_eq!(
+        all[4],
+        "  L20 uncaught exception in test-uncaught.js: at test-uncaught.js:7 · Error: timer \
+         callback exploded after mapping"
+    );
+}
+
+/// AVA 0.19 (chance's tests, in a lerna run) says only that 18 files exited: what they printed
+/// as they died says why.
+#[test]
+fn ava_0_19_s_crashed_files_and_what_they_printed() {
+    let bytes = corpus7("lerna-no-bail-libs-monorepo.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "chance: tests (ava):"),
+        "chance: tests (ava): 18 exceptions"
+    );
+    assert!(rendered(&r, "chance: files that exited").starts_with(
+        "chance: files that exited with a non-zero exit code (18): test/test.address.js (exit code 1)"
+    ));
+    let all = failures_within(&bytes, u64::MAX);
+    let at = all
+        .iter()
+        .position(|l| l == "[ctxoff] chance: errors printed by the test files (18):")
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(
+        all[at + 1],
+        "  L443 ReferenceError: CopyToken is not defined · at \
+         /home/dev/libs-monorepo/packages/chance/chance.js:432:5"
+    );
+}

@@ -5,6 +5,7 @@
 
 mod access;
 mod ansible;
+mod ava;
 mod bandit;
 mod bun;
 mod catch2;
@@ -114,6 +115,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
+        Box::<ava::Ava>::default(),
         Box::<bun::Bun>::default(),
         Box::<deno::Deno>::default(),
         Box::<rspec::Rspec>::default(),
