@@ -63,6 +63,21 @@ pub(crate) struct Ava {
 
 impl Shape for Ava {
     fn line(&mut self, number: u64, text: &str) {
+        // Outside a block, only lines that start as AVA's, a count or an error are read.
+        let reading = self.in_details || self.block.is_some() || self.printed_frame;
+        let indent = text.bytes().take_while(|c| *c == b' ').count();
+        if !reading
+            && !matches!(
+                text.as_bytes().get(indent),
+                Some(0xe2 | b'-' | b'0'..=b'9' | b'A'..=b'Z')
+            )
+        {
+            let t = text.trim();
+            if !self.seen && !t.is_empty() {
+                self.counts.clear();
+            }
+            return;
+        }
         let t = text.trim();
         if t == "─" {
             if self.seen {
@@ -291,14 +306,18 @@ impl Ava {
 /// `ReferenceError: CopyToken is not defined`, `Error [ERR_MODULE_NOT_FOUND]: …`: an error
 /// as Node prints it when a process dies of it.
 fn is_error_line(t: &str) -> bool {
-    let Some((kind, message)) = t.split_once(": ") else {
+    // Read from the first word only: most lines are not errors.
+    let b = t.as_bytes();
+    let word = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+    if word == 0 || !b[0].is_ascii_uppercase() || !b[..word].ends_with(b"Error") {
         return false;
+    }
+    let rest = &t[word..];
+    let rest = match rest.strip_prefix(" [") {
+        Some(code) => code.split_once(']').map_or("", |(_, r)| r),
+        None => rest,
     };
-    let kind = kind.split(" [").next().unwrap_or(kind);
-    !message.is_empty()
-        && kind.ends_with("Error")
-        && kind.starts_with(|c: char| c.is_ascii_uppercase())
-        && kind.bytes().all(|b| b.is_ascii_alphanumeric())
+    rest.strip_prefix(": ").is_some_and(|m| !m.is_empty())
 }
 
 /// A stack frame in the project's own code (not Node's, not an installed package's).
@@ -327,12 +346,12 @@ fn is_place(t: &str) -> bool {
 
 /// `8 tests failed`, `1 known failure`, `18 exceptions`: one of AVA's closing counts.
 fn closing_count(t: &str) -> Option<&str> {
-    let (n, words) = t.split_once(' ')?;
-    let counted = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
-    let known = COUNTS
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let words = t[digits..].strip_prefix(' ').filter(|_| digits > 0)?;
+    COUNTS
         .iter()
-        .any(|(one, many)| words == *one || words == *many);
-    (counted && known).then_some(t)
+        .any(|(one, many)| words == *one || words == *many)
+        .then_some(t)
 }
 
 #[cfg(test)]
