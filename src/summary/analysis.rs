@@ -144,8 +144,10 @@ impl Analysis {
         let mut facts = facts_of(self.shapes);
         let sectioned = self.sections.conclude();
         if !sectioned.is_empty() {
-            facts.retain(|f| !sectioned.iter().any(|s| s.shape == f.shape));
-            facts = sectioned.into_iter().chain(facts).collect();
+            // The sections' facts stand for the whole's of the same shapes; the rest of the
+            // whole's (the runner's own) stand beside them unless theirs replace them.
+            facts.retain(|f| !sectioned.iter().any(|s| s.slot == f.slot));
+            facts = without_replaced(sectioned.into_iter().chain(facts).collect());
         }
         Findings {
             notable: self.notable,
@@ -186,11 +188,22 @@ thread_local! {
 
 /// The facts of the shapes that recognised what they read, less those replaced by others'.
 pub(super) fn facts_of(slots: Vec<Slot>) -> Vec<Fact> {
-    let mut facts: Vec<Fact> = slots
+    let facts: Vec<Fact> = slots
         .into_iter()
-        .filter(|slot| slot.alive)
-        .filter_map(|slot| guarded(move || slot.shape.finish()).flatten())
+        .enumerate()
+        .filter(|(_, slot)| slot.alive)
+        .filter_map(|(at, slot)| {
+            let mut fact = guarded(move || slot.shape.finish()).flatten()?;
+            fact.slot = at;
+            Some(fact)
+        })
         .collect();
+    without_replaced(facts)
+}
+
+/// `facts` less those replaced by others' (see [`Fact::supersedes`], [`Fact::fallback`],
+/// [`Fact::yields`], [`Fact::defers`]).
+fn without_replaced(mut facts: Vec<Fact>) -> Vec<Fact> {
     let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
     facts.retain(|f| !superseded.contains(&f.shape));
     if facts

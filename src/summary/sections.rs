@@ -1,7 +1,8 @@
 //! The parts of an output that are each one package's or process's own run: the lines behind one
 //! name of a runner's prefix (turbo's `zod:test: `, pnpm's `packages/qs test: `, concurrently's
-//! `[lint] `, honcho's `web.1  | `), or the lines after each of npm's script banners
-//! (`> zod@4.6.7 test`, as `npm test --workspaces` and lerna print before each package's run).
+//! `[lint] `, honcho's `web.1  | `), or the lines after each of a runner's banners (npm's
+//! `> zod@4.6.7 test`, as `npm test --workspaces` and lerna print before each package's run;
+//! tox's `py: commands[0]> pytest`; pre-commit's `black.........Failed`).
 //!
 //! Each part gets shapes of its own, so that four test runners in one output are read as four
 //! runs (each with its totals and failures, and named) rather than one. The whole output is
@@ -24,7 +25,7 @@ struct Part {
 pub(crate) struct Sections {
     source: Source,
     parts: Vec<Part>,
-    /// The part npm's last script banner began.
+    /// The part the last banner began.
     current: Option<usize>,
     /// More names came than [`MOST`].
     overflowed: bool,
@@ -112,10 +113,41 @@ impl Sections {
     }
 }
 
+/// The section a line begins, by the banner a runner prints before each of its runs: npm's
+/// script banner (see [`npm_banner`]), tox's `py: commands[0]> pytest` (tox 3: `py run-test:
+/// commands[0] | pytest`), pre-commit's `black.......Failed` (a hook's run follows its line).
+fn banner(text: &str) -> Option<&str> {
+    match text.as_bytes().first()? {
+        b'>' => npm_banner(text),
+        _ => tox_banner(text).or_else(|| hook_banner(text)),
+    }
+}
+
+fn tox_banner(text: &str) -> Option<&str> {
+    let at = memchr::memmem::find(text.as_bytes(), b": commands[")?;
+    let env = &text[..at];
+    let env = env.strip_suffix(" run-test").unwrap_or(env);
+    let named = !env.is_empty()
+        && env
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"._-".contains(&c));
+    named.then_some(env)
+}
+
+fn hook_banner(text: &str) -> Option<&str> {
+    let rest = text
+        .strip_suffix("Passed")
+        .or_else(|| text.strip_suffix("Failed"))
+        .or_else(|| text.strip_suffix("Skipped"))?;
+    let rest = rest.strip_suffix("(no files to check)").unwrap_or(rest);
+    let name = rest.trim_end_matches('.');
+    (rest.len() - name.len() >= 3 && !name.trim().is_empty()).then(|| name.trim())
+}
+
 /// The package whose script npm's banner says starts: `> zod@4.6.7 test`, `> @acme/ui@1.0.0
 /// test /home/dev/acme/packages/ui` (a name, `@` and a version, the script, and the path
 /// npm 6 and pnpm add).
-fn banner(text: &str) -> Option<&str> {
+fn npm_banner(text: &str) -> Option<&str> {
     let rest = text.strip_prefix("> ")?;
     let scoped = usize::from(rest.starts_with('@'));
     let at = scoped + rest[scoped..].find('@')?;
@@ -157,6 +189,33 @@ mod tests {
             ("> @1.0.0 test", None),
         ] {
             assert_eq!(banner(line), package, "{line}");
+        }
+    }
+
+    #[test]
+    fn tox_and_pre_commit_banners_name_the_environment_and_the_hook() {
+        for (line, section) in [
+            ("py: commands[0]> pytest --cov", Some("py")),
+            (
+                "ruff-format: commands[1]> ruff format --diff -q",
+                Some("ruff-format"),
+            ),
+            ("py311 run-test: commands[0] | pytest", Some("py311")),
+            (
+                "trim trailing whitespace.................................................Failed",
+                Some("trim trailing whitespace"),
+            ),
+            (
+                "mypy.............................................(no files to check)Skipped",
+                Some("mypy"),
+            ),
+            ("check toml.......Passed", Some("check toml")),
+            // A test's line, a sentence.
+            ("tests/test_a.py::test_b PASSED", None),
+            ("All checks Passed", None),
+            ("see the docs: commands[0] is the first", None),
+        ] {
+            assert_eq!(banner(line), section, "{line}");
         }
     }
 }

@@ -4012,3 +4012,31 @@ fn ava_0_19_s_crashed_files_and_what_they_printed() {
          /home/dev/libs-monorepo/packages/chance/chance.js:432:5"
     );
 }
+
+/// tox's `py: commands[0]> …` and pre-commit's `black.....Failed` begin each environment's
+/// and hook's run: each is read as a section, and pre-commit's hooks are its tasks.
+#[test]
+fn tox_environments_and_pre_commit_hooks_are_sections() {
+    let r = report(&corpus7("tox-cachetools.txt"));
+    assert_eq!(
+        rendered(&r, "py: tests:"),
+        "py: tests: 476 run, 443 passed, 33 failed (pytest)"
+    );
+    assert!(rendered(&r, "ruff: ruff: 1 finding").contains("F401 ×1"));
+    let r = report(&corpus7("pre-commit-all-cachetools.txt"));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (pre-commit): 7 total, 1 successful, 6 failed: trim trailing whitespace (exit 1), \
+         fix end of files (exit 1), ruff check (exit 1), black (exit 1), mypy (exit 1), \
+         codespell (exit 65)"
+    );
+    assert!(rendered(&r, "ruff check: ruff: 11 findings").contains("SIM105 ×6"));
+    assert!(rendered(&r, "mypy: mypy: Found 83 errors in 11 files").contains("attr-defined ×38"));
+    // ruff's facts are named `lint` where ruff's own total is not among the lines read: the
+    // whole output's reading of the same shape is not stated beside the sections'.
+    assert!(
+        r.render().iter().all(|l| !l.starts_with("[ctxoff] lint:")),
+        "{:#?}",
+        r.render()
+    );
+}

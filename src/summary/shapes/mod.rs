@@ -205,6 +205,9 @@ pub(crate) struct Fact {
     /// A runner's own statement about the tasks it ran: stated for the whole output only,
     /// never for one section of it.
     pub(crate) runner: bool,
+    /// The shape's place in [`registry`] (a shape may name its facts in more than one way:
+    /// ruff's are `lint` without ruff's own total).
+    pub(crate) slot: usize,
 }
 
 impl Fact {
@@ -222,6 +225,7 @@ impl Fact {
             defers: false,
             fallback: false,
             runner: false,
+            slot: 0,
         }
     }
 

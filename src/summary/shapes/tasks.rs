@@ -3,7 +3,8 @@
 //! 4 fails, 1 passes` and its ` ERROR  pkg@1.0.0 test: …` / `Exit status 3`, nx's and lerna's
 //! `Failed tasks:` list, npm's `npm error workspace pkg@1.0.0`), tox's `  py: FAIL code 1
 //! (…)`, and process managers (concurrently's and foreman's `… exited with code 1`, honcho's
-//! `web.1 stopped (rc=1)`). Their lines arrive without the runner's prefix (see
+//! `web.1 stopped (rc=1)`), and pre-commit's hooks (`black.......Failed`, `- exit code: 1`).
+//! Their lines arrive without the runner's prefix (see
 //! `summary::prefix`). Stated: which tasks failed, with their exit status, and the runner's
 //! own totals; the tasks' own output is read by the other shapes.
 
@@ -70,6 +71,8 @@ impl Shape for Tasks {
         let last = t.as_bytes()[t.len() - 1];
         if last.is_ascii_digit() || last == b')' {
             self.task_line(t);
+        } else if last == b'd' {
+            self.hook_line(t);
         }
     }
 
@@ -262,8 +265,49 @@ impl Tasks {
         }
     }
 
+    /// pre-commit's `black....................Failed` (`Passed`, `(no files to check)Skipped`):
+    /// a hook and how it ended; its exit status follows on a failed hook's `- exit code: 1`.
+    fn hook_line(&mut self, t: &str) {
+        let (rest, passed, failed) = if let Some(r) = t.strip_suffix("Failed") {
+            (r, false, true)
+        } else if let Some(r) = t.strip_suffix("Passed") {
+            (r, true, false)
+        } else if let Some(r) = t.strip_suffix("Skipped") {
+            (
+                r.strip_suffix("(no files to check)").unwrap_or(r),
+                false,
+                false,
+            )
+        } else {
+            return;
+        };
+        let name = rest.trim_end_matches('.');
+        if rest.len() - name.len() < 3 || name.trim().is_empty() {
+            return;
+        }
+        self.runner.get_or_insert("pre-commit");
+        *self.total.get_or_insert(0) += 1;
+        let succeeded = self.succeeded.get_or_insert(0);
+        *succeeded += u64::from(passed);
+        if failed {
+            self.task(name.trim(), None, true);
+        }
+    }
+
     /// A task's or process's own end.
     fn task_line(&mut self, t: &str) {
+        // pre-commit: the failed hook's status.
+        if let Some(code) = t.strip_prefix("- exit code: ")
+            && self.runner == Some("pre-commit")
+        {
+            if let Some(task) = self.tasks.last_mut()
+                && task.failed
+                && task.status.is_none()
+            {
+                task.status = Some(format!("exit {code}"));
+            }
+            return;
+        }
         // Read from the end, by bytes: most lines that end in a digit or `)` are neither.
         let digits = t.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-');
         if digits.len() < t.len() {
