@@ -124,17 +124,20 @@ fn banner(text: &str) -> Option<&str> {
 }
 
 fn tox_banner(text: &str) -> Option<&str> {
-    let at = memchr::memmem::find(text.as_bytes(), b": commands[")?;
-    let env = &text[..at];
-    let env = env.strip_suffix(" run-test").unwrap_or(env);
-    let named = !env.is_empty()
-        && env
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"._-".contains(&c));
-    named.then_some(env)
+    // Read from the first word only: most lines are no banner.
+    let at = text
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || b"._-".contains(c))
+        .count();
+    let rest = &text[at..];
+    let banner = rest.starts_with(": commands[") || rest.starts_with(" run-test: commands[");
+    (at > 0 && banner).then_some(&text[..at])
 }
 
 fn hook_banner(text: &str) -> Option<&str> {
+    if !text.ends_with('d') {
+        return None;
+    }
     let rest = text
         .strip_suffix("Passed")
         .or_else(|| text.strip_suffix("Failed"))
