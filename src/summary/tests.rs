@@ -3897,7 +3897,7 @@ fn a_process_managers_ends_and_its_processes_logs() {
 
 /// deep-equal's tape tests assert in a helper (`test/_tape.js`): the failure says where the
 /// helper asserted and which test called it. Its eslint run's three errors are each shown,
-/// the second `no-unused-vars` too (after the first warning of each rule).
+/// the second `no-unused-vars` too.
 #[test]
 fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
     let bytes = corpus7("concurrently-names-deep-equal.txt");

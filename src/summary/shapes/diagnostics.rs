@@ -1,7 +1,7 @@
 //! Compiler and linter diagnostics, counted by the rustc, gcc/clang, tsc, mypy, ruff, eslint and
 //! go vet summarisers: errors, warnings and notes, codes and files, and the diagnostics to read
 //! first: the first error (in a compiler's cascade, the cause), the first error of each other
-//! code, the first warning of each code, then more errors at other places. Other codes come
+//! code, more errors at other places, then the first warning of each code. Other codes come
 //! rarest first: a diagnostic printed a hundred times is a habit of the code base or one missing
 //! dependency (`Cannot find name 'process'` ×17); one printed once is news. Every list is
 //! bounded.
@@ -239,6 +239,9 @@ impl Diagnostics {
                 out.push_failure(f.failure.clone());
             }
         }
+        for (_, f) in self.more_errors.iter().filter(|(code, _)| listed(code)) {
+            out.push_failure(f.clone());
+        }
         let mut warnings: Vec<&First> = self
             .firsts
             .iter()
@@ -247,10 +250,6 @@ impl Diagnostics {
         warnings.sort_by_key(|f| (f.count, f.failure.line));
         for f in warnings {
             out.push_failure(f.failure.clone());
-        }
-        // Each kind first, then the errors of a kind shown at other places.
-        for (_, f) in self.more_errors.iter().filter(|(code, _)| listed(code)) {
-            out.push_failure(f.clone());
         }
         out
     }

@@ -446,15 +446,18 @@ impl Failures {
     }
 
     pub(crate) fn json(&self) -> serde_json::Value {
-        json!({
+        let mut json = json!({
             "heading": self.heading,
-            "section": self.section,
             "total": self.total,
             "kept": self
                 .iter()
                 .map(|f| json!({"line": f.line, "name": f.name, "detail": f.detail}))
                 .collect::<Vec<_>>(),
-        })
+        });
+        if let (Some(section), serde_json::Value::Object(map)) = (&self.section, &mut json) {
+            map.insert("section".into(), section.as_str().into());
+        }
+        json
     }
 
     #[cfg(test)]
