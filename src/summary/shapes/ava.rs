@@ -178,7 +178,11 @@ impl Shape for Ava {
         if !said_passed && plain > 0 {
             parts.push(format!("{} passed (✔ lines)", thousands(plain)));
         }
-        let mut lines = vec![format!("tests (ava): {}", parts.join(", "))];
+        // Without closing counts (a run cut short), the failures listed say what there is.
+        let mut lines = Vec::new();
+        if !parts.is_empty() {
+            lines.push(format!("tests (ava): {}", parts.join(", ")));
+        }
         if self.exited.total > 0 {
             lines.push(format!(
                 "files that exited with a non-zero exit code ({}): {}",
@@ -370,6 +374,14 @@ mod tests {
     fn counts_without_avas_lines_are_not_avas() {
         assert!(fact("  2 passed\n  1 failed\n").is_none());
         assert!(fact("✔ done\n  3 tests passed\n").is_none());
+    }
+
+    #[test]
+    fn a_run_cut_short_states_no_empty_counts() {
+        let f = fact("  Uncaught exception in test.js\n\n  Error: boom\n")
+            .unwrap_or_else(|| panic!("not read"));
+        assert!(f.lines.is_empty(), "{:?}", f.lines);
+        assert_eq!(f.failures[0].total, 1);
     }
 
     #[test]
