@@ -146,8 +146,17 @@ impl Analysis {
         if !sectioned.is_empty() {
             // The sections' facts stand for the whole's of the same shapes; the rest of the
             // whole's (the runner's own) stand beside them unless theirs replace them.
+            // Each section's facts were filtered within it; the whole's give way to them.
             facts.retain(|f| !sectioned.iter().any(|s| s.slot == f.slot));
-            facts = without_replaced(sectioned.into_iter().chain(facts).collect());
+            let sections = sectioned.len();
+            let all: Vec<Fact> = sectioned.into_iter().chain(facts).collect();
+            let replaced = replaced(&all);
+            facts = all
+                .into_iter()
+                .zip(replaced)
+                .enumerate()
+                .filter_map(|(k, (f, r))| (k < sections || !r).then_some(f))
+                .collect();
         }
         Findings {
             notable: self.notable,
@@ -201,24 +210,49 @@ pub(super) fn facts_of(slots: Vec<Slot>) -> Vec<Fact> {
     without_replaced(facts)
 }
 
-/// `facts` less those replaced by others' (see [`Fact::supersedes`], [`Fact::fallback`],
-/// [`Fact::yields`], [`Fact::defers`]).
-fn without_replaced(mut facts: Vec<Fact>) -> Vec<Fact> {
-    let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
-    facts.retain(|f| !superseded.contains(&f.shape));
-    if facts
-        .iter()
-        .any(|f| !f.fallback && (f.content || (!f.yields && !f.log)))
-    {
-        facts.retain(|f| !f.fallback);
-    }
-    if facts.iter().any(|f| !f.content && !f.yields) {
-        facts.retain(|f| !f.yields);
-    }
-    if facts.iter().any(|f| !f.content && !f.yields && !f.log) {
-        facts.retain(|f| !f.defers);
-    }
+/// `facts` less those replaced by others'.
+fn without_replaced(facts: Vec<Fact>) -> Vec<Fact> {
+    let replaced = replaced(&facts);
     facts
+        .into_iter()
+        .zip(replaced)
+        .filter_map(|(f, r)| (!r).then_some(f))
+        .collect()
+}
+
+/// Which of `facts` others replace (see [`Fact::supersedes`], [`Fact::fallback`],
+/// [`Fact::yields`], [`Fact::defers`]).
+fn replaced(facts: &[Fact]) -> Vec<bool> {
+    let superseded: Vec<&str> = facts.iter().flat_map(|f| f.supersedes).copied().collect();
+    let mut out: Vec<bool> = facts
+        .iter()
+        .map(|f| superseded.contains(&f.shape))
+        .collect();
+    let live = |out: &[bool]| -> Vec<&Fact> {
+        facts
+            .iter()
+            .zip(out)
+            .filter_map(|(f, r)| (!r).then_some(f))
+            .collect()
+    };
+    // While a fact of the first kind stands, those of the second give way.
+    type Test = fn(&Fact) -> bool;
+    let rules: [(Test, Test); 3] = [
+        (
+            |f| !f.fallback && (f.content || (!f.yields && !f.log)),
+            |f| f.fallback,
+        ),
+        (|f| !f.content && !f.yields, |f| f.yields),
+        (|f| !f.content && !f.yields && !f.log, |f| f.defers),
+    ];
+    for (present, gives_way) in rules {
+        if live(&out).into_iter().any(present) {
+            for (f, r) in facts.iter().zip(out.iter_mut()) {
+                *r |= gives_way(f);
+            }
+        }
+    }
+    out
 }
 
 /// Every live shape reads the line, under one guard: a shape that panics is disabled and the

@@ -4023,6 +4023,20 @@ fn tox_environments_and_pre_commit_hooks_are_sections() {
         "py: tests: 476 run, 443 passed, 33 failed (pytest)"
     );
     assert!(rendered(&r, "ruff: ruff: 1 finding").contains("F401 ×1"));
+    // Sphinx's doctest builder writes Python's doctest report.
+    assert_eq!(
+        rendered(&r, "doctest: tests:"),
+        "doctest: tests: 58 run, 57 passed, 1 failed (doctest)"
+    );
+    let all = failures_within(&corpus7("tox-cachetools.txt"), u64::MAX);
+    assert!(
+        all.contains(
+            &"  L1,296 default: print(sorted(peps.keys())) · Expected: [218, 279, 289, 320] · \
+              Got: [9, 218, 290, 320] · File \"index.rst\", line 292"
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
     let r = report(&corpus7("pre-commit-all-cachetools.txt"));
     assert_eq!(
         rendered(&r, "tasks"),

@@ -14,6 +14,7 @@ mod ctest;
 mod deno;
 mod diagnostics;
 mod diff;
+mod doctest;
 mod eslint;
 mod eunit;
 mod gcc;
@@ -111,6 +112,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<nextest::Nextest>::default(),
         Box::<pytest::Pytest>::default(),
         Box::<unittest::Unittest>::default(),
+        Box::<doctest::Doctest>::default(),
         Box::<gotest::GoTest>::default(),
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),

@@ -1,0 +1,267 @@
+//! Python's doctest report, as `python -m doctest`, Sphinx's doctest builder and test runners
+//! that run doctests print it: each failure after a line of 70 `*` (`File "index.rst", line 292,
+//! in default`, `Failed example:`, the example, `Expected:` and `Got:` with their values, or
+//! `Exception raised:` and a traceback), then its totals (`58 tests in 1 items.`, `57 passed and
+//! 1 failed.`, `***Test Failed*** 1 failures.`).
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::{cut, thousands};
+
+#[derive(Debug, Default)]
+pub(crate) struct Doctest {
+    failures: Failures,
+    /// The part of a failure's block being read.
+    part: Part,
+    /// The block's last line of an exception raised (a traceback's last line says what).
+    raised: Option<String>,
+    /// Where the failing example is (`File "index.rst", line 292`), stated after what failed.
+    place: Option<String>,
+    /// `58 tests in 1 items.`, `57 passed and 1 failed.`
+    tests: Option<u64>,
+    passed_failed: Option<(u64, u64)>,
+    /// `***Test Failed*** 1 failures.`, summed over the runs that print it.
+    test_failed: Option<u64>,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum Part {
+    #[default]
+    Outside,
+    /// After the `*****` line, before `File "…", line N, in NAME`.
+    Separated,
+    /// In a failure's block, before its parts.
+    Block,
+    /// The lines after `Failed example:`, `Expected:`, `Got:`, `Exception raised:`.
+    Example,
+    Expected,
+    Got,
+    Raised,
+}
+
+impl Shape for Doctest {
+    fn line(&mut self, number: u64, text: &str) {
+        if text.len() == 70 && text.bytes().all(|b| b == b'*') {
+            self.end_block();
+            self.part = Part::Separated;
+            return;
+        }
+        match self.part {
+            Part::Outside => self.totals(text),
+            Part::Separated => {
+                // `File "index.rst", line 292, in default`
+                if let Some(rest) = text.strip_prefix("File \"")
+                    && let Some((file, rest)) = rest.split_once("\", line ")
+                    && let Some((line, name)) = rest.split_once(", in ")
+                {
+                    self.failures.push(number, name.trim());
+                    // In doctest's words: its line may be `?` (an example in `__test__`).
+                    self.place = Some(format!("File \"{file}\", line {line}"));
+                    self.part = Part::Block;
+                } else {
+                    self.part = Part::Outside;
+                    self.totals(text);
+                }
+            }
+            _ => self.block_line(text),
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_block();
+        let counted = self.tests.is_some() || self.test_failed.is_some();
+        if self.failures.is_empty() && !counted {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if let Some(tests) = self.tests {
+            parts.push(format!("{} run", thousands(tests)));
+        }
+        if let Some((passed, failed)) = self.passed_failed {
+            parts.push(format!("{} passed", thousands(passed)));
+            parts.push(format!("{} failed", thousands(failed)));
+        } else if let Some(failed) = self.test_failed {
+            parts.push(format!("{} failed", thousands(failed)));
+        } else {
+            parts.push(format!("{} failed", thousands(self.failures.total)));
+        }
+        let line = format!("tests: {} (doctest)", parts.join(", "));
+        let json = json!({
+            "shape": "doctest",
+            "tests": self.tests,
+            "passed": self.passed_failed.map(|p| p.0),
+            "failed": self.passed_failed.map(|p| p.1).or(self.test_failed),
+        });
+        let failed = !self.failures.is_empty();
+        Some(
+            // A test runner that ran the doctests (pytest, unittest) states them itself.
+            Fact::new("doctest", vec![line], json)
+                .failures(self.failures.take_as("failed examples"))
+                .hint_if_failed(failed, "'^File \"|^Failed example|^Expected|^Got' -A 2")
+                .defers(),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+            + self.raised.as_ref().map_or(0, String::capacity)
+            + self.place.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Doctest {
+    /// A line of a failure's block: what its parts hold (their lines are indented).
+    fn block_line(&mut self, text: &str) {
+        let next = match text {
+            "Failed example:" => Some(Part::Example),
+            "Expected:" => Some(Part::Expected),
+            "Got:" => Some(Part::Got),
+            "Exception raised:" => Some(Part::Raised),
+            _ => None,
+        };
+        if let Some(next) = next {
+            self.part = next;
+            return;
+        }
+        if text == "Expected nothing" || text == "Got nothing" {
+            if let Some(f) = self.failures.current() {
+                f.add_detail(text);
+            }
+            return;
+        }
+        let Some(value) = text.strip_prefix("    ") else {
+            // Not the block's any more: a run's totals, or other output.
+            self.end_block();
+            self.part = Part::Outside;
+            self.totals(text);
+            return;
+        };
+        let label = match self.part {
+            Part::Example => "",
+            Part::Expected => "Expected: ",
+            Part::Got => "Got: ",
+            Part::Raised => {
+                if !value.trim().is_empty() {
+                    self.raised = Some(cut(value.trim(), 200));
+                }
+                return;
+            }
+            _ => return,
+        };
+        // A part's first line; the rest of a long value is in the file.
+        if let Some(f) = self.failures.current() {
+            f.add_detail(&format!("{label}{}", value.trim()));
+        }
+        self.part = Part::Block;
+    }
+
+    /// The block is over: an exception raised is stated by its traceback's last line.
+    fn end_block(&mut self) {
+        let (raised, place) = (self.raised.take(), self.place.take());
+        if let Some(f) = self.failures.current() {
+            if let Some(raised) = raised {
+                f.add_detail(&format!("raised {raised}"));
+            }
+            if let Some(place) = place {
+                f.add_detail(&place);
+            }
+        }
+    }
+
+    /// `58 tests in 1 items.`, `57 passed and 1 failed.`, `***Test Failed*** 1 failures.`
+    fn totals(&mut self, text: &str) {
+        let t = text.trim();
+        if let Some(n) = t.strip_prefix("***Test Failed*** ") {
+            if let Some(n) = n
+                .strip_suffix(" failures.")
+                .and_then(|n| n.parse::<u64>().ok())
+            {
+                *self.test_failed.get_or_insert(0) += n;
+            }
+            return;
+        }
+        let Some(first) = t.split(' ').next().and_then(|n| n.parse::<u64>().ok()) else {
+            return;
+        };
+        if let Some(rest) = t
+            .strip_suffix(" items.")
+            .or_else(|| t.strip_suffix(" item."))
+            && rest.contains(" tests in ")
+        {
+            self.tests = Some(first);
+        } else if let Some(rest) = t.strip_suffix(" failed.")
+            && let Some((_, failed)) = rest.split_once(" passed and ")
+            && let Ok(failed) = failed.parse()
+        {
+            self.passed_failed = Some((first, failed));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `python3 -m doctest mathx.py` (Python 3.11) on a module with a wrong expected value and
+    /// an example that raises.
+    const RUN: &str = r#"**********************************************************************
+File "/home/dev/mathx.py", line 5, in mathx.half
+Failed example:
+    half(3)
+Expected:
+    1.5
+Got:
+    1
+**********************************************************************
+File "/home/dev/mathx.py", line 14, in mathx.inverse
+Failed example:
+    inverse(0)
+Exception raised:
+    Traceback (most recent call last):
+      File "/usr/lib/python3.11/doctest.py", line 1353, in __run
+        exec(compile(example.source, filename, "single",
+      File "<doctest mathx.inverse[1]>", line 1, in <module>
+        inverse(0)
+      File "/home/dev/mathx.py", line 17, in inverse
+        return 1 / n
+               ~~^~~
+    ZeroDivisionError: division by zero
+**********************************************************************
+2 items had failures:
+   1 of   2 in mathx.half
+   1 of   2 in mathx.inverse
+***Test Failed*** 2 failures.
+"#;
+
+    #[test]
+    fn each_failed_example_with_what_was_expected_and_got_or_raised() {
+        let mut shape = Box::<Doctest>::default();
+        for (i, line) in RUN.lines().enumerate() {
+            shape.line(i as u64 + 1, line);
+        }
+        let fact = shape.finish().unwrap_or_else(|| panic!("not read"));
+        assert_eq!(fact.lines, ["tests: 2 failed (doctest)"]);
+        let failures: Vec<_> = fact.failures[0].iter().collect();
+        assert_eq!(failures[0].name, "mathx.half");
+        assert_eq!(
+            failures[0].detail,
+            [
+                "half(3)",
+                "Expected: 1.5",
+                "Got: 1",
+                "File \"/home/dev/mathx.py\", line 5"
+            ]
+        );
+        assert_eq!(
+            failures[1].detail,
+            [
+                "inverse(0)",
+                "raised ZeroDivisionError: division by zero",
+                "File \"/home/dev/mathx.py\", line 14"
+            ]
+        );
+    }
+}
