@@ -173,7 +173,14 @@ impl Doctest {
 
     /// `58 tests in 1 items.`, `57 passed and 1 failed.`, `***Test Failed*** 1 failures.`
     fn totals(&mut self, text: &str) {
-        let t = text.trim();
+        // Read by bytes first: most lines are neither.
+        let t = text.trim_start_matches(' ');
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let counted = digits > 0 && t.as_bytes().get(digits) == Some(&b' ');
+        if !counted && !t.starts_with("***Test Failed*** ") {
+            return;
+        }
+        let t = t.trim_end();
         if let Some(n) = t.strip_prefix("***Test Failed*** ") {
             if let Some(n) = n
                 .strip_suffix(" failures.")
