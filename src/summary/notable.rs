@@ -474,14 +474,24 @@ pub(crate) fn is_incidental(line: &str) -> bool {
 }
 
 /// A numbered source line of a code frame: ` 12 |   code`, `12| code`, `  > 12 | code`,
+/// `12 │ code` (Biome, miette), a diff's frame with both numbers (`2503 2503 │   code`),
 /// rustc's suggestion `378 ~     code`, or a line number and a tab (`497\t  code`).
 fn is_code_frame(t: &str) -> bool {
     let t = t.trim_start_matches([' ', '>']);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    let gutter = t[digits..].trim_start_matches(' ');
+    if digits == 0 {
+        return false;
+    }
     // bandit's and `cat -n`'s `497\t    code`
-    let tab = digits > 0 && t[digits..].starts_with('\t');
-    tab || (digits > 0 && (gutter.starts_with('|') || gutter.starts_with("~ ") || gutter == "~"))
+    if t[digits..].starts_with('\t') {
+        return true;
+    }
+    let mut gutter = t[digits..].trim_start_matches(' ');
+    let second = gutter.bytes().take_while(u8::is_ascii_digit).count();
+    if second > 0 && gutter[second..].starts_with(' ') {
+        gutter = gutter[second..].trim_start_matches(' ');
+    }
+    gutter.starts_with('|') || gutter.starts_with('│') || gutter.starts_with("~ ") || gutter == "~"
 }
 
 /// The score of the best examples, which nothing replaces.

@@ -4054,3 +4054,182 @@ fn tox_environments_and_pre_commit_hooks_are_sections() {
         r.render()
     );
 }
+
+// ---- linters and formatters of corpus 8 ----
+
+/// The direct count of the lines of `bytes` (display-cleaned) that `keep` accepts.
+fn count_lines(bytes: &[u8], keep: impl Fn(&str) -> bool) -> u64 {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| keep(&clean_line(l)))
+        .count() as u64
+}
+
+/// Biome's headings (`path:line:col category ━━━`) are its diagnostics: 75, as it says
+/// (`Found 75 errors.`, and its JSON report of the same run), and the first of each of its 11
+/// categories is listed with its place and message.
+#[test]
+fn biome_diagnostics_by_category() {
+    let bytes = fixture("corpus8", "biome-lint-commander.txt");
+    let headings = count_lines(&bytes, |l| {
+        l.ends_with('━')
+            && l.split(' ')
+                .next()
+                .is_some_and(|w| w.matches(':').count() == 2)
+    });
+    assert_eq!(headings, 75);
+    let r = report(&bytes);
+    let f = fact(&r, "biome");
+    assert_eq!(json_u64(&f["errors"]), headings);
+    assert!(
+        rendered(&r, "biome:").starts_with(
+            "biome: Checked 7 files in 92ms. No fixes applied. Found 75 errors; counted: \
+             75 errors, 0 warnings in 5 files; error categories: lint/style/noParameterAssign ×27"
+        ),
+        "{}",
+        rendered(&r, "biome:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L1 lib/suggestSimilar.js:70:3 lint/complexity/noForEach × Prefer for...of instead of forEach."
+    );
+    for category in [
+        "lint/suspicious/noDebugger",
+        "lint/style/noVar",
+        "lint/correctness/useIsNan",
+        "lint/suspicious/noAssignInExpressions",
+    ] {
+        line_with(&all, &format!(" {category} × "));
+    }
+    // Biome's code frames are source: their words are not counted as failures.
+    assert!(
+        !r.render().iter().any(|l| l.contains("│")),
+        "{:#?}",
+        r.render()
+    );
+}
+
+/// Oxlint's diagnostics are read with the place printed under each: 68 warnings, as it says
+/// and as its JSON report of the same run counts, in 23 files, the first of each rule listed.
+#[test]
+fn oxlint_diagnostics_with_their_places() {
+    let bytes = fixture("corpus8", "oxlint-deny-warnings-axios.txt");
+    let marked = count_lines(&bytes, |l| l.starts_with("  ! "));
+    assert_eq!(marked, 68);
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "oxlint:"),
+        "oxlint: Found 68 warnings and 0 errors; counted: 0 errors, 68 warnings in 23 files"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    line_with(
+        &all,
+        "! eslint(no-debugger): `debugger` statement is not allowed [lib/core/Axios.js:39:5]",
+    );
+    line_with(
+        &all,
+        "! unicorn(no-thenable): Do not add `then` to a class. [lib/cancel/CancelToken.js:39:5]",
+    );
+}
+
+/// markdownlint prints no total: its 146 problems (its JSON report's count) are counted by
+/// rule, and the first of each of its 7 rules is listed.
+#[test]
+fn markdownlint_problems_by_rule() {
+    let bytes = fixture("corpus8", "markdownlint-readme-commander.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "markdownlint:"),
+        "markdownlint: 146 problems in 1 file; rules: MD013 ×135, MD060 ×3, MD009 ×2, \
+         MD012 ×2, MD024 ×2 +2 more"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    for rule in [
+        "MD009", "MD013", "MD012", "MD024", "MD060", "MD010", "MD040",
+    ] {
+        line_with(&all, &format!(" error {rule}/"));
+    }
+}
+
+/// `cargo fmt --check`: 35 places in 8 files (`cargo fmt --check -- -l` of the same tree lists
+/// the 8), each file with its count and the first change rustfmt wants; the diff's words are
+/// not counted as failures.
+#[test]
+fn rustfmt_check_places_per_file() {
+    let bytes = fixture("corpus8", "cargo-fmt-check-semver.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "rustfmt:"),
+        "rustfmt: 35 places in 8 files not formatted"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[0],
+        "[ctxoff] files to format, with the first change (8):"
+    );
+    assert!(
+        all[1].starts_with(
+            "  L1 /home/dev/semver-1.0.28/src/display.rs: 2 places: \
+             -        let do_display=|formatter"
+        ),
+        "{all:#?}"
+    );
+    line_with(&all, "/tests/test_version_req.rs: 6 places");
+    assert!(
+        !r.render()
+            .iter()
+            .any(|l| l.contains("omitted lines contain")),
+        "{:#?}",
+        r.render()
+    );
+}
+
+/// A test that runs rustfmt prints its diff: there the test run's facts stand alone.
+#[test]
+fn rustfmt_inside_a_test_run_gives_way() {
+    let r = report(&fixture("corpus3", "cargo-test-smol-str.txt"));
+    assert!(
+        !shapes(&r).contains(&"rustfmt".to_owned()),
+        "{:?}",
+        shapes(&r)
+    );
+}
+
+/// `go vet ./...` of golang.org/x/tools: 37 package headers for 36 packages (present twice,
+/// go/pointer also as its test build), 85 problems (88 located lines less 3 `too many errors`),
+/// every package named, in the order reported, with its first problem (`vet:` lines included).
+#[test]
+fn go_vet_names_every_package_with_its_first_problem() {
+    let bytes = fixture("corpus5", "go-vet-x-tools.txt");
+    let located = count_lines(&bytes, |l| {
+        let l = l.strip_prefix("vet: ").unwrap_or(l);
+        l.split(' ').next().is_some_and(|w| {
+            let w = w.trim_end_matches(':');
+            w.contains(".go:") && w.matches(':').count() == 2
+        })
+    });
+    let too_many = count_lines(&bytes, |l| l.ends_with(": too many errors"));
+    assert_eq!((located, too_many), (88, 3));
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "go:"),
+        "go: 85 problems in 36 packages (the compiler said `too many errors` and stopped \
+         listing 3 times)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] first problem of each package (36):");
+    assert_eq!(
+        all[1],
+        "  L2 golang.org/x/tools/present: present/parse.go:591:39: non-boolean condition in if statement"
+    );
+    line_with(
+        &all,
+        "golang.org/x/tools/cmd/stringer: cmd/stringer/stringer.go:278:13: cannot initialize",
+    );
+    // The test build of go/pointer fails as go/pointer does: it is named among the rest.
+    assert_eq!(
+        all.last().map(String::as_str),
+        Some("  … 1 more: golang.org/x/tools/go/pointer [golang.org/x/tools/go/pointer.test]")
+    );
+}

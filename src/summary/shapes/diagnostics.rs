@@ -140,7 +140,7 @@ impl Diagnostics {
     ) {
         // Cut in the middle: the end of a long message names the other type or value.
         let described = match location {
-            Some(loc) if !header.starts_with(loc) => {
+            Some(loc) if !names_place(header, loc) => {
                 cut_middle(&format!("{loc}: {header}"), MESSAGE_CHARS)
             }
             _ => cut_middle(header, MESSAGE_CHARS),
@@ -179,7 +179,7 @@ impl Diagnostics {
             .find(|f| f.level == level && f.code == code)
         {
             first.count += 1;
-            let elsewhere = location.is_some_and(|loc| !first.failure.detail[0].starts_with(loc));
+            let elsewhere = location.is_some_and(|loc| !names_place(&first.failure.detail[0], loc));
             if level == Level::Error
                 && !self.firsts_only
                 && self.more_errors.len() < MORE_ERRORS
@@ -327,6 +327,29 @@ pub(crate) fn location(text: &str, is_path: impl Fn(&str) -> bool) -> Option<(&s
         rest = &rest[digits + 1..];
     }
     (end > path.len()).then(|| (&text[..end], rest))
+}
+
+/// Whether a word is a place and nothing more: `path:line` or `path:line:col`.
+pub(crate) fn is_place_word(word: &str) -> bool {
+    let mut parts = word.split(':');
+    let path = parts.next().unwrap_or("");
+    let numbers: Vec<&str> = parts.collect();
+    !path.is_empty()
+        && !path.contains(char::is_whitespace)
+        && (1..=2).contains(&numbers.len())
+        && numbers
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a diagnostic as described names the place `loc`: it starts with it (`a.rs:4:5: …`,
+/// `a.js:4:5 rule …`) or ends with it in brackets (oxlint's `! rule: message [a.js:4:5]`).
+fn names_place(described: &str, loc: &str) -> bool {
+    described.starts_with(loc)
+        || described
+            .strip_suffix(']')
+            .and_then(|d| d.strip_suffix(loc))
+            .is_some_and(|d| d.ends_with('['))
 }
 
 fn failure(line: u64, described: &str) -> Failure {

@@ -7,6 +7,7 @@ mod access;
 mod ansible;
 mod ava;
 mod bandit;
+mod biome;
 mod bun;
 mod catch2;
 mod crash;
@@ -32,6 +33,7 @@ mod libtest;
 mod listing;
 mod log;
 mod make;
+mod markdownlint;
 mod maven;
 mod meson;
 mod mocha;
@@ -40,6 +42,7 @@ pub(crate) mod names;
 mod nextest;
 mod nul;
 mod numbered;
+mod oxlint;
 mod phpunit;
 mod pylint;
 mod pyright;
@@ -49,6 +52,7 @@ mod robot;
 mod rspec;
 mod ruff;
 mod rustc;
+mod rustfmt;
 mod sanitizer;
 mod shellcheck;
 mod strace;
@@ -141,6 +145,9 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pylint::Pylint>::default(),
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
+        Box::<biome::Biome>::default(),
+        Box::<oxlint::Oxlint>::default(),
+        Box::<markdownlint::Markdownlint>::default(),
         Box::<shellcheck::Shellcheck>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<gcc::Gcc>::default(),
@@ -154,6 +161,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
+        Box::<rustfmt::Rustfmt>::default(),
         Box::<diff::Diff>::default(),
         Box::<gitlog::GitLog>::default(),
         Box::<grep::Grep>::default(),
