@@ -4233,3 +4233,42 @@ fn go_vet_names_every_package_with_its_first_problem() {
         Some("  … 1 more: golang.org/x/tools/go/pointer [golang.org/x/tools/go/pointer.test]")
     );
 }
+
+/// bats: plain TAP with each failure's detail as comments under its `not ok` — 23 failures
+/// of 162 planned (bats' JUnit report of the same run), each with the test file's line and its
+/// assertion, the helpers' frames left out.
+#[test]
+fn bats_failures_with_their_comments() {
+    let bytes = fixture("corpus8", "bats-rbenv.txt");
+    let not_ok = count_lines(&bytes, |l| l.starts_with("not ok "));
+    assert_eq!(not_ok, 23);
+    let r = report(&bytes);
+    assert_eq!(rendered(&r, "TAP:"), "TAP: 162 planned, 139 ok, 23 not ok");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (23):");
+    assert_eq!(
+        line_with(&all, "L32 default:"),
+        "  L32 default: in test file test/global.bats, line 8 · `assert_output \"system\"' failed \
+         · expected: system · actual:   sytem"
+    );
+    assert!(!all.iter().any(|l| l.contains("from function")), "{all:#?}");
+}
+
+/// scan-build: the static analyzer's checkers are the warnings' codes, so the first of each of
+/// its 9 checkers (scan-build's SARIF report of the same run) is listed besides gcc's own
+/// `-Wuse-after-free`.
+#[test]
+fn static_analyzer_checkers_are_codes() {
+    let bytes = fixture("corpus8", "scan-build-lua.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    for checker in [
+        "[core.NullDereference]",
+        "[deadcode.DeadStores]",
+        "[unix.Malloc]",
+        "[core.DivideZero]",
+        "[core.uninitialized.UndefReturn]",
+        "[-Wuse-after-free]",
+    ] {
+        line_with(&all, checker);
+    }
+}

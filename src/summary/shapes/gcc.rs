@@ -156,12 +156,12 @@ impl Gcc {
     }
 }
 
-/// A file of the system's headers (`/usr/include/c++/12/ostream`), not the project's.
-/// The code in a diagnostic's closing brackets: gcc's and clang's `-Wflag` (`-Werror=flag`), or
+/// The code in a diagnostic's closing brackets: gcc's and clang's `-Wflag` (`-Werror=flag`),
 /// clang-tidy's check, the first of its list (`bugprone-sizeof-expression,-warnings-as-errors`,
-/// `clang-analyzer-unix.Malloc`).
+/// `clang-analyzer-unix.Malloc`), or the static analyzer's checker (scan-build's
+/// `core.NullDereference`, `deadcode.DeadStores`).
 fn check_code(brackets: &str) -> Option<&str> {
-    if brackets.starts_with("-W") {
+    if brackets.starts_with("-W") || is_analyzer_checker(brackets) {
         return Some(brackets);
     }
     let check = brackets.split(',').next()?;
@@ -175,6 +175,35 @@ fn check_code(brackets: &str) -> Option<&str> {
         .then_some(check)
 }
 
+/// The packages of the clang static analyzer's checkers.
+const ANALYZER_PACKAGES: [&str; 14] = [
+    "alpha",
+    "apiModeling",
+    "core",
+    "cplusplus",
+    "deadcode",
+    "debug",
+    "fuchsia",
+    "nullability",
+    "optin",
+    "osx",
+    "security",
+    "unix",
+    "valist",
+    "webkit",
+];
+
+/// `core.NullDereference`, `security.insecureAPI.strcpy`: a checker's package and name.
+fn is_analyzer_checker(brackets: &str) -> bool {
+    brackets.split_once('.').is_some_and(|(package, rest)| {
+        ANALYZER_PACKAGES.contains(&package)
+            && rest
+                .split('.')
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
+}
+
+/// A file of the system's headers (`/usr/include/c++/12/ostream`), not the project's.
 fn is_system(file: &str) -> bool {
     file.starts_with("/usr/") || file.contains("/include/c++/")
 }
@@ -253,6 +282,15 @@ mod tests {
             Some("clang-analyzer-unix.Malloc")
         );
         // Brackets that end a message without naming a check.
+        assert_eq!(
+            check_code("core.NullDereference"),
+            Some("core.NullDereference")
+        );
+        assert_eq!(
+            check_code("security.insecureAPI.strcpy"),
+            Some("security.insecureAPI.strcpy")
+        );
+        assert_eq!(check_code("std.io"), None);
         assert_eq!(check_code("with T = int"), None);
         assert_eq!(check_code("enabled by default"), None);
         assert_eq!(check_code("8"), None);

@@ -7,6 +7,8 @@
 //! `actual:`, the stack's first frame in the project's files or the test's `location:`) are
 //! the failure's detail, and node's closing counts (`# tests 720`, `# pass 679`, `# fail 41`)
 //! its totals; a `not ok` that only says its subtests failed is no failure of its own.
+//! bats and other plain producers write a failure's detail as comments under its `not ok`
+//! (`# (in test file test/global.bats, line 8)`, `# expected: system`).
 //! Check (`100%: Checks: 12, Failures: 0, Errors: 0`, a failure as
 //! `check_money.c:17:F:Core:test_create:0: Assertion … failed`) and expat's minicheck
 //! (`98%: Checks: 365, Failed: 7`, `FAIL: test_x (during actual test at runtests.c:1084)`) count
@@ -25,6 +27,8 @@ const AUTOMAKE: [&str; 6] = ["PASS", "SKIP", "XFAIL", "FAIL", "XPASS", "ERROR"];
 pub(crate) struct Tap {
     ok: u64,
     not_ok: u64,
+    /// The plan, `1..162`: how many tests were to run.
+    plan: Option<u64>,
     /// `Files=40, Tests=1230` of prove.
     prove_totals: Option<(u64, u64)>,
     result: Option<String>,
@@ -112,8 +116,18 @@ impl Shape for Tap {
                 && !diag.trim_start().starts_with("Failed test")
                 && !diag.trim_start().starts_with("Looks like")
             {
-                if let Some(f) = self.failures.current() {
-                    f.add_detail(diag.trim());
+                // bats' trace: the helpers' frames say nothing of this test; the test file's
+                // line is where it failed.
+                let diag = diag.trim().trim_start_matches('(');
+                let place = diag.starts_with("in test file ");
+                if (place || !diag.starts_with("from function "))
+                    && let Some(f) = self.failures.current()
+                {
+                    f.add_detail(if place {
+                        diag.trim_end_matches(')')
+                    } else {
+                        diag
+                    });
                 }
                 return;
             }
@@ -212,6 +226,9 @@ impl Shape for Tap {
                         f.add_detail(text);
                     }
                 }
+            }
+            Some(b'1') if text.starts_with("1..") && text[3..].parse::<u64>().is_ok() => {
+                self.plan = text[3..].parse().ok();
             }
             Some(b'0'..=b'9') => {
                 // `339 of 340 tests passed (0 malformed)`
@@ -363,8 +380,12 @@ impl Shape for Tap {
             line.push_str(" (TAP)");
             lines.push(line);
         } else if self.prove_totals.is_none() && self.ok + self.not_ok > 0 {
+            let plan = self
+                .plan
+                .map(|n| format!("{} planned, ", thousands(n)))
+                .unwrap_or_default();
             lines.push(format!(
-                "TAP: {} ok, {} not ok",
+                "TAP: {plan}{} ok, {} not ok",
                 thousands(self.ok),
                 thousands(self.not_ok)
             ));
@@ -373,6 +394,7 @@ impl Shape for Tap {
             "shape": "tap",
             "ok": self.ok,
             "not_ok": self.not_ok,
+            "plan": self.plan,
             "prove_files": self.prove_totals.map(|t| t.0),
             "prove_tests": self.prove_totals.map(|t| t.1),
             "result": self.result,
@@ -511,7 +533,16 @@ impl Tap {
                 y.open = true;
                 return true;
             }
-            // No YAML: the diagnostics, if any, are Test::More's (read as before).
+            // No YAML: the diagnostics, if any, are Test::More's (read as before), or bats'
+            // and other plain TAP producers' comments under the `not ok`, its detail.
+            let plain = t
+                .strip_prefix('#')
+                .is_some_and(|d| !d.trim_start().starts_with("Failed test"));
+            if plain {
+                let (line, name) = (y.line, std::mem::take(&mut y.name));
+                self.failures.push(line, &name);
+                self.in_diagnostic = true;
+            }
             self.yaml = None;
             return false;
         }
