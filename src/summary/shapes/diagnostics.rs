@@ -331,15 +331,15 @@ pub(crate) fn location(text: &str, is_path: impl Fn(&str) -> bool) -> Option<(&s
 
 /// Whether a word is a place and nothing more: `path:line` or `path:line:col`.
 pub(crate) fn is_place_word(word: &str) -> bool {
-    let mut parts = word.split(':');
-    let path = parts.next().unwrap_or("");
-    let numbers: Vec<&str> = parts.collect();
-    !path.is_empty()
-        && !path.contains(char::is_whitespace)
-        && (1..=2).contains(&numbers.len())
-        && numbers
-            .iter()
-            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    let Some((path, numbers)) = word.split_once(':') else {
+        return false;
+    };
+    let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    let numbered = match numbers.split_once(':') {
+        Some((line, col)) => number(line) && number(col),
+        None => number(numbers),
+    };
+    numbered && !path.is_empty() && !path.contains(char::is_whitespace)
 }
 
 /// Whether a diagnostic as described names the place `loc`: it starts with it (`a.rs:4:5: …`,

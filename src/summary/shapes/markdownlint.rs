@@ -70,7 +70,14 @@ impl Shape for Markdownlint {
 /// `Readme.md:404 error MD012/no-multiple-blanks Multiple …` → (`Readme.md:404`, error,
 /// `MD012`).
 fn problem(text: &str) -> Option<(&str, Level, &str)> {
-    let (at, rest) = text.split_once(' ')?;
+    // Most lines are not problems: a place's `:` and line number first, before any search.
+    let bytes = text.as_bytes();
+    let colon = memchr::memchr(b':', bytes)?;
+    if !bytes.get(colon + 1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let space = colon + memchr::memchr(b' ', &bytes[colon..])?;
+    let (at, rest) = (&text[..space], &text[space + 1..]);
     if !is_place_word(at) {
         return None;
     }
@@ -81,11 +88,10 @@ fn problem(text: &str) -> Option<(&str, Level, &str)> {
     } else {
         (Level::Error, rest)
     };
-    let code = rest.split([' ', '/']).next()?;
-    let is_rule = code.len() == 5
-        && code.starts_with("MD")
+    let code = rest.get(..5)?;
+    let is_rule = code.starts_with("MD")
         && code[2..].bytes().all(|b| b.is_ascii_digit())
-        && rest[code.len()..].starts_with(['/', ' ']);
+        && rest[5..].starts_with(['/', ' ']);
     is_rule.then_some((at, level, code))
 }
 
