@@ -4272,3 +4272,27 @@ fn static_analyzer_checkers_are_codes() {
         line_with(&all, checker);
     }
 }
+
+/// CUnit under automake (`make check VERBOSE=1`): 4 failed and 207 passed tests, as its run
+/// summary and its own log of the same run say, each failed test with its failed assertions.
+#[test]
+fn cunit_failed_tests_with_their_assertions() {
+    let bytes = fixture("corpus8", "make-check-nghttp2.txt");
+    let failed = count_lines(&bytes, |l| {
+        l.starts_with("  Test: ") && l.ends_with(" ...FAILED")
+    });
+    assert_eq!(failed, 4);
+    let r = report(&bytes);
+    assert_eq!(rendered(&r, "CUnit:"), "CUnit: 207 passed, 4 failed");
+    assert!(
+        rendered(&r, "CUnit's run summary")
+            .ends_with("tests 211 211 207 4 0 · asserts 76649 76649 76633 16 n/a"),
+        "{}",
+        rendered(&r, "CUnit's run summary")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        line_with(&all, "check_header_name"),
+        "  L297 check_header_name: nghttp2_helper_test.c:154  - !check_header_name(\":\")"
+    );
+}

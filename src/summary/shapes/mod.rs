@@ -12,6 +12,7 @@ mod bun;
 mod catch2;
 mod crash;
 mod ctest;
+mod cunit;
 mod deno;
 mod diagnostics;
 mod diff;
@@ -129,6 +130,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ctest::Ctest>::default(),
         Box::<meson::Meson>::default(),
         Box::<unity::Unity>::default(),
+        Box::<cunit::Cunit>::default(),
         Box::<gtest::Gtest>::default(),
         Box::<maven::Maven>::default(),
         Box::<junit::Junit>::default(),
