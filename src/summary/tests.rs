@@ -1366,6 +1366,7 @@ mod properties {
             let mut all = Vec::new();
             for corpus in [
                 "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
+                "corpus8",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
