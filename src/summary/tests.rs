@@ -4297,3 +4297,28 @@ fn cunit_failed_tests_with_their_assertions() {
         "  L297 check_header_name: nghttp2_helper_test.c:154  - !check_header_name(\":\")"
     );
 }
+
+/// The linters' and formatters' shapes of corpus 8, and go vet's packages, on 100 MB of their
+/// lines, each package, rule, file and test new: their lists and sets stay bounded.
+#[test]
+fn bounded_memory_linters_and_formatters() {
+    let (r, _) = stream_big(|n, s| {
+        let _ = match n % 8 {
+            0 => write!(s, "# example.com/m/pkg{n}"),
+            1 => write!(s, "pkg{n}/a.go:{n}:3: undefined: name{n}"),
+            2 => write!(s, "lib/f{n}.js:{n}:5 lint/style/rule{n} ━━━━━━━━━━"),
+            3 => write!(s, "  × message number {n}"),
+            4 => write!(
+                s,
+                "Readme{n}.md:{n} error MD{:03}/rule-{n} Message {n}",
+                n % 1000
+            ),
+            5 => write!(s, "Diff in /p/src/file{n}.rs:{n}:"),
+            6 => write!(s, "  Test: case_{n} ...FAILED"),
+            _ => write!(s, "    1. test{n}.c:{n}  - {n} == x"),
+        };
+    });
+    for shape in ["go vet", "biome", "markdownlint", "cunit"] {
+        assert!(shapes(&r).contains(&shape.to_owned()), "{:?}", shapes(&r));
+    }
+}
