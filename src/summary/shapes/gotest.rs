@@ -46,6 +46,8 @@ pub(crate) struct GoTest {
     more: Option<More>,
     /// Indentation of the last `--- FAIL` line, while its log lines may follow.
     after_fail: Option<usize>,
+    /// The last `--- FAIL` was an example's: its `got:` and `want:` blocks may follow.
+    example: bool,
     /// Where a panic's trace is: 1 after a `panic(` frame, 2 after its file line, 3 after the
     /// next function (whose file line is where it panicked), 4 after a function of the
     /// project's own code past that (whose file line is where in the project).
@@ -79,6 +81,8 @@ struct More {
     text: String,
     /// Inside testify's `Error Trace:` or `Diff:`, which are left out.
     skipping: bool,
+    /// An example's `got:` and `want:` blocks: lines at any indentation go on.
+    any_indent: bool,
     /// The first lines (up to `BLOCK_LINES`): two long values compared are shown around where
     /// they differ (`Actual, Expected.`, then a map dump on each line), two blocks by their
     /// first line that differs (`have:`, the lines of one, `want:`, the lines of the other).
@@ -95,6 +99,14 @@ const VALUE_KEPT: usize = 4 * 1024;
 const BLOCK_LINES: usize = 64;
 /// The labels of two blocks compared, each alone at the end of its line.
 const BLOCK_LABELS: [&str; 6] = ["have:", "want:", "got:", "expected:", "actual:", "wanted:"];
+
+/// A line of go test's own: a result, a run, a package's verdict.
+fn is_go_test_line(text: &str) -> bool {
+    let t = text.trim_start();
+    ["--- ", "=== ", "FAIL", "ok  ", "PASS", "panic: "]
+        .iter()
+        .any(|p| t.starts_with(p))
+}
 
 /// `have:`, then the lines of one block, a line `want:`, the lines of the other: their first
 /// line that differs, under each label (`have: …require v1.2.3 v1.2.3 · want: …require x.y/a
@@ -123,10 +135,30 @@ impl Shape for GoTest {
         if self.trace == 3 && !bytes.starts_with(b"\t") && is_own_function(text) {
             self.trace = 4;
         }
+        if self.example && text == "got:" {
+            // An example's output (`got:` its lines, `want:` the expected ones): the first
+            // line that differs is its detail.
+            self.example = false;
+            self.end_more();
+            if let Some(f) = self.failures.current()
+                && !f.has_detail()
+            {
+                f.add_detail(text);
+                let mut more = More::new(0, None);
+                more.any_indent = true;
+                self.more = Some(more);
+                return;
+            }
+        }
         if let Some(more) = &mut self.more {
             let indent = text.len() - text.trim_start_matches(' ').len();
             let t = &text[indent..];
-            if indent > more.indent && !t.starts_with("--- ") && log_line(t).is_none() {
+            let goes_on = if more.any_indent {
+                !is_go_test_line(text)
+            } else {
+                indent > more.indent && !t.starts_with("--- ") && log_line(t).is_none()
+            };
+            if goes_on {
                 more.line(t);
                 return;
             }
@@ -315,12 +347,14 @@ impl GoTest {
             }
         }
         let detail = pending.map(|p| self.failing_detail(p));
+        self.example = false;
         match status {
             "PASS" => self.passed += 1,
             "SKIP" => self.skipped += 1,
             "FAIL" => {
                 self.failed += 1;
                 self.after_fail = Some(indent);
+                self.example = name.starts_with("Example") && !name.contains('/');
                 let top = name.split('/').next().unwrap_or(name);
                 match self.top.iter_mut().find(|(n, _)| n == top) {
                     Some((_, subtests)) => *subtests += u64::from(name != top),
@@ -513,6 +547,7 @@ impl More {
             error: None,
             text: String::new(),
             skipping: false,
+            any_indent: false,
             values: Vec::new(),
         }
     }
