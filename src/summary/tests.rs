@@ -4294,7 +4294,7 @@ fn cunit_failed_tests_with_their_assertions() {
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(
         line_with(&all, "check_header_name"),
-        "  L297 check_header_name: nghttp2_helper_test.c:154  - !check_header_name(\":\")"
+        "  L297 check_header_name: 1. nghttp2_helper_test.c:154  - !check_header_name(\":\")"
     );
 }
 
@@ -4321,4 +4321,17 @@ fn bounded_memory_linters_and_formatters() {
     for shape in ["go vet", "biome", "markdownlint", "cunit"] {
         assert!(shapes(&r).contains(&shape.to_owned()), "{:?}", shapes(&r));
     }
+}
+
+/// A Go example that failed prints what it printed (`got:`) and what its `// Output:` comment
+/// wanted (`want:`), unindented after its `--- FAIL`: their first line that differs is its
+/// detail.
+#[test]
+fn a_failed_go_example_shows_where_got_and_want_differ() {
+    let all = failures_within(&fixture("corpus8", "go-test-go-cmp.txt"), u64::MAX);
+    assert_eq!(
+        line_with(&all, "ExampleIgnoreFields_testing"),
+        "  L2,145 ExampleIgnoreFields_testing: got: · …... // 2 identical elements · want: …... \
+         // 3 identical elements"
+    );
 }

@@ -45,7 +45,7 @@ impl Shape for Cunit {
             let digits = t.bytes().take_while(u8::is_ascii_digit).count();
             if digits > 0 && t[digits..].starts_with(". ") {
                 if let Some(f) = self.failures.current() {
-                    f.add_detail(&t[digits + 2..]);
+                    f.add_detail(t);
                 }
                 return;
             }
@@ -132,6 +132,9 @@ mod tests {
         );
         let failed = &fact.failures[0].kept[0];
         assert_eq!(failed.name, "b");
-        assert_eq!(failed.detail, ["t.c:10  - 0 == x", "t.c:11  - 1 == y"]);
+        assert_eq!(
+            failed.detail,
+            ["1. t.c:10  - 0 == x", "2. t.c:11  - 1 == y"]
+        );
     }
 }
