@@ -71,19 +71,9 @@ impl Shape for Biome {
             line.push_str(self.totals.join(" ").trim_end_matches('.'));
             line.push_str("; counted: ");
         }
-        line.push_str(&format!(
-            "{}, {}",
-            plural(d.errors, "error", "errors"),
-            plural(d.warnings, "warning", "warnings")
-        ));
+        line.push_str(&d.counted("error categories"));
         if self.infos > 0 {
-            line.push_str(&format!(", {}", plural(self.infos, "info", "infos")));
-        }
-        if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
-        }
-        if let Some(codes) = d.codes.render() {
-            line.push_str(&format!("; error categories: {codes}"));
+            line.push_str(&format!("; {}", plural(self.infos, "info", "infos")));
         }
         Some(
             Fact::new("biome", vec![line], d.json("biome"))

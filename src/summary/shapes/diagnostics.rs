@@ -254,6 +254,23 @@ impl Diagnostics {
         out
     }
 
+    /// A linter's own count: `3 errors, 2 warnings in 4 files; error rules: no-undef ×2, …`
+    /// (the files when their count is complete, the errors' codes under `codes_label`).
+    pub(crate) fn counted(&self, codes_label: &str) -> String {
+        let mut line = format!(
+            "{}, {}",
+            plural(self.errors, "error", "errors"),
+            plural(self.warnings, "warning", "warnings")
+        );
+        if let Some(files) = self.files.distinct() {
+            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
+        }
+        if let Some(codes) = self.codes.render() {
+            line.push_str(&format!("; {codes_label}: {codes}"));
+        }
+        line
+    }
+
     /// `tool: 3 errors, 2 warnings; codes: …; files: …`, and the JSON of the counts.
     pub(crate) fn summary(&self, tool: &str, files_label: &str) -> String {
         let mut counts = vec![

@@ -5,7 +5,6 @@
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
-use crate::format::plural;
 
 /// What separates the file from the problem in the compact format (`/a.js: line 3, col 1, …`).
 static COMPACT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
@@ -50,17 +49,7 @@ impl Shape for Eslint {
         if d.errors + d.warnings == 0 {
             return None;
         }
-        let mut line = format!(
-            "eslint: {total}; counted: {}, {}",
-            plural(d.errors, "error", "errors"),
-            plural(d.warnings, "warning", "warnings")
-        );
-        if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
-        }
-        if let Some(codes) = d.codes.render() {
-            line.push_str(&format!("; error rules: {codes}"));
-        }
+        let line = format!("eslint: {total}; counted: {}", d.counted("error rules"));
         Some(
             Fact::new("eslint", vec![line], d.json("eslint"))
                 .failures(d.failures(|_| 0))

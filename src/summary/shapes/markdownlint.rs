@@ -5,7 +5,6 @@
 
 use super::diagnostics::{Diagnostics, Level, is_place_word};
 use super::{Fact, Shape};
-use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Markdownlint {
@@ -40,20 +39,7 @@ impl Shape for Markdownlint {
         if let Some(total) = &self.total {
             line.push_str(&format!("{total}; counted: "));
         }
-        line.push_str(&plural(d.errors + d.warnings, "problem", "problems"));
-        if d.warnings > 0 {
-            line.push_str(&format!(
-                " ({}, {})",
-                plural(d.errors, "error", "errors"),
-                plural(d.warnings, "warning", "warnings")
-            ));
-        }
-        if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
-        }
-        if let Some(codes) = d.codes.render() {
-            line.push_str(&format!("; rules: {codes}"));
-        }
+        line.push_str(&d.counted("rules"));
         Some(
             Fact::new("markdownlint", vec![line], d.json("markdownlint"))
                 .failures(d.failures(|_| 0))

@@ -8,7 +8,6 @@
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
-use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Oxlint {
@@ -45,18 +44,11 @@ impl Shape for Oxlint {
         if d.errors + d.warnings == 0 {
             return None;
         }
-        let mut line = format!(
-            "oxlint: {}; counted: {}, {}",
+        let line = format!(
+            "oxlint: {}; counted: {}",
             total.trim_end_matches('.'),
-            plural(d.errors, "error", "errors"),
-            plural(d.warnings, "warning", "warnings")
+            d.counted("error rules")
         );
-        if let Some(files) = d.files.distinct() {
-            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
-        }
-        if let Some(codes) = d.codes.render() {
-            line.push_str(&format!("; error rules: {codes}"));
-        }
         Some(
             Fact::new("oxlint", vec![line], d.json("oxlint"))
                 .failures(d.failures(|_| 0))
