@@ -335,6 +335,7 @@ impl Findings {
             .flat_map(|f| &f.failures)
             .filter_map(|l| l.section.as_deref())
             .collect();
+        sections.sort_unstable();
         sections.dedup();
         sections.len() as u64
     }

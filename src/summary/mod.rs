@@ -47,10 +47,10 @@ fn findings_share(budget: u64) -> u64 {
 
 /// Head, tail and report of an output the analysis has seen whole. The facts and the failures
 /// with their first details are decided first (the failures within `findings_share` of the
-/// budget, less what the facts take, but at least `FAILURE_FLOOR`, for each section with
-/// failures up to `FLOORED_SECTIONS`); what they and the notable
-/// lines take, up to that share, is taken from the head and tail. `tokens` is the whole output's count, for the exact omitted
-/// figure.
+/// budget, less what the facts take, but at least `FAILURE_FLOOR` for each section with
+/// failures, up to `FLOORED_SECTIONS`); what they and the notable lines take, up to that
+/// share, is taken from the head and tail. `tokens` is the whole output's count, for the exact
+/// omitted figure.
 pub(crate) fn summarise(
     analysis: Analysis,
     ends: &Ends,
