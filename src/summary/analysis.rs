@@ -14,9 +14,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde_json::Value;
 
 use super::notable::{
-    NotableCounter, NotablePatterns, NotableReport, default_kinds, notable_stems,
+    NotableCounter, NotablePatterns, NotableReport, Shown, default_kinds, notable_stems,
 };
 use super::prefix::Prefixes;
+use super::preview::Preview;
 use super::sections::Sections;
 use super::shapes::{Fact, Failure, Failures, Shape, Source, registry, section_label};
 use crate::format::thousands;
@@ -168,7 +169,7 @@ impl Analysis {
     pub(crate) fn finish(self, omitted: Option<RangeInclusive<u64>>) -> Report {
         let findings = self.conclude();
         let failures = findings.failure_lines(None);
-        findings.report(omitted, failures)
+        findings.report(omitted, failures, None)
     }
 
     /// How many shapes panicked (and were disabled): a bug in each.
@@ -399,19 +400,40 @@ impl Findings {
         out
     }
 
-    /// The tokens the notable lines over the `omitted` range would take, besides `failures`.
+    /// Every line the summary shows besides the notable lines: the facts', the failure lists'
+    /// and the `preview`'s.
+    fn shown_lines(&self, failures: &FailureLines, preview: Option<&Preview>) -> Vec<String> {
+        let ends = preview.map_or(&[][..], |p| &p.head[..]).iter();
+        let ends = ends.chain(preview.map_or(&[][..], |p| &p.tail[..]));
+        self.facts
+            .iter()
+            .flat_map(|f| f.lines.iter())
+            .chain(&failures.lines)
+            .chain(ends.map(|l| &l.text))
+            .cloned()
+            .collect()
+    }
+
+    /// The tokens the notable lines over the `omitted` range would take, besides `failures`
+    /// and the `preview`.
     pub(crate) fn notable_tokens(
         &self,
         omitted: Option<RangeInclusive<u64>>,
         failures: &FailureLines,
+        preview: &Preview,
         tokenizer: &Tokenizer,
     ) -> u64 {
         if self.is_content() {
             return 0;
         }
+        let lines = self.shown_lines(failures, Some(preview));
+        let shown = Shown {
+            failures: &failures.shown,
+            lines: &lines,
+        };
         self.notable
             .clone()
-            .finish(omitted, &failures.shown, examples_shown(failures))
+            .finish(omitted, shown, examples_shown(failures))
             .map_or(0, |n| {
                 n.render()
                     .iter()
@@ -420,17 +442,24 @@ impl Findings {
             })
     }
 
-    /// The report over the `omitted` range, with the failure lines decided already.
+    /// The report over the `omitted` range, with the failure lines and the `preview` decided
+    /// already.
     pub(crate) fn report(
         self,
         omitted: Option<RangeInclusive<u64>>,
         failures: FailureLines,
+        preview: Option<&Preview>,
     ) -> Report {
         let notable = if self.is_content() {
             None
         } else {
+            let lines = self.shown_lines(&failures, preview);
+            let shown = Shown {
+                failures: &failures.shown,
+                lines: &lines,
+            };
             self.notable
-                .finish(omitted, &failures.shown, examples_shown(&failures))
+                .finish(omitted, shown, examples_shown(&failures))
         };
         Report {
             notable,

@@ -72,6 +72,7 @@ pub(crate) fn summarise(
     let notable = findings.notable_tokens(
         preview.omitted_lines(ends.total_lines),
         &failures,
+        &preview,
         tokenizer,
     );
     if notable > 0 {
@@ -85,5 +86,6 @@ pub(crate) fn summarise(
         preview.count_omitted(ends, tokenizer, total);
     }
     let omitted = preview.omitted_lines(ends.total_lines);
-    (preview, findings.report(omitted, failures))
+    let report = findings.report(omitted, failures, Some(&preview));
+    (preview, report)
 }

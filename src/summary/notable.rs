@@ -567,16 +567,38 @@ fn is_location(lead: &str) -> bool {
     number_end.len() < lead.len() && !number_end.is_empty() && !number_end.contains(' ')
 }
 
-/// Whether a line shown nearby (a failure with its detail) already says what the example would:
-/// it contains the example's start.
-fn said(example: &Candidate, shown: &[(u64, String)]) -> bool {
-    let text = example.text.trim_start_matches('…').trim();
-    let core: String = text.chars().take(40).collect();
-    let core = core.trim_end_matches('…');
-    shown.iter().any(|(line, said)| {
-        *line == example.line || (line.abs_diff(example.line) <= 3 && said.contains(core))
-    })
+/// What the rest of the summary shows, which examples need not repeat.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Shown<'a> {
+    /// Output lines whose failure was shown, and how.
+    pub(crate) failures: &'a [(u64, String)],
+    /// Every other line the summary shows: its facts, failure lists, head and tail.
+    pub(crate) lines: &'a [String],
 }
+
+/// An example's text without the marks of a cut.
+fn uncut(text: &str) -> &str {
+    text.trim_matches('…').trim()
+}
+
+/// Whether the summary says what the example would already: a failure shown nearby (with its
+/// detail, which contains the example's start), or any line shown elsewhere (a fact's first
+/// error, the head or tail) that contains the example's text.
+fn said(example: &Candidate, shown: Shown) -> bool {
+    let text = uncut(&example.text);
+    let start = text
+        .char_indices()
+        .nth(40)
+        .map_or(text, |(i, _)| &text[..i])
+        .trim_end();
+    shown.failures.iter().any(|(line, said)| {
+        *line == example.line || (line.abs_diff(example.line) <= 3 && said.contains(start))
+    }) || (text.len() >= SAID_LEN && shown.lines.iter().any(|l| l.contains(text)))
+}
+
+/// How long an example must be to be recognised in another line (a short one, `FAIL: x`, may
+/// be part of anything).
+const SAID_LEN: usize = 16;
 
 /// Whether an example tells more than its failure word: a bare heading (`failures:`,
 /// `FAILED`) does not.
@@ -792,12 +814,12 @@ impl NotableCounter {
                 .sum::<usize>()
     }
 
-    /// Counts over the `omitted` range; examples are taken from it, except what `shown` (lines
-    /// and their text, shown elsewhere in the summary already) says already.
+    /// Counts over the `omitted` range; examples are taken from it, except what `shown` (shown
+    /// elsewhere in the summary already) says already.
     pub(crate) fn finish(
         mut self,
         omitted: Option<std::ops::RangeInclusive<u64>>,
-        shown: &[(u64, String)],
+        shown: Shown,
         examples_shown: usize,
     ) -> Option<NotableReport> {
         let (a, b) = omitted?.into_inner();
@@ -871,7 +893,7 @@ impl NotableCounter {
     fn pick_examples(
         &self,
         in_range: &dyn Fn(u64) -> bool,
-        shown: &[(u64, String)],
+        shown: Shown,
         max: usize,
     ) -> Vec<(u64, String)> {
         let priority = |label: &str| {
@@ -903,9 +925,12 @@ impl NotableCounter {
                 if examples.len() == max {
                     break;
                 }
-                let next = candidates
-                    .iter()
-                    .find(|c| !examples.iter().any(|(m, _)| *m == c.line));
+                // Not a line chosen already, nor one that says the same.
+                let next = candidates.iter().find(|c| {
+                    !examples
+                        .iter()
+                        .any(|(m, text)| *m == c.line || uncut(text) == uncut(&c.text))
+                });
                 if let Some(c) = next
                     && (round == 0 || c.score == 3)
                 {
@@ -1118,7 +1143,7 @@ mod tests {
             &format!(r#"{{"pad":"{padding}","level":"error","note":"TODO later"}}"#),
         );
         c.line(3, "warning near the start");
-        let r = c.finish(Some(1..=3), &[], 4).unwrap();
+        let r = c.finish(Some(1..=3), Shown::default(), 4).unwrap();
         let shown: Vec<&str> = r.examples.iter().map(|(_, t)| t.as_str()).collect();
         assert_eq!(
             shown,
@@ -1144,7 +1169,7 @@ mod tests {
             c.line(n, line);
         }
         c.line(5, "upload failed, retrying: connection error");
-        let r = c.finish(Some(1..=5), &[], 4).unwrap();
+        let r = c.finish(Some(1..=5), Shown::default(), 4).unwrap();
         let counts: Vec<(&str, u64)> = r
             .kinds
             .iter()
@@ -1178,7 +1203,7 @@ mod tests {
             c.line(n, if n % 2 == 0 { "error here" } else { "fine" });
         }
         // Head 1..=4, tail 18..=20: errors on 6, 8, …, 16.
-        let r = c.finish(Some(5..=17), &[], 4).unwrap();
+        let r = c.finish(Some(5..=17), Shown::default(), 4).unwrap();
         assert_eq!(
             r.kinds,
             [NotableKind {

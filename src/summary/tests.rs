@@ -1187,7 +1187,7 @@ mod properties {
                 let n = lines.len() as u64;
                 let a = (head as u64 + 1).min(n);
                 let b = n.saturating_sub(tail).max(a);
-                let Some(report) = counter.finish(Some(a..=b), &[], 0) else {
+                let Some(report) = counter.finish(Some(a..=b), Default::default(), 0) else {
                     // Nothing notable in the range counted (which is at least part of a..=b).
                     continue;
                 };
@@ -1684,24 +1684,82 @@ fn every_failure_is_detailed_when_every_one_fits() {
     assert!(!shown.contains("more"), "{shown}");
 }
 
+/// The preview and report of a whole output at the default budget, as `summarise` makes them.
+fn summarised(
+    bytes: &[u8],
+    tokenizer: &crate::tokens::Tokenizer,
+) -> (super::preview::Preview, Report) {
+    let (analysis, lines) = feed(bytes, 200);
+    let ends = super::preview::Ends {
+        start: bytes,
+        end: bytes,
+        end_at_line_start: true,
+        whole: true,
+        total_lines: lines,
+        total_bytes: bytes.len() as u64,
+    };
+    let total = tokenizer.count_bytes(bytes);
+    super::summarise(analysis, &ends, tokenizer, 1000, Some(total))
+}
+
+/// A notable example is there to show what the rest of the summary does not: on real outputs
+/// where the first error, a failed target or a failure's message is stated by a fact or shown
+/// in the head or tail, no example repeats it, and no two examples say the same.
+#[test]
+fn notable_examples_repeat_nothing_the_summary_shows() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let mut examples = 0;
+    for (corpus, name) in [
+        ("corpus3", "cmake-build-fmt.txt"),
+        ("corpus3", "cmake-build-clang-fmt.txt"),
+        ("corpus3", "cargo-clippy-regex-syntax.txt"),
+        ("corpus3", "make-check-libsodium.txt"),
+        ("corpus3", "pytest-doctest-toolz.txt"),
+        ("corpus3", "flask-run-flaskr-log.txt"),
+        ("corpus3", "jest-jest-extended.txt"),
+        ("corpus8", "python-unittest-simplejson.txt"),
+    ] {
+        let (preview, report) = summarised(&fixture(corpus, name), &tokenizer);
+        let rendered = report.render();
+        let Some(at) = rendered
+            .iter()
+            .position(|l| l.contains("omitted lines contain"))
+        else {
+            continue;
+        };
+        let shown: Vec<&str> = preview
+            .head
+            .iter()
+            .chain(&preview.tail)
+            .map(|l| l.text.as_str())
+            .chain(rendered[..at].iter().map(String::as_str))
+            .collect();
+        let mut said: Vec<&str> = Vec::new();
+        for example in rendered[at + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("  L"))
+        {
+            let text = example.split_once(": ").map_or("", |(_, t)| t);
+            let text = text.trim_matches('…').trim();
+            examples += 1;
+            assert!(
+                text.len() < 16 || !shown.iter().any(|l| l.contains(text)),
+                "{name}: {example} is shown already"
+            );
+            assert!(!said.contains(&text), "{name}: {example} twice");
+            said.push(text);
+        }
+    }
+    assert!(examples >= 6, "{examples} examples");
+}
+
 /// The notable lines are part of the preview budget, as facts and failures are: head, tail,
 /// facts, failures and notable lines together stay within it.
 #[test]
 fn notable_lines_are_taken_from_the_preview_budget() {
     let tokenizer = crate::tokens::Tokenizer::load(Default::default());
     for name in ["cargo-build-errors-ansi.txt", "cargo-clippy-pedantic.txt"] {
-        let bytes = corpus(name);
-        let (analysis, lines) = feed(&bytes, 200);
-        let ends = super::preview::Ends {
-            start: &bytes,
-            end: &bytes,
-            end_at_line_start: true,
-            whole: true,
-            total_lines: lines,
-            total_bytes: bytes.len() as u64,
-        };
-        let total = tokenizer.count_bytes(&bytes);
-        let (preview, report) = super::summarise(analysis, &ends, &tokenizer, 1000, Some(total));
+        let (preview, report) = summarised(&corpus(name), &tokenizer);
         let cost = |l: &str| tokenizer.count(&format!("{l}\n"));
         let body: u64 = preview
             .head
