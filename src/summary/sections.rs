@@ -2,7 +2,8 @@
 //! name of a runner's prefix (turbo's `zod:test: `, pnpm's `packages/qs test: `, concurrently's
 //! `[lint] `, honcho's `web.1  | `), or the lines after each of a runner's banners (npm's
 //! `> zod@4.6.7 test`, as `npm test --workspaces` and lerna print before each package's run;
-//! tox's `py: commands[0]> pytest`; pre-commit's `black.........Failed`).
+//! tox's `py: commands[0]> pytest`; pre-commit's `black.........Failed`; CTest's `7/20 Test #7:
+//! format-test ...***Failed`, after which `--output-on-failure` prints the test's own output).
 //!
 //! Each part gets shapes of its own, so that four test runners in one output are read as four
 //! runs (each with its totals and failures, and named) rather than one. The whole output is
@@ -12,8 +13,8 @@
 use super::analysis::{Slot, facts_of, read, slots};
 use super::shapes::{Fact, Source};
 
-/// Parts read at most: an output of more names than this is read whole only (a part left
-/// unread would lose its facts where the whole's are replaced).
+/// Parts read at most: an output of more named parts with lines than this is read whole only (a
+/// part left unread would lose its facts where the whole's are replaced).
 const MOST: usize = 16;
 
 struct Part {
@@ -25,8 +26,11 @@ struct Part {
 pub(crate) struct Sections {
     source: Source,
     parts: Vec<Part>,
-    /// The part the last banner began.
+    /// The part the last banner began, once a line came after it.
     current: Option<usize>,
+    /// The name of the last banner, while no line has come after it: a banner with nothing
+    /// under it (a CTest test that passed) begins no part.
+    pending: Option<String>,
     /// More names came than [`MOST`].
     overflowed: bool,
 }
@@ -37,6 +41,7 @@ impl Sections {
             source: source.clone(),
             parts: Vec::new(),
             current: None,
+            pending: None,
             overflowed: false,
         }
     }
@@ -45,10 +50,23 @@ impl Sections {
     pub(crate) fn line(&mut self, number: u64, text: &str, name: &str) {
         let at = if !name.is_empty() {
             self.part(name)
-        } else if let Some(package) = banner(text) {
-            self.current = self.part(package);
-            self.current
         } else {
+            match banner(text) {
+                Banner::Begins(section) => {
+                    self.current = None;
+                    self.pending = Some(section.to_owned());
+                    return;
+                }
+                Banner::Ends => {
+                    self.current = None;
+                    self.pending = None;
+                    return;
+                }
+                Banner::None => {}
+            }
+            if let Some(section) = self.pending.take() {
+                self.current = self.part(&section);
+            }
             self.current
         };
         if let Some(at) = at {
@@ -113,14 +131,79 @@ impl Sections {
     }
 }
 
+/// What a line says of sections.
+#[derive(Debug, PartialEq, Eq)]
+enum Banner<'a> {
+    /// The lines after it are the named section's (the banner itself is the whole's).
+    Begins(&'a str),
+    /// The lines after it are no section's (CTest's `Start 8: x` and closing summary).
+    Ends,
+    None,
+}
+
 /// The section a line begins, by the banner a runner prints before each of its runs: npm's
 /// script banner (see [`npm_banner`]), tox's `py: commands[0]> pytest` (tox 3: `py run-test:
-/// commands[0] | pytest`), pre-commit's `black.......Failed` (a hook's run follows its line).
-fn banner(text: &str) -> Option<&str> {
-    match text.as_bytes().first()? {
-        b'>' => npm_banner(text),
-        _ => tox_banner(text).or_else(|| hook_banner(text)),
+/// commands[0] | pytest`), pre-commit's `black.......Failed` (a hook's run follows its line),
+/// CTest's result line (see [`ctest_banner`]).
+fn banner(text: &str) -> Banner<'_> {
+    let section = match text.as_bytes().first() {
+        None => return Banner::None,
+        Some(b'>') => npm_banner(text),
+        Some(b' ' | b'0'..=b'9' | b'S') => match ctest_banner(text) {
+            Banner::None => tox_banner(text).or_else(|| hook_banner(text)),
+            ctest => return ctest,
+        },
+        Some(_) => tox_banner(text).or_else(|| hook_banner(text)),
+    };
+    section.map_or(Banner::None, Banner::Begins)
+}
+
+/// CTest's result line, `  7/20 Test  #7: format-test ......***Failed    0.02 sec`: with
+/// `--output-on-failure` the test's output follows it, until the next `Start 8: x` line (or,
+/// with `-j`, the next result line) or the closing `80% tests passed, 4 tests failed out of 20`.
+fn ctest_banner(text: &str) -> Banner<'_> {
+    let t = text.trim_start();
+    if let Some(rest) = t.strip_prefix("Start ") {
+        let (n, name) = rest.trim_start().split_once(": ").unwrap_or(("", ""));
+        let numbered = is_number(n) && !name.trim().is_empty() && !name.contains(' ');
+        return if numbered { Banner::Ends } else { Banner::None };
     }
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Banner::None;
+    }
+    let rest = &t[digits..];
+    if rest.starts_with("% tests passed, ") && rest.contains(" failed out of ") {
+        return Banner::Ends;
+    }
+    // `7/20 Test  #7: name ...`
+    let Some(rest) = rest.strip_prefix('/') else {
+        return Banner::None;
+    };
+    let total = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let Some(rest) = rest[total..].strip_prefix(" Test ") else {
+        return Banner::None;
+    };
+    let Some((n, rest)) = rest
+        .trim_start()
+        .strip_prefix('#')
+        .and_then(|r| r.split_once(": "))
+    else {
+        return Banner::None;
+    };
+    let Some((name, result)) = rest.split_once(' ') else {
+        return Banner::None;
+    };
+    let result = result.trim_start();
+    if total > 0 && is_number(n) && (result.starts_with('.') || result.starts_with('*')) {
+        Banner::Begins(name)
+    } else {
+        Banner::None
+    }
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn tox_banner(text: &str) -> Option<&str> {
@@ -173,7 +256,14 @@ fn npm_banner(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::banner;
+    use super::{Banner, banner};
+
+    fn begins(line: &str) -> Option<&str> {
+        match banner(line) {
+            Banner::Begins(s) => Some(s),
+            _ => None,
+        }
+    }
 
     #[test]
     fn npms_script_banner_names_the_package() {
@@ -191,7 +281,7 @@ mod tests {
             ("zod@4.6.7 test", None),
             ("> @1.0.0 test", None),
         ] {
-            assert_eq!(banner(line), package, "{line}");
+            assert_eq!(begins(line), package, "{line}");
         }
     }
 
@@ -218,7 +308,42 @@ mod tests {
             ("All checks Passed", None),
             ("see the docs: commands[0] is the first", None),
         ] {
-            assert_eq!(banner(line), section, "{line}");
+            assert_eq!(begins(line), section, "{line}");
         }
+    }
+
+    #[test]
+    fn ctests_result_line_begins_a_test_and_its_start_line_ends_it() {
+        for (line, section) in [
+            (
+                " 7/20 Test  #7: format-test ......................***Failed    0.02 sec",
+                Some("format-test"),
+            ),
+            (
+                "13/20 Test #13: ranges-test ......................***Failed    0.01 sec",
+                Some("ranges-test"),
+            ),
+            (
+                "1/3 Test #1: test_chaos .......***Exception: SegFault  0.10 sec",
+                Some("test_chaos"),
+            ),
+            (
+                " 4/20 Test  #4: color-test .......................   Passed    0.01 sec",
+                Some("color-test"),
+            ),
+            // Text that reads like it.
+            ("1/2 Test of the parser: ok", None),
+            ("Test #1: a .... Passed", None),
+        ] {
+            assert_eq!(begins(line), section, "{line}");
+        }
+        for line in [
+            "      Start  8: format-impl-test",
+            "Start 12: printf-test",
+            "80% tests passed, 4 tests failed out of 20",
+        ] {
+            assert_eq!(banner(line), Banner::Ends, "{line}");
+        }
+        assert_eq!(banner("Start the engine: now"), Banner::None);
     }
 }

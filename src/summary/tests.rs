@@ -951,7 +951,8 @@ fn bounded_memory_runner_output() {
 
 /// A monorepo runner's 100 MB: twelve packages' prefixed test and compiler lines, each
 /// package read as a section with shapes of its own, and npm's banners of a thousand packages
-/// after (more sections than are read): memory stays bounded, and the output is read whole.
+/// after, each with a line of its own (more sections than are read): memory stays bounded, and
+/// the output is read whole.
 #[test]
 fn bounded_memory_sections() {
     let (r, _) = stream_big(|n, s| {
@@ -969,6 +970,7 @@ fn bounded_memory_sections() {
             ),
             3 => write!(s, "pkg{package}:test:     Error: expected {n} to be 0"),
             4 => write!(s, "pkg{package}:test: not ok {n} should be equal"),
+            _ if n > BIG / 200 => write!(s, "# test {n}"),
             _ => write!(s, "pkg{package}:test: # test {n}"),
         };
     });
@@ -1854,6 +1856,57 @@ fn a_quiet_valgrind_leak_in_a_test_log() {
         "valgrind: 1 record shown: definitely lost ×1 (40 bytes in 2 blocks)"
     );
     assert_eq!(fact(&r, "valgrind")["processes"], 0);
+}
+
+/// ctest --output-on-failure of fmt's googletest binaries with case bugs put in: each failing
+/// CTest test's output is read on its own, so each binary's failed cases are listed under its
+/// name, as many as its own `N FAILED TESTS` line says. cJSON's tests under valgrind, eight
+/// sections of three fact lines each, are read whole (see the test after this one).
+#[test]
+fn ctest_reads_each_failing_tests_output_on_its_own() {
+    let bytes = fixture("corpus8", "ctest-fmt.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    // Direct counts: the binary whose result line came last, and its googletest total.
+    let mut expected = Vec::new();
+    let mut binary = "";
+    for line in text.lines() {
+        if let Some((_, rest)) = line.split_once(" Test ")
+            && let Some((_, rest)) = rest.split_once(": ")
+        {
+            binary = rest.split(' ').next().unwrap_or("");
+        }
+        if let Some(n) = line.trim().strip_suffix(" FAILED TESTS") {
+            expected.push(format!("[ctxoff] {binary}: failed tests ({n}):"));
+        }
+        if line.trim() == "1 FAILED TEST" {
+            expected.push(format!("[ctxoff] {binary}: failed tests (1):"));
+        }
+    }
+    assert_eq!(expected.len(), 4, "{expected:?}");
+    let r = report(&bytes);
+    let headings: Vec<String> = r
+        .render()
+        .into_iter()
+        .filter(|l| l.contains(": failed tests ("))
+        .collect();
+    assert_eq!(headings, expected);
+    assert!(
+        r.render().contains(
+            &"[ctxoff] ranges-test: tests: 25 run, 24 passed, 1 failed (googletest: 2 test suites)"
+                .to_owned()
+        ),
+        "{:#?}",
+        r.render()
+    );
+    let whole = report(&corpus2("ctest-valgrind-cjson.txt"));
+    assert!(
+        whole
+            .render()
+            .iter()
+            .all(|l| !l.starts_with("[ctxoff] parse_examples: ")),
+        "{:#?}",
+        whole.render()
+    );
 }
 
 /// ctest --output-on-failure of cJSON's suite under valgrind: the totals and failing tests of
