@@ -146,14 +146,13 @@ enum Banner<'a> {
 /// commands[0] | pytest`), pre-commit's `black.......Failed` (a hook's run follows its line),
 /// CTest's result line (see [`ctest_banner`]).
 fn banner(text: &str) -> Banner<'_> {
-    let section = match text.as_bytes().first() {
-        None => return Banner::None,
-        Some(b'>') => npm_banner(text),
-        Some(b' ' | b'0'..=b'9' | b'S') => match ctest_banner(text) {
+    let section = if text.starts_with('>') {
+        npm_banner(text)
+    } else {
+        match ctest_banner(text) {
             Banner::None => tox_banner(text).or_else(|| hook_banner(text)),
             ctest => return ctest,
-        },
-        Some(_) => tox_banner(text).or_else(|| hook_banner(text)),
+        }
     };
     section.map_or(Banner::None, Banner::Begins)
 }
