@@ -427,20 +427,6 @@ impl Findings {
         out
     }
 
-    /// Every line the summary shows besides the notable lines: the facts', the failure lists'
-    /// and the `preview`'s.
-    fn shown_lines(&self, failures: &FailureLines, preview: Option<&Preview>) -> Vec<String> {
-        let ends = preview.map_or(&[][..], |p| &p.head[..]).iter();
-        let ends = ends.chain(preview.map_or(&[][..], |p| &p.tail[..]));
-        self.facts
-            .iter()
-            .flat_map(|f| f.lines.iter())
-            .chain(&failures.lines)
-            .chain(ends.map(|l| &l.text))
-            .cloned()
-            .collect()
-    }
-
     /// The tokens the notable lines over the `omitted` range would take, besides `failures`
     /// and the `preview`.
     pub(crate) fn notable_tokens(
@@ -453,20 +439,19 @@ impl Findings {
         if self.is_content() {
             return 0;
         }
-        let lines = self.shown_lines(failures, Some(preview));
-        let shown = Shown {
-            failures: &failures.shown,
-            lines: &lines,
-        };
-        self.notable
-            .clone()
-            .finish(omitted, shown, examples_shown(failures))
-            .map_or(0, |n| {
-                n.render()
-                    .iter()
-                    .map(|l| tokenizer.count(&format!("{l}\n")))
-                    .sum()
-            })
+        notable_report(
+            self.notable.clone(),
+            &self.facts,
+            omitted,
+            failures,
+            Some(preview),
+        )
+        .map_or(0, |n| {
+            n.render()
+                .iter()
+                .map(|l| tokenizer.count(&format!("{l}\n")))
+                .sum()
+        })
     }
 
     /// The report over the `omitted` range, with the failure lines and the `preview` decided
@@ -480,13 +465,7 @@ impl Findings {
         let notable = if self.is_content() {
             None
         } else {
-            let lines = self.shown_lines(&failures, preview);
-            let shown = Shown {
-                failures: &failures.shown,
-                lines: &lines,
-            };
-            self.notable
-                .finish(omitted, shown, examples_shown(&failures))
+            notable_report(self.notable, &self.facts, omitted, &failures, preview)
         };
         Report {
             notable,
@@ -494,6 +473,32 @@ impl Findings {
             failures: failures.lines,
         }
     }
+}
+
+/// The notable lines over the `omitted` range, besides the `facts`, `failures` and `preview`
+/// shown (examples repeat none of their lines).
+fn notable_report(
+    notable: NotableCounter,
+    facts: &[Fact],
+    omitted: Option<RangeInclusive<u64>>,
+    failures: &FailureLines,
+    preview: Option<&Preview>,
+) -> Option<NotableReport> {
+    let ends = preview
+        .into_iter()
+        .flat_map(|p| p.head.iter().chain(&p.tail));
+    let lines: Vec<&str> = facts
+        .iter()
+        .flat_map(|f| &f.lines)
+        .chain(&failures.lines)
+        .map(String::as_str)
+        .chain(ends.map(|l| l.text.as_str()))
+        .collect();
+    let shown = Shown {
+        failures: &failures.shown,
+        lines: &lines,
+    };
+    notable.finish(omitted, shown, examples_shown(failures))
 }
 
 /// How many notable examples are shown: failures shown with their details leave less for

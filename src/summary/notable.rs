@@ -573,7 +573,7 @@ pub(crate) struct Shown<'a> {
     /// Output lines whose failure was shown, and how.
     pub(crate) failures: &'a [(u64, String)],
     /// Every other line the summary shows: its facts, failure lists, head and tail.
-    pub(crate) lines: &'a [String],
+    pub(crate) lines: &'a [&'a str],
 }
 
 /// An example's text without the marks of a cut.
