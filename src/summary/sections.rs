@@ -3,7 +3,8 @@
 //! `[lint] `, honcho's `web.1  | `), or the lines after each of a runner's banners (npm's
 //! `> zod@4.6.7 test`, as `npm test --workspaces` and lerna print before each package's run;
 //! tox's `py: commands[0]> pytest`; pre-commit's `black.........Failed`; CTest's `7/20 Test #7:
-//! format-test ...***Failed`, after which `--output-on-failure` prints the test's own output).
+//! format-test ...***Failed`, after which `--output-on-failure` prints the test's own output;
+//! dune's `     test_re alias lib_test/runtest (exit 1)`).
 //!
 //! Each part gets shapes of its own, so that four test runners in one output are read as four
 //! runs (each with its totals and failures, and named) rather than one. The whole output is
@@ -144,13 +145,16 @@ enum Banner<'a> {
 /// The section a line begins, by the banner a runner prints before each of its runs: npm's
 /// script banner (see [`npm_banner`]), tox's `py: commands[0]> pytest` (tox 3: `py run-test:
 /// commands[0] | pytest`), pre-commit's `black.......Failed` (a hook's run follows its line),
-/// CTest's result line (see [`ctest_banner`]).
+/// CTest's result line (see [`ctest_banner`]), dune's line before a test's output (see
+/// [`dune_banner`]).
 fn banner(text: &str) -> Banner<'_> {
     let section = if text.starts_with('>') {
         npm_banner(text)
     } else {
         match ctest_banner(text) {
-            Banner::None => tox_banner(text).or_else(|| hook_banner(text)),
+            Banner::None => tox_banner(text)
+                .or_else(|| hook_banner(text))
+                .or_else(|| dune_banner(text)),
             ctest => return ctest,
         }
     };
@@ -199,6 +203,23 @@ fn ctest_banner(text: &str) -> Banner<'_> {
     } else {
         Banner::None
     }
+}
+
+/// The program whose output dune prints next: `     test_re alias lib_test/runtest (exit 1)`
+/// (the program, right-aligned, the alias that ran it, and how it ended when it failed).
+fn dune_banner(text: &str) -> Option<&str> {
+    let (program, rest) = text.trim_start().split_once(" alias ")?;
+    let rest = rest.trim_end();
+    let end = rest.find(" (").unwrap_or(rest.len());
+    let (alias, ended) = rest.split_at(end);
+    let ended_ok = ended.is_empty()
+        || ended
+            .strip_prefix(" (exit ")
+            .and_then(|e| e.strip_suffix(')'))
+            .is_some_and(is_number)
+        || ended.starts_with(" (got signal ") && ended.ends_with(')');
+    let word = |w: &str| !w.is_empty() && !w.contains(' ');
+    (word(program) && word(alias) && ended_ok).then_some(program)
 }
 
 fn is_number(s: &str) -> bool {
@@ -344,5 +365,30 @@ mod tests {
             assert_eq!(banner(line), Banner::Ends, "{line}");
         }
         assert_eq!(banner("Start the engine: now"), Banner::None);
+    }
+
+    #[test]
+    fn dunes_line_before_a_tests_output_names_the_program() {
+        for (line, section) in [
+            (
+                "     test_re alias lib_test/runtest (exit 1)",
+                Some("test_re"),
+            ),
+            ("    test_str alias lib_test/runtest", Some("test_str")),
+            (
+                "test_unicode_data alias test/runtest (exit 2)",
+                Some("test_unicode_data"),
+            ),
+            (
+                "        test alias test/runtest (got signal SEGV)",
+                Some("test"),
+            ),
+            // Prose.
+            ("git config alias st status", None),
+            ("the alias test/runtest ran (twice)", None),
+            ("     test_re alias lib_test/runtest (exit one)", None),
+        ] {
+            assert_eq!(begins(line), section, "{line}");
+        }
     }
 }
