@@ -2495,6 +2495,109 @@ fn javac_counts_and_errors_of_a_real_run() {
     );
 }
 
+/// OUnit 2 under dune (`more/README.md`): the totals are OUnit's JUnit report's, every failed
+/// test is listed with its message (the exception an error raised, the values a failure
+/// compared) and, for an error, the frame of the project's own code it was raised from; OUnit's
+/// closing `FAILED: Cases: …` is no ninja target.
+#[test]
+fn ounit_failures_of_a_real_dune_run() {
+    let bytes = fixture("more", "dune-test-ocaml-fileutils.txt");
+    let r = report(&bytes);
+    let o = fact(&r, "ounit");
+    assert_eq!(
+        (
+            json_u64(&o["tests"]),
+            json_u64(&o["errors"]),
+            json_u64(&o["failed"])
+        ),
+        (227, 6, 2)
+    );
+    assert_eq!(
+        rendered(&r, "OUnit:"),
+        "OUnit: 227 tests ran, 2 failures, 6 errors"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (8):");
+    let shown = all.join("\n");
+    // The six errors fail alike: the first is shown with its detail, the others named.
+    let first = "L5 ocaml-fileutils:0:FilePath:1:Win32 FilePath:56:extension: Invalid_argument(\"String.sub / Bytes.sub\") · Called from ExtensionPath.chop in file \"src/lib/fileutils/ExtensionPath.ml\", line 53\n";
+    assert!(shown.contains(first), "{first} in {shown}");
+    for os in ["Unix FilePath:57", "Unix FilePath:58", "Unix FilePath:59"]
+        .iter()
+        .chain(&[
+            "Win32 FilePath:55",
+            "Win32 FilePath:56",
+            "Win32 FilePath:57",
+        ])
+    {
+        let n = if os.starts_with("Unix") { 0 } else { 1 };
+        let name = format!("ocaml-fileutils:0:FilePath:{n}:{os}:extension");
+        assert!(shown.contains(&name), "{name} in {shown}");
+    }
+    for failure in [
+        "ocaml-fileutils:1:FileUtil:35:Size:1:size_add:0: expected: 1 TB 10 MB 12 KB but got: 1 TB 10 GB 12 KB",
+        "ocaml-fileutils:1:FileUtil:35:Size:1:size_add:1: expected: 2 MB 976 KB but got: 1 GB 1 MB 976 KB",
+    ] {
+        assert!(shown.contains(failure), "{failure} in {shown}");
+    }
+    assert!(!shapes(&r).contains(&"make".to_owned()), "{:?}", shapes(&r));
+}
+
+/// dune runs one OUnit program per test executable, each after its own line (`     test_re
+/// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
+/// its `FAILED: Cases:` line) and failures.
+#[test]
+fn dune_reads_each_test_programs_output_on_its_own() {
+    let bytes = fixture("corpus5", "dune-test-ocaml-re.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    // Direct counts: each failed program's closing line, under the program named last.
+    let mut expected = Vec::new();
+    let mut program = "";
+    for line in text.lines() {
+        if let Some((name, _)) = line.trim_start().split_once(" alias ") {
+            program = name;
+        }
+        if let Some(rest) = line.strip_prefix("FAILED: Cases: ") {
+            let count = |key: &str| {
+                let at = rest.find(key).unwrap() + key.len();
+                rest[at..].split_whitespace().next().unwrap().to_owned()
+            };
+            expected.push((
+                program,
+                count("Tried: "),
+                count("Failures: "),
+                count("Errors: "),
+            ));
+        }
+    }
+    assert_eq!(expected.len(), 3, "{expected:?}");
+    let r = report(&bytes);
+    for (program, tried, failures, errors) in expected {
+        let line = rendered(&r, &format!("{program}: OUnit:"));
+        let plural = |n: &str, one: &str| format!("{n} {one}{}", if n == "1" { "" } else { "s" });
+        assert_eq!(
+            line,
+            format!(
+                "{program}: OUnit: {tried} tests ran, {}, {}",
+                plural(&failures, "failure"),
+                plural(&errors, "error")
+            )
+        );
+        assert_eq!(
+            rendered(&r, &format!("{program}: failed tests (")),
+            format!(
+                "{program}: failed tests ({}):",
+                failures.parse::<u64>().unwrap() + errors.parse::<u64>().unwrap()
+            )
+        );
+    }
+    assert!(
+        !shapes(&r).contains(&"make".to_owned()),
+        "OUnit's closing line is no ninja target: {:?}",
+        shapes(&r)
+    );
+}
+
 // ---- corpus 3: third-party projects the shapes were not written for ----
 
 fn corpus3(name: &str) -> Vec<u8> {

@@ -41,7 +41,10 @@ impl Shape for Make {
                 }
             }
             Some(b'F') => {
-                if let Some(target) = text.strip_prefix("FAILED: ") {
+                // OUnit's `FAILED: Cases: 58 Tried: 58 …` closes a test run.
+                if let Some(target) = text.strip_prefix("FAILED: ")
+                    && !target.starts_with("Cases: ")
+                {
                     self.ninja_failed.push(target.trim_end());
                 }
             }

@@ -43,6 +43,7 @@ pub(crate) mod names;
 mod nextest;
 mod nul;
 mod numbered;
+mod ounit;
 mod oxlint;
 mod phpunit;
 mod pylint;
@@ -138,6 +139,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<catch2::Catch2>::default(),
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
+        Box::<ounit::Ounit>::default(),
         Box::<robot::Robot>::default(),
         Box::<tasks::Tasks>::default(),
         Box::<numbered::Numbered>::default(),
