@@ -586,14 +586,29 @@ fn uncut(text: &str) -> &str {
 /// error, the head or tail) that contains the example's text.
 fn said(example: &Candidate, shown: Shown) -> bool {
     let text = uncut(&example.text);
-    let start = text
-        .char_indices()
-        .nth(40)
-        .map_or(text, |(i, _)| &text[..i])
-        .trim_end();
+    let start = |text: &'_ str| -> String {
+        let start = text
+            .char_indices()
+            .nth(40)
+            .map_or(text, |(i, _)| &text[..i]);
+        start.trim_end().to_owned()
+    };
+    // A runner's word before the failure's name (`Error: suite:0:name (in the log).`) is
+    // not in the name as listed.
+    let name = text
+        .split_once(": ")
+        .filter(|(word, _)| word.len() <= 12 && word.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map(|(_, rest)| rest.trim_end_matches('.'));
+    let named = name.map(start);
+    let start = start(text);
     shown.failures.iter().any(|(line, said)| {
-        *line == example.line || (line.abs_diff(example.line) <= 3 && said.contains(start))
-    }) || (text.len() >= SAID_LEN && shown.lines.iter().any(|l| l.contains(text)))
+        *line == example.line
+            || (line.abs_diff(example.line) <= 3
+                && (said.contains(&start) || named.as_ref().is_some_and(|n| said.contains(n))))
+    }) || [Some(text), name]
+        .into_iter()
+        .flatten()
+        .any(|text| text.len() >= SAID_LEN && shown.lines.iter().any(|l| l.contains(text)))
 }
 
 /// How long an example must be to be recognised in another line (a short one, `FAIL: x`, may
