@@ -2543,6 +2543,54 @@ fn ounit_failures_of_a_real_dune_run() {
     assert!(!shapes(&r).contains(&"make".to_owned()), "{:?}", shapes(&r));
 }
 
+/// Alcotest under dune and with `--show-errors` (`more/README.md`): the counts are the test
+/// program's `--json` summary's (27 run, 2 failures); each failed test is listed, with its
+/// message, the values compared and where it was raised, for every report Alcotest printed; when
+/// it printed only the first, the summary says so and where all of them are.
+#[test]
+fn alcotest_failures_of_a_real_run() {
+    let first = "codec 0 RFC4648 test vectors: encode f · Expected: `\"Zg==\"' · Received: `\"ZgA=\"' · Called from Dune__exe__Test.test_rfc4648.(fun) in file \"test/test.ml\", line 132";
+    // Its message is `encode` and the bytes encoded, some of them control bytes.
+    let second = " · Expected: `\"FPucAw==\"' · Received: `\"FPucAwA=\"' · Called from Dune__exe__Test.test_rfc3548.(fun) in file \"test/test.ml\", line 144";
+    for (name, reports) in [
+        ("dune-test-alcotest-base64.txt", 1),
+        ("alcotest-show-errors-base64.txt", 2),
+    ] {
+        let bytes = fixture("more", name);
+        let r = report(&bytes);
+        let a = fact(&r, "alcotest");
+        assert_eq!(
+            (
+                json_u64(&a["tests"]),
+                json_u64(&a["failed"]),
+                json_u64(&a["closing_tests_run"])
+            ),
+            (27, 2, 27),
+            "{name}"
+        );
+        let all = failures_within(&bytes, u64::MAX);
+        assert_eq!(all[0], "[ctxoff] failed tests (2):", "{name}");
+        assert!(all[1].ends_with(first), "{name}: {all:#?}");
+        if reports == 2 {
+            assert!(
+                all[2].contains(" codec 1 RFC3548 test vectors: encode ")
+                    && all[2].ends_with(second),
+                "{name}: {all:#?}"
+            );
+        } else {
+            assert!(
+                all[2].ends_with(" codec 1 RFC3548 test vectors"),
+                "{all:#?}"
+            );
+            assert_eq!(
+                rendered(&r, "Alcotest printed"),
+                "Alcotest printed the report of 1 of 2 failures; all are in \
+                 /home/dev/ocaml-base64-3.5.0/_build/default/test/_build/_tests/Base64"
+            );
+        }
+    }
+}
+
 /// dune runs one OUnit program per test executable, each after its own line (`     test_re
 /// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
 /// its `FAILED: Cases:` line) and failures.

@@ -4,6 +4,7 @@
 //! A new shape is one file here and one line in [`registry`].
 
 mod access;
+mod alcotest;
 mod ansible;
 mod ava;
 mod bandit;
@@ -140,6 +141,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
         Box::<ounit::Ounit>::default(),
+        Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
         Box::<tasks::Tasks>::default(),
         Box::<numbered::Numbered>::default(),

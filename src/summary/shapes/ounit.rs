@@ -241,14 +241,14 @@ impl Block {
 
 /// `File "lib_test/test_re.ml", line 288` of `File "lib_test/test_re.ml", line 288,
 /// characters 1-1:` (and a backtrace frame's place likewise).
-fn place(line: &str) -> &str {
+pub(crate) fn place(line: &str) -> &str {
     let line = line.trim_end_matches(':');
     line.find(", characters ").map_or(line, |at| &line[..at])
 }
 
 /// A backtrace line's function: `OUnitAssert.assert_failure` of `Raised at
 /// OUnitAssert.assert_failure in file "…", line 45, characters 2-27`.
-fn frame(line: &str) -> Option<&str> {
+pub(crate) fn frame(line: &str) -> Option<&str> {
     let rest = ["Raised at ", "Called from ", "Re-raised at "]
         .iter()
         .find_map(|p| line.strip_prefix(p))
@@ -261,9 +261,9 @@ fn frame(line: &str) -> Option<&str> {
 
 /// Whether a backtrace frame is in the project's code, not OCaml's standard library, its
 /// runtime or OUnit.
-fn is_own(function: &str) -> bool {
+pub(crate) fn is_own(function: &str) -> bool {
     !function.is_empty()
-        && !["Stdlib", "Camlinternal", "OUnit", "Dune__exe__"]
+        && !["Stdlib", "Camlinternal", "OUnit"]
             .iter()
             .any(|p| function.starts_with(p))
 }
