@@ -2540,7 +2540,11 @@ fn ounit_failures_of_a_real_dune_run() {
     ] {
         assert!(shown.contains(failure), "{failure} in {shown}");
     }
-    assert!(!shapes(&r).contains(&"make".to_owned()), "{:?}", shapes(&r));
+    // OUnit's places (`File "…", line 62, …:` over `Error: … (in the log).`) are no
+    // compiler's, and its closing line no ninja target.
+    for other in ["make", "ocaml"] {
+        assert!(!shapes(&r).contains(&other.to_owned()), "{:?}", shapes(&r));
+    }
 }
 
 /// Alcotest under dune and with `--show-errors` (`more/README.md`): the counts are the test
@@ -2587,6 +2591,42 @@ fn alcotest_failures_of_a_real_run() {
                 "Alcotest printed the report of 1 of 2 failures; all are in \
                  /home/dev/ocaml-base64-3.5.0/_build/default/test/_build/_tests/Base64"
             );
+        }
+    }
+}
+
+/// The OCaml compiler under dune (`more/README.md`): every `Error` line is counted, with its
+/// place (`File "…", line N` above it, the code shown between) and its message's further lines,
+/// and a warning or alert made an error by its kind.
+#[test]
+fn ocaml_compiler_errors_of_real_builds() {
+    for (name, places) in [
+        (
+            "dune-build-ocaml-fileutils.txt",
+            &[
+                "src/lib/fileutils/ExtensionPath.ml:27: This expression has type string but an expression was expected of type · char",
+                "src/lib/fileutils/FileUtilSize.ml:42: This function has type int64 -> int64 -> int64 · It is applied to too many arguments; maybe you forgot a `;'.",
+                "src/lib/fileutils/UnixPath.ml:33: this pattern-matching is not exhaustive. · Here is an example of a case that is not matched: · CurrentDir Short",
+            ][..],
+        ),
+        (
+            "dune-test-deprecated-base64.txt",
+            &["test/test.ml:272: Fmt.strf · use Fmt.str instead."][..],
+        ),
+    ] {
+        let bytes = fixture("more", name);
+        let text = String::from_utf8_lossy(&bytes);
+        let errors = text.lines().filter(|l| l.starts_with("Error")).count() as u64;
+        let r = report(&bytes);
+        let o = fact(&r, "ocaml");
+        assert_eq!(
+            (json_u64(&o["errors"]), json_u64(&o["warnings"])),
+            (errors, 0),
+            "{name}"
+        );
+        let shown = failures_within(&bytes, u64::MAX).join("\n");
+        for place in places {
+            assert!(shown.contains(place), "{place} in {shown}");
         }
     }
 }
@@ -2639,11 +2679,9 @@ fn dune_reads_each_test_programs_output_on_its_own() {
             )
         );
     }
-    assert!(
-        !shapes(&r).contains(&"make".to_owned()),
-        "OUnit's closing line is no ninja target: {:?}",
-        shapes(&r)
-    );
+    for other in ["make", "ocaml"] {
+        assert!(!shapes(&r).contains(&other.to_owned()), "{:?}", shapes(&r));
+    }
 }
 
 // ---- corpus 3: third-party projects the shapes were not written for ----

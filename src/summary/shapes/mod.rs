@@ -44,6 +44,7 @@ pub(crate) mod names;
 mod nextest;
 mod nul;
 mod numbered;
+mod ocaml;
 mod ounit;
 mod oxlint;
 mod phpunit;
@@ -158,6 +159,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<bandit::Bandit>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
+        Box::<ocaml::Ocaml>::default(),
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
         Box::<sanitizer::Sanitizer>::default(),
