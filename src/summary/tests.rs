@@ -2631,6 +2631,40 @@ fn ocaml_compiler_errors_of_real_builds() {
     }
 }
 
+/// JavaScript Standard Style prints a line per problem and no total: its counts are those of
+/// standard's own API on the same tree (the truth file's report: 2,345 errors, 191 warnings in 9
+/// files), and the rare rules that broke the code (`no-undef`, `eqeqeq`) are listed among two
+/// thousand `indent` and `semi`.
+#[test]
+fn standard_counts_and_rare_rules_of_a_real_run() {
+    let bytes = fixture("corpus6", "standard-qs.txt");
+    let truth: serde_json::Value =
+        serde_json::from_slice(&fixture("corpus6", "standard-qs.truth.json")).unwrap();
+    let report_of = &truth["report"];
+    let r = report(&bytes);
+    let f = fact(&r, "standard");
+    assert_eq!(
+        (json_u64(&f["errors"]), json_u64(&f["warnings"])),
+        (
+            json_u64(&report_of["errors"]),
+            json_u64(&report_of["warnings"])
+        )
+    );
+    assert!(
+        rendered(&r, "standard:").starts_with("standard: 2,345 errors, 191 warnings in 9 files; "),
+        "{}",
+        rendered(&r, "standard:")
+    );
+    let shown = failures_within(&bytes, 600).join("\n");
+    for wanted in [
+        "/home/dev/qs/lib/parse.js:23:32: 'option' is not defined. (no-undef)",
+        "/home/dev/qs/lib/utils.js:53:23: Expected '!==' and instead saw '!='. (eqeqeq)",
+        "/home/dev/qs/lib/formats.js:1:13: Extra semicolon. (semi)",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}
+
 /// dune runs one OUnit program per test executable, each after its own line (`     test_re
 /// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
 /// its `FAILED: Cases:` line) and failures.

@@ -59,6 +59,7 @@ mod rustc;
 mod rustfmt;
 mod sanitizer;
 mod shellcheck;
+mod standard;
 mod strace;
 mod tap;
 mod tasks;
@@ -152,6 +153,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pylint::Pylint>::default(),
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
+        Box::<standard::Standard>::default(),
         Box::<biome::Biome>::default(),
         Box::<oxlint::Oxlint>::default(),
         Box::<markdownlint::Markdownlint>::default(),
