@@ -2665,6 +2665,50 @@ fn standard_counts_and_rare_rules_of_a_real_run() {
     }
 }
 
+/// CMake and autoconf configure steps of projects the shapes were not written on
+/// (`more/README.md`): each CMake error with its place and message, CMake's verdict; configure's
+/// error and the check that failed before it.
+#[test]
+fn cmake_and_configure_errors_of_real_runs() {
+    let bytes = fixture("more", "cmake-json-c.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |kind: &str| {
+        text.lines()
+            .filter(|l| l.strip_prefix("CMake ").is_some_and(|l| l.contains(kind)))
+            .count()
+    };
+    let (errors, warnings) = (count("Error"), count("Warning"));
+    assert_eq!((errors, warnings), (3, 2));
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "cmake:"),
+        "cmake: 3 errors, 2 warnings; CMake Generate step failed.  Build files cannot be \
+         regenerated correctly."
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "CMakeLists.txt:454 (add_library): Cannot find source file: · /home/dev/json-c-0.16/linkhash.c",
+        "CMakeLists.txt:454 (add_library): No SOURCES given to target: json-c\n",
+        "CMakeLists.txt:473 (add_library): No SOURCES given to target: json-c-static",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+
+    let bytes = fixture("more", "configure-libassuan.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let checks = text.lines().filter(|l| l.starts_with("checking ")).count();
+    let r = report(&bytes);
+    assert_eq!(json_u64(&fact(&r, "configure")["checks"]), checks as u64);
+    assert_eq!(
+        rendered(&r, "configure: error:"),
+        "configure: error: libgpg-error was not found"
+    );
+    assert_eq!(
+        rendered(&r, "failed checks"),
+        "failed checks behind the messages: checking for GPG Error - version >= 1.17... no"
+    );
+}
+
 /// dune runs one OUnit program per test executable, each after its own line (`     test_re
 /// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
 /// its `FAILED: Cases:` line) and failures.

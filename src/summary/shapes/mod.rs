@@ -6,11 +6,13 @@
 mod access;
 mod alcotest;
 mod ansible;
+mod autoconf;
 mod ava;
 mod bandit;
 mod biome;
 mod bun;
 mod catch2;
+mod cmake;
 mod crash;
 mod ctest;
 mod cunit;
@@ -166,6 +168,8 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<valgrind::Valgrind>::default(),
         Box::<sanitizer::Sanitizer>::default(),
         Box::<make::Make>::default(),
+        Box::<cmake::Cmake>::default(),
+        Box::<autoconf::Autoconf>::default(),
         Box::<ansible::Ansible>::default(),
         Box::<strace::Strace>::default(),
         Box::<log::Log>::default(),
