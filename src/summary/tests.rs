@@ -2709,6 +2709,29 @@ fn cmake_and_configure_errors_of_real_runs() {
     );
 }
 
+/// A cargo build whose dependency's build script failed has no located diagnostic: the script
+/// is listed with its exit status, where it panicked and what it said (`more/README.md`, and
+/// corpus 8's cpal build).
+#[test]
+fn failed_build_scripts_of_real_builds() {
+    for (bytes, wanted) in [
+        (
+            fixture("more", "cargo-build-libudev-sys.txt"),
+            "libudev-sys v0.1.4: exit status: 101 · thread 'main' (30911) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/libudev-sys-0.1.4/build.rs:38:41: · called `Result::unwrap()` on an `Err` value: \"\\npkg-config exited with status code 1",
+        ),
+        (
+            fixture("corpus8", "cargo-build-cpal.txt"),
+            "alsa-sys v0.3.1: exit status: 101 · thread 'main' (7136) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/alsa-sys-0.3.1/build.rs:13:18: · `PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=\"1\" PKG_CONFIG_ALLOW_SYSTEM_LIBS=\"1\" \"pkg-config\" \"--libs\" \"--cflags\" \"alsa\"` did not exit successfully: exit status: 1 · error: could not find system library 'alsa' required by the 'alsa-sys' crate",
+        ),
+    ] {
+        let r = report(&bytes);
+        assert_eq!(rendered(&r, "cargo:"), "cargo: 1 build script failed");
+        let all = failures_within(&bytes, u64::MAX);
+        assert_eq!(all[0], "[ctxoff] build scripts that failed (1):");
+        assert!(all[1].contains(wanted), "{wanted} in {all:#?}");
+    }
+}
+
 /// dune runs one OUnit program per test executable, each after its own line (`     test_re
 /// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
 /// its `FAILED: Cases:` line) and failures.

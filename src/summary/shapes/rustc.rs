@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::diagnostics::{Diagnostics, Level};
-use super::names::Names;
+use super::names::{Failures, Names};
 use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
@@ -27,10 +27,30 @@ pub(crate) struct Rustc {
     /// The targets cargo could not compile, with their error counts (`` `itertools` (test
     /// "quick"): 18 ``).
     failed_targets: Names,
+    /// Build scripts that failed, with what their output says.
+    build_scripts: Failures,
+    /// Reading the indented report under a build script's failure: the panic's message lines
+    /// still to read.
+    in_build_script: Option<u8>,
 }
+
+/// Lines of a build script's panic message read.
+const PANIC_LINES: u8 = 2;
 
 impl Shape for Rustc {
     fn line(&mut self, number: u64, text: &str) {
+        if self.in_build_script.is_some() {
+            // Cargo's own `note: …` and `Caused by:` come before the script's report.
+            if text.starts_with(' ')
+                || text.is_empty()
+                || text.starts_with("note: ")
+                || text == "Caused by:"
+            {
+                self.build_script_line(text.trim());
+                return;
+            }
+            self.in_build_script = None;
+        }
         if let Some((at, level, code)) = self.pending.take() {
             let location = text.trim_start_matches(' ').strip_prefix("--> ");
             self.located |= location.is_some();
@@ -62,6 +82,13 @@ impl Shape for Rustc {
         } else {
             return;
         };
+        if level == Level::Error
+            && let Some(script) = message.strip_prefix("failed to run custom build command for ")
+        {
+            self.build_scripts.push(number, script.trim_matches('`'));
+            self.in_build_script = Some(0);
+            return;
+        }
         if is_summary(level, message) {
             if let Some(target) = failed_target(message) {
                 self.failed_targets.push(&target);
@@ -79,6 +106,19 @@ impl Shape for Rustc {
         if let Some((at, level, code)) = self.pending.take() {
             self.diagnostics
                 .add(at, level, None, &self.header, code.as_deref());
+        }
+        let scripts = self.build_scripts.take_as("build scripts that failed");
+        if !self.located && !scripts.is_empty() && !self.unsure {
+            let line = format!(
+                "cargo: {} failed",
+                crate::format::plural(scripts.total, "build script", "build scripts")
+            );
+            let json = serde_json::json!({"shape": "rustc", "build_scripts_failed": scripts.total});
+            return Some(
+                Fact::new("rustc", vec![line], json)
+                    .failures(scripts)
+                    .hint("'failed to run custom build command|panicked at|error:' -A 2"),
+            );
         }
         if !self.located || self.unsure {
             return None;
@@ -102,6 +142,7 @@ impl Shape for Rustc {
         }
         Some(
             Fact::new("rustc", lines, d.json("rustc"))
+                .failures(scripts)
                 .failures(d.failures(|_| 0))
                 .hint(hint),
         )
@@ -112,11 +153,41 @@ impl Shape for Rustc {
         self.diagnostics.approx_heap()
             + self.header.capacity()
             + self.failed_targets.approx_heap()
+            + self.build_scripts.approx_heap()
             + 64
     }
 }
 
 impl Rustc {
+    /// A line of the report under a build script's failure (trimmed): its exit status, where
+    /// it panicked and the message's first lines, and the errors it printed.
+    fn build_script_line(&mut self, t: &str) {
+        let Some(failure) = self.build_scripts.current() else {
+            return;
+        };
+        let panic_lines = self.in_build_script.get_or_insert(0);
+        if let Some(status) = t
+            .strip_prefix("process didn't exit successfully: ")
+            .and_then(|r| r.rsplit_once(" ("))
+            .map(|(_, status)| status.trim_end_matches(')'))
+        {
+            failure.add_detail(status);
+        } else if t.starts_with("thread '") && t.contains(" panicked at ") {
+            failure.add_detail(t);
+            *panic_lines = PANIC_LINES;
+        } else if t.starts_with("error: ") || t.starts_with("error[") {
+            *panic_lines = 0;
+            failure.add_essential_detail(t);
+        } else if *panic_lines > 0 {
+            if t.is_empty() || t.starts_with("note: ") || t.starts_with("stack backtrace:") {
+                *panic_lines = 0;
+            } else {
+                *panic_lines -= 1;
+                failure.add_detail(t);
+            }
+        }
+    }
+
     /// One `compiler-message` record of cargo's JSON output.
     fn json_message(&mut self, number: u64, text: &str) {
         self.json = true;
