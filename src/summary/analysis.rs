@@ -932,6 +932,11 @@ mod tests {
         }
         // An apostrophe in a word opens no string.
         assert_eq!(form("doesn't fit 3"), "doesn't fit 0");
+        // gcc's quotes hold values too.
+        assert_eq!(
+            form("no matching function for call to ‘f<int [2]>(int)’"),
+            form("no matching function for call to ‘g<char>()’")
+        );
     }
 
     #[test]

@@ -2732,6 +2732,45 @@ fn failed_build_scripts_of_real_builds() {
     }
 }
 
+/// pip indents the compiler it runs to build a wheel: gcc's lines are read all the same (31
+/// errors and 3 warnings, as a direct count finds), and the one error that fails another way
+/// (`‘bitarray_reverse’ undeclared`) is listed right after the first, not lost behind thirty
+/// errors of the first one's kind.
+#[test]
+fn gcc_under_pip_counts_and_lists_each_way_of_failing() {
+    let bytes = fixture("corpus5", "pip-install-bitarray.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |level: &str| {
+        text.lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                t.len() < l.len()
+                    && t.split_once(": ").is_some_and(|(place, rest)| {
+                        place.matches(':').count() == 2 && rest.starts_with(level)
+                    })
+            })
+            .count() as u64
+    };
+    let r = report(&bytes);
+    let g = fact(&r, "gcc");
+    assert_eq!(
+        (json_u64(&g["errors"]), json_u64(&g["warnings"])),
+        (count("error: "), count("warning: "))
+    );
+    assert_eq!(count("error: "), 31);
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all[1].ends_with(
+            "bitarray/bitarray.h:64:49: error: ‘bitarrayobject’ has no member named ‘endian’"
+        ),
+        "{all:#?}"
+    );
+    assert!(
+        all[2].contains("bitarray/_bitarray.c:4663:36: error: ‘bitarray_reverse’ undeclared here"),
+        "{all:#?}"
+    );
+}
+
 /// dune runs one OUnit program per test executable, each after its own line (`     test_re
 /// alias lib_test/runtest (exit 1)`): each is read as a section, with its own totals (those of
 /// its `FAILED: Cases:` line) and failures.

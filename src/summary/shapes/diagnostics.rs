@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use super::names::{Failure, Failures, Names};
+use super::names::{Failure, Failures, Names, form};
 use crate::format::{cut_middle, plural, thousands};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,11 +89,15 @@ const FIRSTS_KEPT: usize = 64;
 /// Errors without a code (or of a code seen before) kept at other places.
 const MORE_ERRORS: usize = 6;
 
-/// The first diagnostic of one level and code, and how often that pair occurred.
+/// The first diagnostic of one level and code, and how often that pair occurred. An error
+/// without a code is of the kind its message's form says (`‘x’ undeclared here` is not `‘s’ has
+/// no member named ‘y’`), so that a compiler's one other error is not lost behind thirty of the
+/// first.
 #[derive(Debug)]
 struct First {
     level: Level,
     code: String,
+    form: Option<String>,
     count: u64,
     failure: Failure,
 }
@@ -172,11 +176,12 @@ impl Diagnostics {
             }
         }
         self.last_kept = None;
+        let form = (code.is_none() && level == Level::Error).then(|| form(header));
         let code = code.unwrap_or("");
         if let Some(first) = self
             .firsts
             .iter_mut()
-            .find(|f| f.level == level && f.code == code)
+            .find(|f| f.level == level && f.code == code && f.form == form)
         {
             first.count += 1;
             let elsewhere = location.is_some_and(|loc| !names_place(&first.failure.detail[0], loc));
@@ -194,6 +199,7 @@ impl Diagnostics {
             self.firsts.push(First {
                 level,
                 code: code.to_owned(),
+                form,
                 count: 1,
                 failure: failure(line, &described),
             });
@@ -317,7 +323,12 @@ impl Diagnostics {
             + self
                 .firsts
                 .iter()
-                .map(|f| f.code.capacity() + failure(&f.failure) + 32)
+                .map(|f| {
+                    f.code.capacity()
+                        + f.form.as_ref().map_or(0, String::capacity)
+                        + failure(&f.failure)
+                        + 32
+                })
                 .sum::<usize>()
             + self
                 .more_errors

@@ -5,7 +5,8 @@
 //! (`X.java:65: error: cannot find symbol`), a warning's code first (`warning: [rawtypes] …`),
 //! the symbol it could not find under the source line (`  symbol:   class StringBuildr`), and
 //! its own counts last (`3 errors`, `only showing the first 100 warnings, of 106 total`), which
-//! are exact where the lines it showed are not.
+//! are exact where the lines it showed are not. A tool that runs the compiler may indent its
+//! lines (pip building a wheel): they are read the same.
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
@@ -30,15 +31,20 @@ pub(crate) struct Gcc {
 
 impl Shape for Gcc {
     fn line(&mut self, number: u64, text: &str) {
+        // A compiler run by another tool may be indented (pip's `      bitarray/x.h:64:49:
+        // error: …` under `Building wheel`).
+        let text = match text.trim_start() {
+            t if t.len() < text.len() && parse(t).is_some() => t,
+            _ => text,
+        };
         let Some((file, location, level)) = parse(text) else {
-            if let Some(message) = text.strip_prefix("fatal error: ")
-                && !self.last_file.is_empty()
-            {
+            if text.starts_with("fatal error: ") && !self.last_file.is_empty() {
                 // clang's `fatal error: too many errors emitted, stopping now`: its last error
                 // (of the `20 errors generated.` it states), in the file it was compiling.
                 self.end_error();
+                let file = self.last_file.clone();
                 self.diagnostics
-                    .add(number, Level::Error, None, message, None);
+                    .add(number, Level::Error, Some(&file), text, None);
                 self.diagnostics.files.add(&self.last_file);
             } else if self.java > 0 {
                 self.javac_line(text);

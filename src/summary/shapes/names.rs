@@ -208,6 +208,10 @@ pub(crate) fn form(detail: &str) -> String {
         } else if matches!(c, '\'' | '"' | '`') && !before.is_alphanumeric() {
             out.extend([c, c]);
             chars.by_ref().find(|&q| q == c);
+        } else if c == '‘' {
+            // gcc's quotes.
+            out.extend(['‘', '’']);
+            chars.by_ref().find(|&q| q == '’');
         } else if c.is_ascii_digit() {
             out.push('0');
             while chars
