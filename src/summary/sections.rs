@@ -208,7 +208,14 @@ fn ctest_banner(text: &str) -> Banner<'_> {
 /// The program whose output dune prints next: `     test_re alias lib_test/runtest (exit 1)`
 /// (the program, right-aligned, the alias that ran it, and how it ended when it failed).
 fn dune_banner(text: &str) -> Option<&str> {
-    let (program, rest) = text.trim_start().split_once(" alias ")?;
+    // Read from the first word only: most lines are no banner.
+    let t = text.trim_start();
+    let at = t
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
+        .count();
+    let (program, rest) = t.split_at(at);
+    let rest = rest.strip_prefix(" alias ")?;
     let rest = rest.trim_end();
     let end = rest.find(" (").unwrap_or(rest.len());
     let (alias, ended) = rest.split_at(end);

@@ -34,7 +34,13 @@ impl Shape for Gcc {
         // A compiler run by another tool may be indented (pip's `      bitarray/x.h:64:49:
         // error: …` under `Building wheel`).
         let text = match text.trim_start() {
-            t if t.len() < text.len() && parse(t).is_some() => t,
+            // Not the code under a diagnostic (`   64 |   x`, `      |   ^~~`).
+            t if t.len() < text.len()
+                && !t.starts_with(|c: char| c.is_ascii_digit() || c == '|')
+                && parse(t).is_some() =>
+            {
+                t
+            }
             _ => text,
         };
         let Some((file, location, level)) = parse(text) else {

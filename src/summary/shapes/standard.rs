@@ -81,8 +81,14 @@ impl Standard {
 /// The program of `standard: Use JavaScript Standard Style (https://standardjs.com)` (any of the
 /// engine's linters: a name, then its tagline and home page in brackets).
 fn banner(text: &str) -> Option<&str> {
-    let (program, rest) = text.split_once(": ")?;
-    let named = !program.is_empty() && program.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    // Read from the name only: most lines are no banner.
+    let at = text
+        .bytes()
+        .take_while(|b| b.is_ascii_lowercase() || *b == b'-')
+        .count();
+    let rest = text[at..].strip_prefix(": ")?;
+    let program = &text[..at];
+    let named = !program.is_empty();
     let home = rest
         .rsplit_once(" (http")
         .is_some_and(|(tagline, url)| !tagline.is_empty() && url.ends_with(')'));
