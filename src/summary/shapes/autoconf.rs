@@ -5,6 +5,8 @@
 //! `no` that the messages name (`checking for LIBASSUAN - version >= 2.5.0... no` under `You
 //! need libassuan`), or that came right before the error, are shown as the checks that failed.
 
+use std::collections::VecDeque;
+
 use serde_json::json;
 
 use super::names::Failures;
@@ -23,7 +25,7 @@ const FAILED_SHOWN: usize = 4;
 pub(crate) struct Autoconf {
     checks: u64,
     /// Checks answered `no`, the last [`NO_CHECKS_KEPT`] kept: line, text.
-    no: Vec<(u64, String)>,
+    no: VecDeque<(u64, String)>,
     no_total: u64,
     warnings: u64,
     /// The error, as its message reads, and the line of the check before it.
@@ -32,8 +34,8 @@ pub(crate) struct Autoconf {
     /// The message being read: its kind, line and text so far.
     message: Option<(&'static str, u64, String)>,
     messages: Failures,
-    /// The last check answered `no`, and whether only messages came since.
-    last_no: Option<(u64, String)>,
+    /// The last check was answered `no` (it is the last of `no`).
+    last_no: bool,
 }
 
 impl Shape for Autoconf {
@@ -53,16 +55,13 @@ impl Shape for Autoconf {
         self.end_message();
         if let Some(check) = text.strip_prefix("checking ") {
             self.checks += 1;
-            if check.ends_with("... no") || check.ends_with("... (cached) no") {
+            self.last_no = check.ends_with("... no") || check.ends_with("... (cached) no");
+            if self.last_no {
                 self.no_total += 1;
                 if self.no.len() == NO_CHECKS_KEPT {
-                    self.no.remove(0);
+                    self.no.pop_front();
                 }
-                let kept = (number, cut(text, CHECK_CHARS));
-                self.no.push(kept.clone());
-                self.last_no = Some(kept);
-            } else {
-                self.last_no = None;
+                self.no.push_back((number, cut(text, CHECK_CHARS)));
             }
             return;
         }
@@ -82,7 +81,7 @@ impl Shape for Autoconf {
             return;
         };
         if kind == "error" {
-            self.check_before_error = self.last_no.take();
+            self.check_before_error = self.no.back().filter(|_| self.last_no).cloned();
         }
         self.message = Some((kind, number, message.trim().to_owned()));
     }
@@ -131,7 +130,6 @@ impl Shape for Autoconf {
             .sum::<usize>()
             + self.error.as_ref().map_or(0, String::capacity)
             + text(&self.check_before_error)
-            + text(&self.last_no)
             + self.message.as_ref().map_or(0, |(_, _, m)| m.capacity())
             + self.messages.approx_heap()
     }

@@ -140,7 +140,7 @@ impl Eslint {
     }
 }
 
-fn is_number(s: &str) -> bool {
+pub(crate) fn is_number(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 

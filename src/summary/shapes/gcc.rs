@@ -48,9 +48,8 @@ impl Shape for Gcc {
                 // clang's `fatal error: too many errors emitted, stopping now`: its last error
                 // (of the `20 errors generated.` it states), in the file it was compiling.
                 self.end_error();
-                let file = self.last_file.clone();
                 self.diagnostics
-                    .add(number, Level::Error, Some(&file), text, None);
+                    .add(number, Level::Error, Some(&self.last_file), text, None);
                 self.diagnostics.files.add(&self.last_file);
             } else if self.java > 0 {
                 self.javac_line(text);

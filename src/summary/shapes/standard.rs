@@ -6,6 +6,7 @@
 //! rarest rules first (the one `no-undef` among two thousand `semi` is what broke).
 
 use super::diagnostics::{Diagnostics, Level};
+use super::eslint::is_number;
 use super::{Fact, Shape};
 
 #[derive(Debug, Default)]
@@ -93,10 +94,6 @@ fn banner(text: &str) -> Option<&str> {
         .rsplit_once(" (http")
         .is_some_and(|(tagline, url)| !tagline.is_empty() && url.ends_with(')'));
     (named && home && program.contains("standard")).then_some(program)
-}
-
-fn is_number(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
