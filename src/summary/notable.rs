@@ -23,7 +23,8 @@
 //! `ErrorKind` count (a capitalised word glued to a letter before it, or followed by
 //! another capitalised word). A count of zero is not a failure: a word right after
 //! `0 ` or `no ` (`0 failed`, `0 errors`, `no warnings`) does not count, so a passing
-//! `test result: ok. 5 passed; 0 failed` is not reported as a failure.
+//! `test result: ok. 5 passed; 0 failed` is not reported as a failure. Nor does a word called
+//! in code: `assert!(…)`, `panic!{…}`, `assert(x)`, `t.error(…)` (but `error(s)` counts).
 //! A line counts once per kind however often the word appears in it.
 //!
 //! Some lines hold failure words that are no failure, and do not count: a test runner's passing
@@ -350,6 +351,9 @@ fn counts_as_word(line: &str, start: usize, end: usize, suffixes: &[&str]) -> bo
                 return false;
             }
             let last = word_rest.last().copied().unwrap_or(last_of_stem);
+            if is_call(&rest[suffix.len()..], stem[0]) {
+                return false;
+            }
             match rest.get(suffix.len()) {
                 None => true,
                 Some(&next) => {
@@ -360,6 +364,17 @@ fn counts_as_word(line: &str, start: usize, end: usize, suffixes: &[&str]) -> bo
                 }
             }
         })
+}
+
+/// What follows a word makes it a call in code, not a report: a Rust macro's `!(` (`assert!(`,
+/// `panic!{`), or a lower-case word's `(` (`assert(x)`, `t.error(`, `panic(err)`); not the
+/// plural `(s)` of `error(s)`.
+fn is_call(after: &[u8], first: u8) -> bool {
+    match after {
+        [b'!', b'(' | b'{' | b'[', ..] => true,
+        [b'(', rest @ ..] => first.is_ascii_lowercase() && !rest.starts_with(b"s)"),
+        _ => false,
+    }
 }
 
 /// `…0 ` or `…no ` (a whole word) right before a failure word: a count of zero.
@@ -1133,6 +1148,17 @@ mod tests {
         );
         assert_eq!(kinds("Segmentation fault (core dumped)"), ["segfault"]);
         assert_eq!(kinds("open: Permission denied"), ["denied"]);
+        // Called in code, not reported: a Rust macro, a lower-case function.
+        for code in [
+            "         assert!(lowercase.is_heap_allocated());",
+            "    panic!{\"no\"}",
+            "  assert(len <= max);",
+            "\tt.error(\"x\")",
+        ] {
+            assert_eq!(kinds(code), Vec::<String>::new(), "{code}");
+        }
+        assert_eq!(kinds("3 error(s) found"), ["error"]);
+        assert_eq!(kinds("Err(Error(\"bad\"))"), ["error"]);
         assert_eq!(kinds("2 warnings emitted"), ["warning"]);
         assert_eq!(kinds("WARN deprecated"), ["warning"]);
         assert_eq!(kinds("Traceback (most recent call last):"), ["traceback"]);
