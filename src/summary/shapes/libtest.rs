@@ -76,6 +76,23 @@ fn numbered_diff_line(t: &str) -> Option<Option<String>> {
     }
 }
 
+/// `panicked at /home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/insta-1.31.0/src/
+/// runtime.rs:563:9:` → `panicked at insta-1.31.0/src/runtime.rs:563:9:`: a panic raised in a
+/// dependency (a test framework's assertion) is placed by the crate it is in; the way to cargo's
+/// registry says nothing, and is the longest part of the line.
+fn from_registry(panic: &str) -> std::borrow::Cow<'_, str> {
+    const REGISTRY: &str = "/.cargo/registry/src/";
+    let Some(at) = panic.find(REGISTRY) else {
+        return panic.into();
+    };
+    let start = panic[..at].rfind(' ').map_or(0, |s| s + 1);
+    let rest = &panic[at + REGISTRY.len()..];
+    let Some((_index, in_crate)) = rest.split_once('/') else {
+        return panic.into();
+    };
+    format!("{}{in_crate}", &panic[..start]).into()
+}
+
 /// How much of a long value compared is shown, around where it differs.
 const COMPARED_CHARS: usize = 70;
 /// How much of a value compared is kept while its other value is read.
@@ -334,7 +351,7 @@ impl Libtest {
             *panicked = true;
             failure.detail.clear();
             failure.line = number;
-            failure.add_detail(&t[at + 1..]);
+            failure.add_detail(&from_registry(&t[at + 1..]));
         } else if *panicked {
             if t.starts_with("left:") && self.left.is_none() && failure.detail.len() < 3 {
                 self.left = Some(cut(t, LEFT_KEPT));
@@ -441,5 +458,25 @@ impl Libtest {
             self.passing_binaries.push(described);
         }
         self.end_section();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_a_dependency_is_placed_by_its_crate() {
+        assert_eq!(
+            from_registry(
+                "panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+                 insta-1.31.0/src/runtime.rs:563:9:"
+            ),
+            "panicked at insta-1.31.0/src/runtime.rs:563:9:"
+        );
+        assert_eq!(
+            from_registry("panicked at src/lib.rs:4:5:"),
+            "panicked at src/lib.rs:4:5:"
+        );
     }
 }

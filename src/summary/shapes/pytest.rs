@@ -527,6 +527,11 @@ impl Pytest {
         }
         let from = self.test_frame.take().filter(|_| !is_test(path));
         let path = path.rsplit_once("/tests/").map_or(path, |(_, p)| p);
+        // An installed package is placed from its `site-packages` (the virtualenv's way to
+        // it, `.tox/py/lib/python3.11/`, is the same for every frame and says nothing).
+        let path = path
+            .rfind("/site-packages/")
+            .map_or(path, |i| &path[i + 1..]);
         let mut at = format!("at {path}:{}", &rest[..digits]);
         if let Some(from) = from {
             // Raised in the code under test, reached from the test's own line.
