@@ -697,15 +697,17 @@ fn failure_group(name: &str) -> &str {
     &name[..end]
 }
 
-/// `  L1,204 name: detail · detail`.
+/// `  L1,204 name: detail · detail`, the runner's own line in place of the name when known
+/// (`  L36 test a::b ... FAILED: detail`).
 fn failure_line(failure: &Failure, detail: Detail) -> String {
     let mut line = format!("  L{}", thousands(failure.line));
-    if !failure.name.is_empty() {
+    let name = failure.said.as_deref().unwrap_or(&failure.name);
+    if !name.is_empty() {
         line.push(' ');
-        line.push_str(&failure.name);
+        line.push_str(name);
     }
     if failure.has_detail() {
-        line.push_str(if failure.name.is_empty() { " " } else { ": " });
+        line.push_str(if name.is_empty() { " " } else { ": " });
         match detail {
             Detail::Whole => line.push_str(&failure.detail.join(" · ")),
             Detail::Compact => {
@@ -714,7 +716,9 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
                 // A first line that only says where (`panicked at src/a.rs:4:5:`) goes last
                 // too, when a line that says how follows it.
                 let mut first = &failure.detail[0];
-                let mut at = failure.detail[1..].iter().find(|d| d.starts_with("at "));
+                let mut at = failure.detail[1..]
+                    .iter()
+                    .find(|d| d.starts_with("at ") || d.starts_with("File \""));
                 if at.is_none()
                     && super::shapes::names::is_place(first)
                     && let Some(how) = failure.detail[1..].first()
@@ -956,6 +960,25 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_is_named_by_the_runners_line_when_known() {
+        let failure = Failure {
+            line: 36,
+            name: "a::b".into(),
+            said: Some("test a::b ... FAILED".into()),
+            detail: vec![
+                "AssertionError: 1 != 2".into(),
+                "x".repeat(100),
+                "File \"t.py\", line 4, in test_b".into(),
+            ],
+            ..Failure::default()
+        };
+        assert_eq!(
+            failure_line(&failure, Detail::Compact),
+            "  L36 test a::b ... FAILED: AssertionError: 1 != 2 · File \"t.py\", line 4, in test_b"
+        );
+    }
+
+    #[test]
     fn a_compact_detail_keeps_the_lines_that_fit_and_where() {
         let failure = Failure {
             line: 7,
@@ -969,8 +992,7 @@ mod tests {
             ]
             .map(String::from)
             .to_vec(),
-            group: None,
-            message_form: None,
+            ..Failure::default()
         };
         assert_eq!(
             failure_line(&failure, Detail::Compact),

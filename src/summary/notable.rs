@@ -597,8 +597,9 @@ fn uncut(text: &str) -> &str {
 }
 
 /// Whether the summary says what the example would already: a failure shown nearby (with its
-/// detail, which contains the example's start), or any line shown elsewhere (a fact's first
-/// error, the head or tail) that contains the example's text.
+/// detail, which contains the example's start), a failure whose entry quotes the example
+/// whole (`test a::b ... FAILED`), or any line shown elsewhere (a fact's first error, the head
+/// or tail) that contains the example's text.
 fn said(example: &Candidate, shown: Shown) -> bool {
     let text = uncut(&example.text);
     let start = |text: &'_ str| -> String {
@@ -620,6 +621,8 @@ fn said(example: &Candidate, shown: Shown) -> bool {
         *line == example.line
             || (line.abs_diff(example.line) <= 3
                 && (said.contains(&start) || named.as_ref().is_some_and(|n| said.contains(n))))
+            // The runner's line that said it failed, quoted by the failure's entry.
+            || (text.len() >= SAID_LEN && said.contains(text))
     }) || [Some(text), name]
         .into_iter()
         .flatten()

@@ -305,10 +305,17 @@ fn cargo_test_failures_verbose_and_quiet() {
             .iter()
             .position(|l| l == "[ctxoff] failed tests (4):")
             .unwrap();
+        // Named by the line that said it failed: `test count_nbsp ... FAILED`, or with `-q`,
+        // `count_nbsp --- FAILED`.
+        let said = if name.contains("quiet") {
+            "count_nbsp --- FAILED"
+        } else {
+            "test count_nbsp ... FAILED"
+        };
         assert!(
-            lines[failed + 1].ends_with(
-                "count_nbsp: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2"
-            ),
+            lines[failed + 1].ends_with(&format!(
+                "{said}: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2"
+            )),
             "{name}: {lines:#?}"
         );
     }
@@ -463,9 +470,9 @@ fn jest_failures() {
             "[ctxoff] suites that failed to run (1):",
             "  L59 __tests__/slug.test.js: Cannot find module '../lib/slug' from '__tests__/slug.test.js' · at __tests__/slug.test.js:1:21",
             "[ctxoff] failed tests (3):",
-            "  L4 pad › multi-char fill: expect(received).toBe(expected) // Object.is equality · Expected: \"abcdx\" · Received: \"ababababx\" · at __tests__/text.test.js:7:59",
-            "  L21 template › renders a greeting for every user: missing template variable: name · at lib/strutil.js:34:29, from __tests__/text.test.js:43:34",
-            "  L41 snakeCase › snakeCase(\"XMLHttpRequest\") -> \"xml_http_request\": expect(received).toBe(expected) // Object.is equality · Expected: \"xml_http_request\" · Received: \"xmlhttp_request\" · at __tests__/case.test.js:28:30",
+            "  L4 ● pad › multi-char fill: expect(received).toBe(expected) // Object.is equality · Expected: \"abcdx\" · Received: \"ababababx\" · at __tests__/text.test.js:7:59",
+            "  L21 ● template › renders a greeting for every user: missing template variable: name · at lib/strutil.js:34:29, from __tests__/text.test.js:43:34",
+            "  L41 ● snakeCase › snakeCase(\"XMLHttpRequest\") -> \"xml_http_request\": expect(received).toBe(expected) // Object.is equality · Expected: \"xml_http_request\" · Received: \"xmlhttp_request\" · at __tests__/case.test.js:28:30",
         ]
     );
     assert_eq!(
@@ -539,8 +546,8 @@ fn go_test_verbose_synthetic() {
             "[ctxoff] failed top-level tests: TestParse (1 subtest), TestEvalDivZero",
             "[ctxoff] FAIL example.com/calc/parse · FAIL example.com/calc/eval",
             "[ctxoff] failed (sub)tests (2):",
-            "  L14 TestParse/nested: parse_test.go:41: parse(\"((1)\"): got <nil>, want error",
-            "  L26 TestEvalDivZero: panic: runtime error: integer divide by zero [recovered]",
+            "  L14 --- FAIL: TestParse/nested (0.00s): parse_test.go:41: parse(\"((1)\"): got <nil>, want error",
+            "  L26 --- FAIL: TestEvalDivZero (0.00s): panic: runtime error: integer divide by zero [recovered]",
         ]
     );
 }
@@ -556,7 +563,7 @@ fn go_test_without_v_counts_only_failures() {
             "[ctxoff] failed top-level tests: TestX",
             "[ctxoff] FAIL example.com/x",
             "[ctxoff] failed (sub)tests (1):",
-            "  L2 TestX: x_test.go:3: boom",
+            "  L2 --- FAIL: TestX (0.00s): x_test.go:3: boom",
         ]
     );
 }
@@ -801,18 +808,18 @@ fn notable_lines_over_the_omitted_range() {
     assert_eq!(n, 309);
     let r = analysis.finish(Some(221..=299));
     let lines = r.render();
-    // The failures come first, with their details; examples repeat none of them (the panic at
-    // L275 and its assertion are shown already) and no bare heading (`failures:` at L271).
+    // The failures come first, each by the line that said it failed, with its detail; examples
+    // repeat none of them (`test count_nbsp ... FAILED` at L223 is quoted, the panic at L275
+    // and its assertion are shown) and no bare heading (`failures:` at L271).
     assert_eq!(
         lines[2..],
         [
             "[ctxoff] failed tests (4):",
-            "  L275 count_nbsp: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2",
-            "  L283 roman_table_lookup: panicked at tests/cli_cases.rs:149:57: called `Option::unwrap()` on a `None` value",
-            "  L288 title_case_hyphenated: panicked at tests/cli_cases.rs:127:5: assertion `left == right` failed · left: \"Well-known Fact\" · right: \"Well-Known Fact\"",
-            "  L295 truncate_zero_width: panicked at tests/cli_cases.rs:116:5: assertion `left == right` failed · left: \"…\" · right: \"\"",
+            "  L275 test count_nbsp ... FAILED: panicked at tests/cli_cases.rs:90:1: assertion `left == right` failed · left: 3 · right: 2",
+            "  L283 test roman_table_lookup ... FAILED: panicked at tests/cli_cases.rs:149:57: called `Option::unwrap()` on a `None` value",
+            "  L288 test title_case_hyphenated ... FAILED: panicked at tests/cli_cases.rs:127:5: assertion `left == right` failed · left: \"Well-known Fact\" · right: \"Well-Known Fact\"",
+            "  L295 test truncate_zero_width ... FAILED: panicked at tests/cli_cases.rs:116:5: assertion `left == right` failed · left: \"…\" · right: \"\"",
             "[ctxoff] omitted lines contain: fail ×8 (first L223) · panic ×4 (first L275) · assert ×3 (first L276)",
-            "  L223: test count_nbsp ... FAILED",
         ]
     );
     // Lines 300..=309 hold `test result: FAILED.` and `error: test failed…`: not counted.
@@ -1548,7 +1555,7 @@ fn failures_within_a_budget_show_each_group_and_each_distinct_detail_first() {
     let lines = failures_within(&corpus2("go-test-v-go-cmp.txt"), 400);
     let shown = lines.join("\n");
     for wanted in [
-        "TestDiff/Project3/Inequal: panic: runtime error: index out of range [1] with length 1",
+        "TestDiff/Project3/Inequal (0.00s): panic: runtime error: index out of range [1] with length 1",
         "util_test.go:1101: unexpected Equal panic",
         "util_test.go:1103: Equal = false, want true",
         "func_test.go:47: NameOf() = , want function.myType.valueMethod",
@@ -1664,9 +1671,9 @@ fn pytest_subtests_are_counted_apart_and_grouped_with_their_test() {
     );
     let shown = failures_within(&bytes, 250).join("\n");
     for wanted in [
-        "MarkEndsTests.test_basic (size=1): AssertionError: Lists differ",
-        "AlwaysReversibleTests.test_nonseq_reversed: TypeError: 'generator' object is not reversible",
-        "QuantifyTests.test_custom_predicate: AssertionError: 6 != 5",
+        "MarkEndsTests::test_basic (size=1): AssertionError: Lists differ",
+        "AlwaysReversibleTests::test_nonseq_reversed: TypeError: 'generator' object is not reversible",
+        "QuantifyTests::test_custom_predicate: AssertionError: 6 != 5",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
@@ -1676,11 +1683,11 @@ fn pytest_subtests_are_counted_apart_and_grouped_with_their_test() {
 /// Four failing tests whose details all fit: no room is kept for a line naming the others.
 #[test]
 fn every_failure_is_detailed_when_every_one_fits() {
-    let lines = failures_within(&corpus2("cargo-test-bytes.txt"), 250);
+    let lines = failures_within(&corpus2("cargo-test-bytes.txt"), 270);
     let shown = lines.join("\n");
     assert_eq!(lines.len(), 5, "heading and four failures: {shown}");
     assert!(
-        shown.contains("src/lib.rs - (line 30): panicked at src/lib.rs:13:1:"),
+        shown.contains("src/lib.rs - (line 30) ... FAILED: panicked at src/lib.rs:13:1:"),
         "{shown}"
     );
     assert!(!shown.contains("more"), "{shown}");
@@ -2162,11 +2169,40 @@ fn unittest_totals_and_failures_of_a_real_run() {
     );
     let shown = failures_within(&bytes, 700).join("\n");
     for wanted in [
-        "L3 test_legacy.TestBasic.test_horizontal_rules: TypeError: rstrip arg must be None or str · at /home/dev/markdown-3.11.3/markdown/blockprocessors.py:537 in run",
-        "L1,236 test_legacy.TestExtensions.test_toc_invalid: AssertionError: '<h2 id=\"TOC\">",
+        "L3 ERROR: test_horizontal_rules (test_legacy.TestBasic.test_horizontal_rules): TypeError: rstrip arg must be None or str · File \"/home/dev/markdown-3.11.3/markdown/blockprocessors.py\", line 537, in run",
+        "L1,236 FAIL: test_toc_invalid (test_legacy.TestExtensions.test_toc_invalid): AssertionError: '<h2 id=\"TOC\">",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
+}
+
+/// unittest on simplejson: each failure is named by unittest's own header line, and placed as
+/// Python places it: the innermost frame, and the test method's own frame when the exception
+/// was raised deeper (`JSONDecodeError` in the decoder, reached from `test_float.py` line 10).
+#[test]
+fn unittest_failures_are_said_and_placed_as_python_says_them() {
+    let all = failures_within(
+        &fixture("corpus8", "python-unittest-simplejson.txt"),
+        u64::MAX,
+    );
+    assert_eq!(
+        line_with(&all, "test_degenerates_allow"),
+        "  L148 ERROR: test_degenerates_allow (simplejson.tests.test_float.TestFloat.\
+         test_degenerates_allow): simplejson.errors.JSONDecodeError: Expecting value: line 1 \
+         column 1 (char 0) · File \"/home/dev/simplejson-3.19.2/simplejson/decoder.py\", line \
+         416, in raw_decode · File \"/home/dev/simplejson-3.19.2/simplejson/tests/test_float.py\", \
+         line 10, in test_degenerates_allow"
+    );
+    // Raised in the test method itself: its frame once.
+    let key = line_with(&all, "test_bytes_key");
+    assert!(
+        key.ends_with(
+            "· File \"/home/dev/simplejson-3.19.2/simplejson/tests/test_dump.py\", line 225, in \
+             test_bytes_key"
+        ),
+        "{key}"
+    );
+    assert_eq!(key.matches("File ").count(), 1, "{key}");
 }
 
 /// RSpec on dry-inflector with three bugs put in by hand: the totals of RSpec's JSON formatter
@@ -2193,9 +2229,9 @@ fn rspec_totals_and_failures_of_a_real_run() {
     );
     let shown = failures_within(&bytes, 250).join("\n");
     for wanted in [
-        "L97 Dry::Inflector#ordinalize ordinalizes 42 => 42nd: expected: \"42nd\" · got: \"42rd\" · at ./spec/unit/dry/inflector/ordinalize_spec.rb:7",
-        "L261 Dry::Inflector#demodulize demodulizes module name: A::B::C::D::E => E: expected: \"E\" · got: \"A\"",
-        "L288 Dry::Inflector#underscore handles diacritics:",
+        "L97 1) Dry::Inflector#ordinalize ordinalizes 42 => 42nd: expected: \"42nd\" · got: \"42rd\" · at ./spec/unit/dry/inflector/ordinalize_spec.rb:7",
+        "L261 11) Dry::Inflector#demodulize demodulizes module name: A::B::C::D::E => E: expected: \"E\" · got: \"A\"",
+        "L288 14) Dry::Inflector#underscore handles diacritics:",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
@@ -2272,9 +2308,9 @@ fn googletest_totals_and_failures_of_a_real_run() {
         all,
         [
             "[ctxoff] failed tests (3):",
-            "  L140 CodePointToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:678: Failure · \"(Invalid Unicode 0x1234ABCD)\" · CodePointToUtf8(L'\\x1234ABCD') · Which is: \"(Invalid Unicode 0x1234abcd)\"",
-            "  L165 WideStringToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:753: Failure · \"(Invalid Unicode 0xABCDFF)\" · WideStringToUtf8(L\"\\xABCDFF\", -1).c_str() · Which is: \"(Invalid Unicode 0xabcdff)\"",
-            "  L216 StringTest.EndsWithCaseInsensitive: /home/dev/googletest/googletest/test/gtest_unittest.cc:1101: Failure · Value of: String::EndsWithCaseInsensitive(\"\", \"\") · Actual: false · Expected: true",
+            "  L140 [  FAILED  ] CodePointToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:678: Failure · \"(Invalid Unicode 0x1234ABCD)\" · CodePointToUtf8(L'\\x1234ABCD') · Which is: \"(Invalid Unicode 0x1234abcd)\"",
+            "  L165 [  FAILED  ] WideStringToUtf8Test.CanEncodeInvalidCodePoint: /home/dev/googletest/googletest/test/gtest_unittest.cc:753: Failure · \"(Invalid Unicode 0xABCDFF)\" · WideStringToUtf8(L\"\\xABCDFF\", -1).c_str() · Which is: \"(Invalid Unicode 0xabcdff)\"",
+            "  L216 [  FAILED  ] StringTest.EndsWithCaseInsensitive: /home/dev/googletest/googletest/test/gtest_unittest.cc:1101: Failure · Value of: String::EndsWithCaseInsensitive(\"\", \"\") · Actual: false · Expected: true",
         ]
     );
 }
@@ -2849,7 +2885,7 @@ fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
     let shown = failures_within(&corpus3("pytest-tb-native-attrs.txt"), u64::MAX).join("\n");
     assert!(
         shown.contains(
-            "TestEvolve.test_private: TypeError: TestEvolve.test_private.<locals>.C.__init__() got an \
+            "TestEvolve::test_private: TypeError: TestEvolve.test_private.<locals>.C.__init__() got an \
              unexpected keyword argument '_a' · File \"/home/dev/attrs-26.1.0/src/attr/_make.py\", \
              line 642, in evolve · return cls(**changes)"
         ),
@@ -2858,7 +2894,7 @@ fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
     // An exception group is followed by its first member.
     assert!(
         shown.contains(
-            "TestEvolve.test_no_changes: ExceptionGroup: Hypothesis found 2 distinct failures. (2 \
+            "TestEvolve::test_no_changes: ExceptionGroup: Hypothesis found 2 distinct failures. (2 \
              sub-exceptions) · TypeError: HypClass.__init__() got an unexpected keyword argument '_b'"
         ),
         "{shown}"
@@ -2866,7 +2902,8 @@ fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
 }
 
 /// `--doctest-modules` on toolz: a doctest's failure is its example and what was expected and
-/// what came (or its unexpected exception and where), named as the short summary names it.
+/// what came (or its unexpected exception and where), named by its node id as the short
+/// summary names it.
 #[test]
 fn pytest_doctests_show_the_example_and_what_came() {
     let bytes = corpus3("pytest-doctest-toolz.txt");
@@ -2874,8 +2911,8 @@ fn pytest_doctests_show_the_example_and_what_came() {
     assert_eq!(all[0], "[ctxoff] failed tests and errors (9):");
     let shown = all.join("\n");
     for wanted in [
-        "[doctest] toolz.functoolz.flip: >>> flip(div, 2, 6) · Expected: 3 Got: 0",
-        "[doctest] toolz.itertoolz.topk: >>> topk(2, [1, 100, 10, 1000]) · Expected: (1000, 100) Got: (1, 10)",
+        "toolz/functoolz.py::toolz.functoolz.flip: >>> flip(div, 2, 6) · Expected: 3 Got: 0",
+        "toolz/itertoolz.py::toolz.itertoolz.topk: >>> topk(2, [1, 100, 10, 1000]) · Expected: (1000, 100) Got: (1, 10)",
         "UNEXPECTED EXCEPTION: LookupError('The sequence passed to `parition_all` has invalid length')",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
@@ -2893,15 +2930,15 @@ fn pytest_doctests_show_the_example_and_what_came() {
 fn go_test_reads_testify_blocks_and_multi_line_messages() {
     let shown = failures_within(&corpus3("go-test-testify.txt"), u64::MAX).join("\n");
     for wanted in [
-        "TestInDelta: assertions_test.go:1394: Should be false · Expected |1 - 2| <= 0.5 to fail",
-        "TestHTTPRedirect: http_assertions_test.go:54: Not equal: · expected: false · actual  : true",
+        "TestInDelta (0.00s): assertions_test.go:1394: Should be false · Expected |1 - 2| <= 0.5 to fail",
+        "TestHTTPRedirect (0.00s): http_assertions_test.go:54: Not equal: · expected: false · actual  : true",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
     let toml = failures_within(&corpus3("go-test-v-go-toml.txt"), u64::MAX).join("\n");
     for wanted in [
-        "TestTreeWriteToFloat: tomltree_write_test.go:345: Expected: · a = 3.0 · Got: · a = 3",
-        "TestQuerySliceStartNegative: panic: reflect: slice index out of range [recovered] · at \
+        "TestTreeWriteToFloat (0.00s): tomltree_write_test.go:345: Expected: · a = 3.0 · Got: · a = 3",
+        "TestQuerySliceStartNegative (0.00s): panic: reflect: slice index out of range [recovered] · at \
          /home/dev/go/src/github.com/pelletier/go-toml/query/match.go:175",
     ] {
         assert!(toml.contains(wanted), "{wanted} in {toml}");
@@ -3168,7 +3205,10 @@ fn a_sanitizer_report_names_the_frame_in_the_tests_own_code() {
 #[test]
 fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
     let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
-    let major = line_with(&all, " TestAddRetractValidateVersion/mismatched_major: ");
+    let major = line_with(
+        &all,
+        "--- FAIL: TestAddRetractValidateVersion/mismatched_major (0.00s): ",
+    );
     assert!(
         major.contains("rule_test.go:1583: f.AddRetract({Low:v1.0.0 High:v1.0.0}, ``) = <nil> · want `version \"v1.0.0\" invalid: should be v2, not v1`"),
         "{major}"
@@ -3177,7 +3217,7 @@ fn a_go_test_s_preamble_logged_by_passing_tests_too_is_not_its_failure() {
     // A test whose first log line is its failure keeps it.
     let multi = all
         .iter()
-        .find(|l| l.contains(" TestSetRequire/existing_multi: "))
+        .find(|l| l.contains("--- FAIL: TestSetRequire/existing_multi (0.00s): "))
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert!(multi.contains("rule_test.go:1408: have:"), "{multi}");
 }
@@ -3248,7 +3288,7 @@ fn pytest_names_the_test_s_frame_when_the_failure_was_raised_elsewhere() {
         )
         .ends_with(" · at src/marshmallow/fields.py:1277, from tests/conftest.py:27")
     );
-    assert!(find(" test_length_max: ").ends_with(
+    assert!(find("::test_length_max: ").ends_with(
         "Length must be between 1 and 3. · at src/marshmallow/validate.py:444, from tests/test_validate.py:509"
     ));
     assert!(
@@ -3449,7 +3489,7 @@ fn node_s_throw_site_is_kept_and_a_json_error_is_said_once() {
 #[test]
 fn two_long_go_values_compared_are_shown_where_they_differ() {
     let all = failures_within(&corpus4("go-test-hcl.txt"), u64::MAX);
-    let list = line_with(&all, " TestDecode_interface/structure_list.json: ");
+    let list = line_with(&all, " TestDecode_interface/structure_list.json (");
     assert!(
         list.ends_with(
             "Actual, Expected. · …ing]interface {}{\"key\":12}, map[string]interface {}{\"key\":7}}} \
@@ -3465,10 +3505,10 @@ fn two_long_go_values_compared_are_shown_where_they_differ() {
 #[test]
 fn two_go_blocks_compared_are_shown_by_their_first_difference() {
     let all = failures_within(&corpus4("go-test-v-run-x-mod.txt"), u64::MAX);
-    let of = |name: &str| line_with(&all, &format!(" {name}: ")).to_owned();
+    let of = |name: &str| line_with(&all, &format!(" {name} (")).to_owned();
     assert_eq!(
         of("TestSetRequire/existing_multi"),
-        "  L18 TestSetRequire/existing_multi: rule_test.go:1408: have: · …require v1.2.3 v1.2.3 · \
+        "  L18 --- FAIL: TestSetRequire/existing_multi (0.00s): rule_test.go:1408: have: · …require v1.2.3 v1.2.3 · \
          want: …require x.y/a v1.2.3"
     );
     assert!(of("TestAddRetract/new_interval").ends_with(
@@ -3489,7 +3529,10 @@ fn two_go_blocks_compared_are_shown_by_their_first_difference() {
 fn a_strict_xpass_is_stated_as_its_report_says() {
     let all = failures_within(&corpus4("pytest-ra-pint.txt"), u64::MAX);
     assert!(
-        all.contains(&"  L98 TestIssues.test_issue86c: [XPASS(strict)]".to_owned()),
+        all.contains(
+            &"  L98 pint/testsuite/test_issues.py::TestIssues::test_issue86c: [XPASS(strict)]"
+                .to_owned()
+        ),
         "{all:#?}"
     );
 }
@@ -3499,7 +3542,7 @@ fn a_strict_xpass_is_stated_as_its_report_says() {
 #[test]
 fn a_shortened_string_comparison_shows_its_difference() {
     let all = failures_within(&corpus4("pytest-ra-pint.txt"), u64::MAX);
-    let line = line_with(&all, " TestErrors.test_logarithmic_unit_calculus_error: ");
+    let line = line_with(&all, "::TestErrors::test_logarithmic_unit_calculus_error: ");
     assert!(
         line.contains(
             "== 'Ambiguous op...for guidance.' · - ic unit (decibel). See \
@@ -3594,7 +3637,7 @@ fn pytest_strings_over_several_lines_show_their_minus_and_plus_lines() {
     let all = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
     assert_eq!(
         line_with(&all, "test_python"),
-        "  L203 TestOutputFormat.test_python: assert \"sql = ('sele... 'from foo;')\" == \"sql = \
+        "  L203 tests/test_format.py::TestOutputFormat::test_python: assert \"sql = ('sele... 'from foo;')\" == \"sql = \
          ('sele... 'from foo;')\" · -        'from foo;') · +       'from foo;') · at \
          tests/test_format.py:660"
     );
@@ -3743,8 +3786,8 @@ fn busted_failures_in_googletest_form_have_their_message_and_values() {
     let all = failures_within(&corpus5("busted-gtest-luassert.txt"), u64::MAX);
     assert_eq!(
         line_with(&all, "composite matcher"),
-        "  L223 spec/matchers_spec.lua @ 348: Test Matchers Checks all() composite matcher: \
-         spec/matchers_spec.lua:356: Expected objects to be the same. · Passed in: (boolean) \
+        "  L223 [  FAILED  ] spec/matchers_spec.lua @ 348: Test Matchers Checks all() composite \
+         matcher: spec/matchers_spec.lua:356: Expected objects to be the same. · Passed in: (boolean) \
          true · Expected: (boolean) false"
     );
 }
@@ -4351,8 +4394,8 @@ fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
     let tests = at("[ctxoff] [test] failed tests (6):");
     assert_eq!(
         all[tests + 1],
-        "  L112 two inequally sized Sets are not equal: expected: false · actual:   true · at \
-         /home/dev/deep-equal/test/_tape.js:27:5, from /home/dev/deep-equal/test/cmp.js:255:5"
+        "  L112 not ok 107 two inequally sized Sets are not equal: expected: false · actual:   true \
+         · at /home/dev/deep-equal/test/_tape.js:27:5, from /home/dev/deep-equal/test/cmp.js:255:5"
     );
     let lint = at("[ctxoff] [lint] first of each kind (5):");
     let errors: Vec<&String> = all[lint + 1..lint + 6]
@@ -4370,7 +4413,7 @@ fn a_snapshot_diff_in_a_panic_shows_its_changed_lines() {
     let all = failures_within(&corpus7("cargo-test-nff-ws-toml.txt"), u64::MAX);
     assert!(
         all.contains(
-            &"  L161 lexer::test::all: panicked at crates/toml_parser/src/lexer/test.rs:1473:5: \
+            &"  L161 test lexer::test::all ... FAILED: panicked at crates/toml_parser/src/lexer/test.rs:1473:5: \
               - span: 23..29, · + span: 23..30, · - span: 29..31, · + span: 30..31,"
                 .to_owned()
         ),
@@ -4688,9 +4731,9 @@ fn bats_failures_with_their_comments() {
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(all[0], "[ctxoff] failed tests (23):");
     assert_eq!(
-        line_with(&all, "L32 default:"),
-        "  L32 default: in test file test/global.bats, line 8 · `assert_output \"system\"' failed \
-         · expected: system · actual:   sytem"
+        line_with(&all, "L32 not ok 18 default:"),
+        "  L32 not ok 18 default: in test file test/global.bats, line 8 · #   `assert_output \
+         \"system\"' failed · # expected: system · # actual:   sytem"
     );
     assert!(!all.iter().any(|l| l.contains("from function")), "{all:#?}");
 }
@@ -4734,7 +4777,7 @@ fn cunit_failed_tests_with_their_assertions() {
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(
         line_with(&all, "check_header_name"),
-        "  L297 check_header_name: 1. nghttp2_helper_test.c:154  - !check_header_name(\":\")"
+        "  L297 Test: check_header_name ...FAILED: 1. nghttp2_helper_test.c:154  - !check_header_name(\":\")"
     );
 }
 
@@ -4771,7 +4814,7 @@ fn a_failed_go_example_shows_where_got_and_want_differ() {
     let all = failures_within(&fixture("corpus8", "go-test-go-cmp.txt"), u64::MAX);
     assert_eq!(
         line_with(&all, "ExampleIgnoreFields_testing"),
-        "  L2,145 ExampleIgnoreFields_testing: got: · …... // 2 identical elements · want: …... \
+        "  L2,145 --- FAIL: ExampleIgnoreFields_testing (0.00s): got: · …... // 2 identical elements · want: …... \
          // 3 identical elements"
     );
 }

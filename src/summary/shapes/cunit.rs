@@ -32,7 +32,7 @@ impl Shape for Cunit {
             self.in_failure = false;
             if let Some(name) = test.strip_suffix(" ...FAILED") {
                 self.failed += 1;
-                self.failures.push(number, name);
+                self.failures.push_said(number, name, text);
                 self.in_failure = true;
             } else if test.ends_with(" ...passed") {
                 self.passed += 1;

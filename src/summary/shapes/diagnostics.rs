@@ -385,7 +385,6 @@ fn failure(line: u64, described: &str) -> Failure {
         line,
         name: String::new(),
         detail: vec![described.to_owned()],
-        group: None,
-        message_form: None,
+        ..Failure::default()
     }
 }

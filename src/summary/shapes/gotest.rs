@@ -352,6 +352,8 @@ impl GoTest {
             "PASS" => self.passed += 1,
             "SKIP" => self.skipped += 1,
             "FAIL" => {
+                // The runner's line: `--- FAIL: TestX/sub (0.00s)`.
+                let said = format!("--- {status}: {rest}");
                 self.failed += 1;
                 self.after_fail = Some(indent);
                 self.example = name.starts_with("Example") && !name.contains('/');
@@ -380,17 +382,18 @@ impl GoTest {
                             parent.add_detail(text);
                         }
                     }
+                    self.failures.say(&said);
                     return;
                 }
                 if let Some((_, line, lines)) = detail {
-                    self.failures.push(line, name);
+                    self.failures.push_said(line, name, &said);
                     if let Some(f) = self.failures.current() {
                         for text in &lines {
                             f.add_detail(text);
                         }
                     }
                 } else {
-                    self.failures.push(number, name);
+                    self.failures.push_said(number, name, &said);
                 }
             }
             _ => {}

@@ -42,7 +42,11 @@ impl Shape for Gtest {
                 {
                     self.failed_lines += 1;
                     let (at, lines) = self.running.take().unwrap_or_default();
-                    self.failures.push(at.unwrap_or(number), name);
+                    self.failures.push_said(
+                        at.unwrap_or(number),
+                        name,
+                        &format!("[  FAILED  ] {name}"),
+                    );
                     if let Some(failure) = self.failures.current() {
                         // The suite: `FooTest` of `FooTest.Bar`, `Prefix/FooP` of `Prefix/FooP.Case/0`.
                         failure.group = failure.name.find('.');

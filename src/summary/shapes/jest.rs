@@ -67,7 +67,7 @@ impl Shape for Jest {
                         self.not_run.push(number, file);
                         self.detail_of_suite = true;
                     } else {
-                        self.failures.push(number, name);
+                        self.failures.push_said(number, name, text);
                         self.detail_of_suite = false;
                     }
                     self.detail = Some(JsDetail::default());

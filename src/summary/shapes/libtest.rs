@@ -107,7 +107,7 @@ impl Shape for Libtest {
             && !name.is_empty()
             && !name.contains(' ')
         {
-            self.fail(number, name);
+            self.fail(number, name, text);
             return;
         }
         match text.as_bytes().first() {
@@ -258,9 +258,10 @@ impl Shape for Libtest {
 }
 
 impl Libtest {
-    fn fail(&mut self, number: u64, name: &str) {
+    /// The test `name` failed, as the runner's line `said` says.
+    fn fail(&mut self, number: u64, name: &str, said: &str) {
         if self.failures.named(name).is_none() {
-            self.failures.push(number, name);
+            self.failures.push_said(number, name, said);
         }
     }
 
@@ -284,7 +285,7 @@ impl Libtest {
             if let Some((name, outcome)) = rest.split_once(" ... ") {
                 let name = name.strip_suffix(" - should panic").unwrap_or(name);
                 if outcome == "FAILED" {
-                    self.fail(number, name);
+                    self.fail(number, name, text);
                 } else if outcome == "ok"
                     && let Some((_, ok)) = &mut self.open
                 {

@@ -103,6 +103,8 @@ pub(crate) struct Names {
 pub(crate) const NAMES_KEPT: usize = 12;
 const NAMES_FIRST: usize = 5;
 const NAME_CHARS: usize = 160;
+/// What the runner's line says around the name (`[  FAILED  ] `, `test ` … ` ... FAILED`).
+const SAID_CHARS: usize = 40;
 
 impl Names {
     pub(crate) fn push(&mut self, name: &str) {
@@ -175,6 +177,11 @@ pub(crate) struct Failure {
     /// The form of the message (see [`Failure::form`]), read before a long message was cut:
     /// a cut in its middle leaves out what a cut at its end keeps. `None`: read from `detail`.
     pub(crate) message_form: Option<String>,
+    /// The runner's own line that said the test failed, as printed (`test a::b ... FAILED`,
+    /// `not ok 14 name`, `--- FAIL: TestX/sub (0.00s)`), when it holds the name: shown in
+    /// place of the name, so that what the reader sees is what the runner said, word for word
+    /// (to search for, or to recognise), not a paraphrase of it.
+    pub(crate) said: Option<String>,
 }
 
 /// The form of a failure's detail: the detail with the values it compares left out (numbers,
@@ -350,7 +357,21 @@ impl Failures {
             detail: Vec::new(),
             group: None,
             message_form: None,
+            said: None,
         });
+    }
+
+    /// A new failure, reported at `line` by the runner's line `said`, which names it.
+    pub(crate) fn push_said(&mut self, line: u64, name: &str, said: &str) {
+        self.push(line, name);
+        self.say(said);
+    }
+
+    /// The runner's own line for the failure pushed last (see [`Failure::said`]).
+    pub(crate) fn say(&mut self, said: &str) {
+        if let Some(f) = self.current() {
+            f.said = Some(cut(said.trim(), NAME_CHARS + SAID_CHARS));
+        }
     }
 
     /// A failure made elsewhere.
@@ -455,7 +476,13 @@ impl Failures {
             "total": self.total,
             "kept": self
                 .iter()
-                .map(|f| json!({"line": f.line, "name": f.name, "detail": f.detail}))
+                .map(|f| {
+                    let mut kept = json!({"line": f.line, "name": f.name, "detail": f.detail});
+                    if let Some(said) = &f.said {
+                        kept["said"] = json!(said);
+                    }
+                    kept
+                })
                 .collect::<Vec<_>>(),
         });
         if let (Some(section), serde_json::Value::Object(map)) = (&self.section, &mut json) {
@@ -476,6 +503,7 @@ impl Failures {
                 .map(|f| {
                     std::mem::size_of::<Failure>()
                         + f.name.capacity()
+                        + f.said.as_ref().map_or(0, String::capacity)
                         + f.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
                 })
                 .sum::<usize>()

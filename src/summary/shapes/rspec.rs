@@ -79,7 +79,7 @@ impl Shape for Rspec {
                 if self.section == Section::Failures
                     && let Some(name) = numbered(text)
                 {
-                    self.failures.push(number, name);
+                    self.failures.push_said(number, name, text);
                     // RSpec joins `describe Dry::Inflector` and `describe "#ordinalize"` into
                     // `Dry::Inflector#ordinalize`: the first word is the group.
                     if let Some(failure) = self.failures.current() {

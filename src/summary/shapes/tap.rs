@@ -73,6 +73,8 @@ struct CheckTotals {
 struct Yaml {
     line: u64,
     name: String,
+    /// The `not ok` line as printed, when the name is its own (not under a subtest's).
+    said: Option<String>,
     /// Inside its `---` … `...` block.
     open: bool,
     detail: Vec<String>,
@@ -101,13 +103,14 @@ impl Shape for Tap {
         if let Some(rest) = text.trim_start().strip_prefix("not ok")
             && let Some(name) = not_ok_name(rest)
         {
-            let name = match &self.test {
-                Some(test) if name.starts_with("should ") => format!("{test} > {name}"),
-                _ => name.to_owned(),
+            let (name, said) = match &self.test {
+                Some(test) if name.starts_with("should ") => (format!("{test} > {name}"), None),
+                _ => (name.to_owned(), Some(text.trim().to_owned())),
             };
             self.yaml = Some(Yaml {
                 line: number,
                 name: crate::format::cut(&name, 200),
+                said,
                 ..Yaml::default()
             });
         }
@@ -123,10 +126,12 @@ impl Shape for Tap {
                 if (place || !diag.starts_with("from function "))
                     && let Some(f) = self.failures.current()
                 {
+                    // As printed, a comment (`# expected: 2`); the test file's place read
+                    // out of bats' trace.
                     f.add_detail(if place {
                         diag.trim_end_matches(')')
                     } else {
-                        diag
+                        text.trim()
                     });
                 }
                 return;
@@ -432,6 +437,7 @@ impl Shape for Tap {
     fn approx_heap(&self) -> usize {
         self.yaml.as_ref().map_or(0, |y| {
             y.name.capacity()
+                + y.said.as_ref().map_or(0, String::capacity)
                 + y.detail.iter().map(|d| d.capacity() + 24).sum::<usize>()
                 + y.location.as_ref().map_or(0, String::capacity)
                 + y.frame.as_ref().map_or(0, String::capacity)
@@ -539,8 +545,11 @@ impl Tap {
                 .strip_prefix('#')
                 .is_some_and(|d| !d.trim_start().starts_with("Failed test"));
             if plain {
-                let (line, name) = (y.line, std::mem::take(&mut y.name));
+                let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
                 self.failures.push(line, &name);
+                if let Some(said) = said {
+                    self.failures.say(&said);
+                }
                 self.in_diagnostic = true;
             }
             self.yaml = None;
@@ -611,6 +620,9 @@ impl Tap {
             return;
         }
         self.failures.push(y.line, &y.name);
+        if let Some(said) = &y.said {
+            self.failures.say(said);
+        }
         let mut at = y.frame.or(y.location);
         if let (Some(at), Some(test)) = (&mut at, &y.test_frame) {
             // `at test/_tape.js:27:5, from test/cmp.js:255:5`: the helper, then the test.

@@ -34,8 +34,13 @@ pub(crate) struct Unittest {
 /// The traceback of the failure being read.
 #[derive(Debug, Default)]
 struct Block {
-    /// The innermost frame of the traceback so far: `at path:line in function`.
+    /// The test method's name (`test_x` of `FAIL: test_x (module.Class.test_x)`).
+    method: String,
+    /// The innermost frame of the traceback so far, as printed: `File "x.py", line 4, in f`.
     location: Option<String>,
+    /// The frame of the test method itself, when the traceback went deeper: where the test
+    /// reached what raised.
+    test_frame: Option<String>,
     exception: Option<String>,
     /// Past the `------` line under the header.
     in_traceback: bool,
@@ -60,8 +65,11 @@ impl Shape for Unittest {
             && let Some(name) = test_id(header)
         {
             self.blocks[kind] += 1;
-            self.failures.push(number, &name);
-            self.block = Some(Block::default());
+            self.failures.push_said(number, &name, text);
+            self.block = Some(Block {
+                method: header.split(' ').next().unwrap_or("").to_owned(),
+                ..Block::default()
+            });
             return;
         }
         if let Some(block) = &mut self.block {
@@ -134,7 +142,9 @@ impl Shape for Unittest {
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
             + self.block.as_ref().map_or(0, |b| {
-                b.location.as_ref().map_or(0, String::capacity)
+                b.method.capacity()
+                    + b.location.as_ref().map_or(0, String::capacity)
+                    + b.test_frame.as_ref().map_or(0, String::capacity)
                     + b.exception.as_ref().map_or(0, String::capacity)
             })
     }
@@ -147,7 +157,15 @@ impl Unittest {
             return;
         };
         if let Some(failure) = self.failures.current() {
-            for detail in block.exception.iter().chain(&block.location) {
+            let test_frame = block
+                .test_frame
+                .filter(|t| Some(t) != block.location.as_ref());
+            for detail in block
+                .exception
+                .iter()
+                .chain(&block.location)
+                .chain(&test_frame)
+            {
                 failure.add_detail(detail);
             }
         }
@@ -161,16 +179,17 @@ impl Block {
             self.location = None;
             return;
         }
-        if let Some(frame) = text.strip_prefix("  File \"") {
-            // `  File "/x/test_tools.py", line 166, in test` → `at /x/test_tools.py:166 in test`
-            if let Some((path, rest)) = frame.split_once("\", line ") {
-                let (line, function) = rest.split_once(", in ").unwrap_or((rest, ""));
-                let mut at = format!("at {path}:{line}");
-                if !function.is_empty() {
-                    at.push_str(&format!(" in {function}"));
-                }
-                self.location = Some(at);
+        if text.starts_with("  File \"") {
+            // Where, as Python says it: `File "/x/test_tools.py", line 166, in test`.
+            let frame = text.trim().to_owned();
+            if !self.method.is_empty()
+                && frame
+                    .strip_suffix(self.method.as_str())
+                    .is_some_and(|f| f.ends_with(", in "))
+            {
+                self.test_frame = Some(frame.clone());
             }
+            self.location = Some(frame);
             return;
         }
         if self.awaiting_exception && !text.starts_with(' ') && !text.is_empty() {
