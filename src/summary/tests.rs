@@ -4735,6 +4735,12 @@ fn bats_failures_with_their_comments() {
         "  L32 not ok 18 default: in test file test/global.bats, line 8 · #   `assert_output \
          \"system\"' failed · # expected: system · # actual:   sytem"
     );
+    // A value of many lines is one value, and what came is shown after it.
+    assert!(
+        line_with(&all, "L15 not ok 14 ")
+            .ends_with("# expected: --help\\nrake\\nruby · # actual:   --help"),
+        "{all:#?}"
+    );
     assert!(!all.iter().any(|l| l.contains("from function")), "{all:#?}");
 }
 

@@ -127,12 +127,27 @@ impl Shape for Tap {
                     && let Some(f) = self.failures.current()
                 {
                     // As printed, a comment (`# expected: 2`); the test file's place read
-                    // out of bats' trace.
-                    f.add_detail(if place {
-                        diag.trim_end_matches(')')
+                    // out of bats' trace. What came (`# actual:`, Test::More's `#   got:`)
+                    // is shown even after an expected value of many lines.
+                    let value = f
+                        .detail
+                        .last_mut()
+                        .filter(|d| d.starts_with("# expected:") || d.starts_with("# actual:"));
+                    if place {
+                        f.add_detail(diag.trim_end_matches(')'));
+                    } else if diag.starts_with("actual:") || diag.starts_with("got:") {
+                        f.add_essential_detail(text.trim());
+                    } else if let Some(value) = value
+                        && !diag.contains(": ")
+                        && value.len() < 200
+                    {
+                        // The next line of a value of many lines (`# expected: --help`,
+                        // `# rake`): one value, its lines joined as `\n`.
+                        value.push_str("\\n");
+                        value.push_str(diag);
                     } else {
-                        text.trim()
-                    });
+                        f.add_detail(text.trim());
+                    }
                 }
                 return;
             }
