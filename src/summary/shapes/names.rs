@@ -370,7 +370,7 @@ impl Failures {
     /// The runner's own line for the failure pushed last (see [`Failure::said`]).
     pub(crate) fn say(&mut self, said: &str) {
         if let Some(f) = self.current() {
-            f.said = Some(cut(said.trim(), NAME_CHARS + SAID_CHARS));
+            f.say(said);
         }
     }
 
@@ -511,6 +511,24 @@ impl Failures {
 }
 
 impl Failure {
+    /// The runner's own line that said it failed (see [`Failure::said`]).
+    pub(crate) fn say(&mut self, said: &str) {
+        self.said = Some(cut(said.trim(), NAME_CHARS + SAID_CHARS));
+    }
+
+    /// The next line of a value of many lines (`expected: --help`, then `rake`), joined to the
+    /// last line of detail as `\n` while it is shorter than a line of detail may be.
+    pub(crate) fn continue_detail(&mut self, text: &str) {
+        if let Some(last) = self.detail.last_mut()
+            && last.chars().count() < DETAIL_CHARS
+        {
+            last.push_str("\\n");
+            last.push_str(text.trim());
+            // With its `…`, no longer than a line of detail.
+            *last = cut(last, DETAIL_CHARS - 1);
+        }
+    }
+
     /// Adds a line of detail, unless it has enough. Returns whether it was added.
     pub(crate) fn add_detail(&mut self, text: &str) -> bool {
         let text = text.trim();
@@ -585,6 +603,24 @@ pub(crate) fn is_place(detail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_of_many_lines_is_one_line_of_detail_of_bounded_length() {
+        let mut f = Failure::default();
+        f.add_detail("# expected: --help");
+        f.continue_detail("rake");
+        f.continue_detail(" ruby ");
+        assert_eq!(f.detail, ["# expected: --help\\nrake\\nruby"]);
+        for _ in 0..100 {
+            f.continue_detail("another line");
+        }
+        assert_eq!(f.detail.len(), 1);
+        assert!(
+            f.detail[0].chars().count() <= DETAIL_CHARS,
+            "{}",
+            f.detail[0]
+        );
+    }
 
     #[test]
     fn names_show_all_when_few_else_first_and_last() {

@@ -558,7 +558,6 @@ impl Pytest {
                 || f.name.strip_prefix("ERROR collecting ") == Some(id)
         });
         // Said by its node id, which names it whole and reruns it (`pytest ID`).
-        let said = Some(cut(id, NODE_ID_CHARS));
         if let Some(known) = known {
             // A section that said nothing (a strict xfail that passed: `[XPASS(strict)]`)
             // has the summary's message.
@@ -568,7 +567,7 @@ impl Pytest {
             if !known.name.starts_with("ERROR collecting ") {
                 // A subtest keeps its parameters: `t.py::T::test_x (size=1)`.
                 let params = known.name.find(" (").map_or("", |i| &known.name[i..]);
-                known.said = said.map(|id| format!("{id}{params}"));
+                known.say(&format!("{id}{params}"));
             }
             return;
         }
@@ -576,7 +575,7 @@ impl Pytest {
             self.unnamed -= 1;
             if let Some(failure) = self.failures.iter_mut().find(|f| f.name.is_empty()) {
                 failure.name = short.to_owned();
-                failure.said = said;
+                failure.say(id);
             }
             return;
         }
@@ -588,13 +587,10 @@ impl Pytest {
         self.failures.push(number, short);
         if let Some(f) = self.failures.current() {
             f.add_detail(message);
-            f.said = said;
+            f.say(id);
         }
     }
 }
-
-/// How much of a node id is shown.
-const NODE_ID_CHARS: usize = 160;
 
 /// pytest-xdist's `2 workers [5344 items]`.
 fn is_workers(text: &str) -> bool {

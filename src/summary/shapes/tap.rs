@@ -129,22 +129,17 @@ impl Shape for Tap {
                     // As printed, a comment (`# expected: 2`); the test file's place read
                     // out of bats' trace. What came (`# actual:`, Test::More's `#   got:`)
                     // is shown even after an expected value of many lines.
-                    let value = f
-                        .detail
-                        .last_mut()
-                        .filter(|d| d.starts_with("# expected:") || d.starts_with("# actual:"));
+                    let in_value = f.detail.last().is_some_and(|d| {
+                        d.starts_with("# expected:") || d.starts_with("# actual:")
+                    });
                     if place {
                         f.add_detail(diag.trim_end_matches(')'));
                     } else if diag.starts_with("actual:") || diag.starts_with("got:") {
                         f.add_essential_detail(text.trim());
-                    } else if let Some(value) = value
-                        && !diag.contains(": ")
-                        && value.len() < 200
-                    {
+                    } else if in_value && !diag.contains(": ") {
                         // The next line of a value of many lines (`# expected: --help`,
-                        // `# rake`): one value, its lines joined as `\n`.
-                        value.push_str("\\n");
-                        value.push_str(diag);
+                        // `# rake`): one value.
+                        f.continue_detail(diag);
                     } else {
                         f.add_detail(text.trim());
                     }
@@ -543,6 +538,14 @@ impl Yaml {
 }
 
 impl Tap {
+    /// A `not ok` failure, said by its `not ok` line when the name is that line's own.
+    fn push(&mut self, line: u64, name: &str, said: Option<&str>) {
+        self.failures.push(line, name);
+        if let Some(said) = said {
+            self.failures.say(said);
+        }
+    }
+
     /// A line after a `not ok`: its YAML block, read; whether the line was the block's.
     fn yaml_line(&mut self, text: &str) -> bool {
         let Some(y) = &mut self.yaml else {
@@ -561,10 +564,7 @@ impl Tap {
                 .is_some_and(|d| !d.trim_start().starts_with("Failed test"));
             if plain {
                 let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
-                self.failures.push(line, &name);
-                if let Some(said) = said {
-                    self.failures.say(&said);
-                }
+                self.push(line, &name, said.as_deref());
                 self.in_diagnostic = true;
             }
             self.yaml = None;
@@ -634,10 +634,7 @@ impl Tap {
         if y.subtests || !y.open {
             return;
         }
-        self.failures.push(y.line, &y.name);
-        if let Some(said) = &y.said {
-            self.failures.say(said);
-        }
+        self.push(y.line, &y.name, y.said.as_deref());
         let mut at = y.frame.or(y.location);
         if let (Some(at), Some(test)) = (&mut at, &y.test_frame) {
             // `at test/_tape.js:27:5, from test/cmp.js:255:5`: the helper, then the test.
