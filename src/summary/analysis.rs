@@ -655,7 +655,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     for (i, failure) in all.iter().enumerate() {
         if chosen[i] {
             listed.shown.push((failure.line, lines[i].clone()));
-            listed.lines.push(lines[i].clone());
+            listed.lines.extend(lines[i].split('\n').map(str::to_owned));
             listed.detailed += 1;
         } else {
             unshown.push(*failure);
@@ -697,11 +697,19 @@ fn failure_group(name: &str) -> &str {
     &name[..end]
 }
 
-/// `  L1,204 name: detail · detail`, the runner's own line in place of the name when known
-/// (`  L36 test a::b ... FAILED: detail`).
+/// `  L1,204 name: detail · detail`; when the runner said it failed in a line of its own, that
+/// line as printed and the detail under it (`test a::b ... FAILED` then `  L36 detail`), two
+/// lines joined by a newline.
 fn failure_line(failure: &Failure, detail: Detail) -> String {
-    let mut line = format!("  L{}", thousands(failure.line));
-    let name = failure.said.as_deref().unwrap_or(&failure.name);
+    let (mut line, name) = match &failure.said {
+        Some(said) if failure.has_detail() => {
+            (format!("{said}\n  L{}", thousands(failure.line)), "")
+        }
+        said => (
+            format!("  L{}", thousands(failure.line)),
+            said.as_deref().unwrap_or(&failure.name),
+        ),
+    };
     if !name.is_empty() {
         line.push(' ');
         line.push_str(name);
@@ -974,7 +982,7 @@ mod tests {
         };
         assert_eq!(
             failure_line(&failure, Detail::Compact),
-            "  L36 test a::b ... FAILED: AssertionError: 1 != 2 · File \"t.py\", line 4, in test_b"
+            "test a::b ... FAILED\n  L36 AssertionError: 1 != 2 · File \"t.py\", line 4, in test_b"
         );
     }
 
