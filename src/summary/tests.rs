@@ -4732,7 +4732,8 @@ fn rustfmt_inside_a_test_run_gives_way() {
 
 /// `go vet ./...` of golang.org/x/tools: 37 package headers for 36 packages (present twice,
 /// go/pointer also as its test build), 85 problems (88 located lines less 3 `too many errors`),
-/// every package named, in the order reported, with its first problem (`vet:` lines included).
+/// every package said by its header, in the order reported, with its first problem (`vet:`
+/// lines included).
 #[test]
 fn go_vet_names_every_package_with_its_first_problem() {
     let bytes = fixture("corpus5", "go-vet-x-tools.txt");
@@ -4755,11 +4756,11 @@ fn go_vet_names_every_package_with_its_first_problem() {
     assert_eq!(all[0], "[ctxoff] first problem of each package (36):");
     assert_eq!(
         all[1],
-        "  L2 golang.org/x/tools/present: present/parse.go:591:39: non-boolean condition in if statement"
+        "# golang.org/x/tools/present\n  L2 present/parse.go:591:39: non-boolean condition in if statement"
     );
     line_with(
         &all,
-        "golang.org/x/tools/cmd/stringer: cmd/stringer/stringer.go:278:13: cannot initialize",
+        "# golang.org/x/tools/cmd/stringer\n  L35 cmd/stringer/stringer.go:278:13: cannot initialize",
     );
     // The test build of go/pointer fails as go/pointer does: it is named among the rest.
     assert_eq!(

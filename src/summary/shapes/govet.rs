@@ -2,8 +2,8 @@
 //! build), then `file.go:line:col: message` lines, each perhaps with indented lines under it
 //! (`\thave (…)`, `\twant (…)`). vet's own type check of a package that does not compile says
 //! `vet: file.go:line:col: message`, under the package's header said again. Problems are counted
-//! per package, and the first problem of each package is listed under its name, in the order
-//! the packages were reported.
+//! per package, and the first problem of each package is listed under its header, in the
+//! order the packages were reported.
 
 use std::collections::HashSet;
 
@@ -77,7 +77,8 @@ impl Shape for GoVet {
                 self.seen.insert(package.clone());
             }
             let package = package.clone();
-            self.failures.push(number, &package);
+            self.failures
+                .push_said(number, &package, &format!("# {package}"));
             if let Some(failure) = self.failures.current() {
                 failure.add_detail(problem);
             }
@@ -156,7 +157,7 @@ mod tests {
     }
 
     #[test]
-    fn packages_are_counted_once_and_named_with_their_first_problem() {
+    fn packages_are_counted_once_and_said_by_their_header_with_their_first_problem() {
         let text = "# example.com/m/present\n\
                     present/parse.go:591:39: non-boolean condition in if statement\n\
                     present/parse.go:679:13: cannot use true as type error:\n\
@@ -201,6 +202,11 @@ mod tests {
             [
                 "cover/profile.go:133:22: cannot use seekBack(…) (value of type int64) as int value in assignment"
             ]
+        );
+        // Each is said as go said it: by the package's header.
+        assert_eq!(
+            failures.kept[2].said.as_deref(),
+            Some("# example.com/m/rta [example.com/m/rta.test]")
         );
     }
 
