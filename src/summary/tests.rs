@@ -3042,6 +3042,27 @@ fn node_test_runner_totals_and_failures_from_its_yaml() {
         rendered(&r, "tests:"),
         "tests: 720 run, 679 passed, 41 failed (TAP)"
     );
+    // The failed tests' files, from their `location:` (only failed tests have one here),
+    // counted as a direct count over the file counts them.
+    let root = "/home/dev/fast-json-stringify-7.3.10/";
+    let mut direct: Vec<(String, u64)> = Vec::new();
+    for line in bytes.split(|&b| b == b'\n').map(clean_line) {
+        let Some(place) = line.trim().strip_prefix("location: '") else {
+            continue;
+        };
+        let file = place.split(':').next().unwrap().trim_start_matches(root);
+        match direct.iter_mut().find(|(f, _)| f == file) {
+            Some((_, n)) => *n += 1,
+            None => direct.push((file.to_owned(), 1)),
+        }
+    }
+    assert_eq!(direct.iter().map(|(_, n)| n).sum::<u64>(), 41);
+    let named: Vec<String> = direct.iter().map(|(f, n)| format!("{f} ×{n}")).collect();
+    assert_eq!(direct.len(), 14);
+    assert_eq!(
+        rendered(&r, "failed tests by file"),
+        format!("failed tests by file (14): {}", named.join(", "))
+    );
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(all[0], "[ctxoff] failed tests (41):");
     assert!(

@@ -6,7 +6,8 @@
 //! diagnostics under a `not ok` (node's test runner, tape, node-tap: `error:`, `expected:`,
 //! `actual:`, the stack's first frame in the project's files or the test's `location:`) are
 //! the failure's detail, and node's closing counts (`# tests 720`, `# pass 679`, `# fail 41`)
-//! its totals; a `not ok` that only says its subtests failed is no failure of its own.
+//! its totals; a `not ok` that only says its subtests failed is no failure of its own. The
+//! failed tests are counted by the file their `location:` names, which node prints nowhere else.
 //! bats and other plain producers write a failure's detail as comments under its `not ok`
 //! (`# (in test file test/global.bats, line 8)`, `# expected: system`).
 //! Check (`100%: Checks: 12, Failures: 0, Errors: 0`, a failure as
@@ -16,9 +17,9 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names};
+use super::names::{Counts, Failures, Names};
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 
 /// automake's result words, in the order its summary lists them.
 const AUTOMAKE: [&str; 6] = ["PASS", "SKIP", "XFAIL", "FAIL", "XPASS", "ERROR"];
@@ -57,6 +58,8 @@ pub(crate) struct Tap {
     /// minicheck's `ERROR: message` lines: on stderr, so merged with stdout they come before
     /// the `FAIL:` line they belong to, sometimes inside another line.
     check_messages: Failures,
+    /// The files of the failed tests, from their YAML's `location:` (node's test runner).
+    files: Counts,
 }
 
 /// What Check's closing lines said: checks, failures, errors, and in how many runs.
@@ -79,6 +82,8 @@ struct Yaml {
     open: bool,
     detail: Vec<String>,
     location: Option<String>,
+    /// The file of `location:`, without its line and column.
+    file: Option<String>,
     /// The first frame of its stack in the project's files.
     frame: Option<String>,
     /// The frame of the test's own function (tape's `Test.<anonymous>`), when the assertion
@@ -394,6 +399,7 @@ impl Shape for Tap {
             }
             line.push_str(" (TAP)");
             lines.push(line);
+            lines.extend(files_line(&self.files));
         } else if self.prove_totals.is_none() && self.ok + self.not_ok > 0 {
             let plan = self
                 .plan
@@ -619,7 +625,12 @@ impl Tap {
                     y.add(key, value);
                 }
             }
-            "location" | "at" if !value.is_empty() => y.location = Some(format!("at {value}")),
+            "location" | "at" if !value.is_empty() => {
+                y.location = Some(format!("at {value}"));
+                if key == "location" {
+                    y.file = Some(without_line(value).to_owned());
+                }
+            }
             "stack" => y.stack = Some(indent),
             _ => {}
         }
@@ -635,6 +646,9 @@ impl Tap {
             return;
         }
         self.push(y.line, &y.name, y.said.as_deref());
+        if let Some(file) = &y.file {
+            self.files.add(file, FILES_KEPT);
+        }
         let mut at = y.frame.or(y.location);
         if let (Some(at), Some(test)) = (&mut at, &y.test_frame) {
             // `at test/_tape.js:27:5, from test/cmp.js:255:5`: the helper, then the test.
@@ -646,6 +660,74 @@ impl Tap {
             }
         }
     }
+}
+
+/// Files of failed tests counted apart; the others are counted together.
+const FILES_KEPT: usize = 64;
+/// Files of failed tests named in the summary.
+const FILES_SHOWN: usize = 16;
+
+/// `/a/test/x.js:489:1` → `/a/test/x.js`.
+fn without_line(place: &str) -> &str {
+    let mut place = place;
+    for _ in 0..2 {
+        match place.rsplit_once(':') {
+            Some((rest, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                place = rest
+            }
+            _ => break,
+        }
+    }
+    place
+}
+
+/// `failed tests by file (14): test/date.test.js ×10, test/anyof.test.js ×5, …`: each file
+/// from the directory above the one all of them share (`test/x.js`, not the whole absolute
+/// path, nor `x.js` alone).
+fn files_line(files: &Counts) -> Option<String> {
+    let paths: Vec<&str> = files.counts.iter().map(|(p, _)| p.as_str()).collect();
+    let first = paths.first()?;
+    let mut common = first.rfind('/').map_or(0, |i| i + 1);
+    for p in &paths[1..] {
+        while !p.starts_with(&first[..common]) {
+            common = first[..common.saturating_sub(1)]
+                .rfind('/')
+                .map_or(0, |i| i + 1);
+        }
+    }
+    let from = first[..common.saturating_sub(1)]
+        .rfind('/')
+        .map_or(0, |i| i + 1);
+    let shown: Vec<String> = files
+        .counts
+        .iter()
+        .take(FILES_SHOWN)
+        .map(|(p, n)| format!("{} ×{}", &p[from..], thousands(*n)))
+        .collect();
+    let files_named = files.counts.len() as u64;
+    let mut line = if files.other > 0 {
+        format!("failed tests by file: {}", shown.join(", "))
+    } else {
+        format!(
+            "failed tests by file ({}): {}",
+            thousands(files_named),
+            shown.join(", ")
+        )
+    };
+    let rest = &files.counts[FILES_SHOWN.min(files.counts.len())..];
+    let tests: u64 = rest.iter().map(|(_, n)| n).sum::<u64>() + files.other;
+    if tests > 0 {
+        let elsewhere = if files.other > 0 {
+            "other files".to_string()
+        } else {
+            plural(rest.len() as u64, "more file", "more files")
+        };
+        line.push_str(&format!(
+            ", … {} in {elsewhere}",
+            plural(tests, "failed test", "failed tests")
+        ));
+    }
+    Some(line)
 }
 
 /// A YAML value without the one pair of quotes around it (`'a'`, `"a"`, `` `a` ``).
@@ -683,4 +765,68 @@ fn frame_place(frame: &str) -> Option<&str> {
         .nth(1)
         .is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit()));
     (own && located && place.contains('/')).then_some(place)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(paths: &[&str]) -> Counts {
+        let mut c = Counts::default();
+        for p in paths {
+            c.add(without_line(p), FILES_KEPT);
+        }
+        c
+    }
+
+    #[test]
+    fn files_are_named_from_the_directory_above_the_one_they_share() {
+        let one = files(&["/a/proj/test/x.test.js:4:1", "/a/proj/test/x.test.js:9:1"]);
+        assert_eq!(
+            files_line(&one).unwrap(),
+            "failed tests by file (1): test/x.test.js ×2"
+        );
+        let two = files(&["/a/proj/test/x.js:4:1", "/a/proj/lib/y.js:2:1"]);
+        assert_eq!(
+            files_line(&two).unwrap(),
+            "failed tests by file (2): proj/test/x.js ×1, proj/lib/y.js ×1"
+        );
+        let relative = files(&["x.js:1:1", "x.js:2:1"]);
+        assert_eq!(
+            files_line(&relative).unwrap(),
+            "failed tests by file (1): x.js ×2"
+        );
+        assert_eq!(files_line(&Counts::default()), None);
+    }
+
+    #[test]
+    fn files_past_those_named_are_counted_with_their_tests() {
+        let paths: Vec<String> = (0..FILES_SHOWN + 2)
+            .map(|i| format!("/p/t/f{i}.js:1:1"))
+            .chain(["/p/t/f0.js:8:1".to_string()])
+            .collect();
+        let c = files(&paths.iter().map(String::as_str).collect::<Vec<_>>());
+        let line = files_line(&c).unwrap();
+        assert!(
+            line.starts_with("failed tests by file (18): t/f0.js ×2, t/f1.js ×1"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(", t/f15.js ×1, … 2 failed tests in 2 more files"),
+            "{line}"
+        );
+        let mut many = Counts::default();
+        for i in 0..FILES_KEPT + 3 {
+            many.add(&format!("/p/t/f{i}.js"), FILES_KEPT);
+        }
+        let line = files_line(&many).unwrap();
+        assert!(
+            line.starts_with("failed tests by file: t/f0.js ×1"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(", … 51 failed tests in other files"),
+            "{line}"
+        );
+    }
 }
