@@ -58,6 +58,11 @@ impl Shape for Gcc {
             }
             return;
         };
+        // Go's tools never write a level after the place: a Go file's `warning:` is a test's
+        // log line (testify's `suite.go:207: warning: no tests to run`).
+        if file.ends_with(".go") {
+            return;
+        }
         let message = &text[location.len() + 2..];
         if level == Level::Note {
             if message.ends_with(" requested here") && !is_system(file) {
