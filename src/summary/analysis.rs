@@ -341,6 +341,9 @@ pub(crate) struct FailureLines {
     pub(crate) tokens: u64,
     /// Output lines whose failure was shown, and how (notable examples need not repeat them).
     pub(crate) shown: Vec<(u64, String)>,
+    /// The failures took all the room head and tail may give: the notable lines are counted,
+    /// with no examples.
+    pub(crate) filled: bool,
 }
 
 /// What the analysis found, before the preview is decided.
@@ -504,7 +507,11 @@ fn notable_report(
 /// How many notable examples are shown: failures shown with their details leave less for
 /// examples to tell.
 fn examples_shown(failures: &FailureLines) -> usize {
-    if failures.lines.is_empty() { 4 } else { 2 }
+    match (failures.lines.is_empty(), failures.filled) {
+        (true, _) => 4,
+        (false, false) => 2,
+        (false, true) => 1,
+    }
 }
 
 /// While fewer failures than this fit with whole details, each gets its first line only.

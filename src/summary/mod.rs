@@ -15,7 +15,7 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use analysis::{Analysis, Report};
+pub(crate) use analysis::{Analysis, FailureLines, Report};
 pub(crate) use notable::NotablePatterns;
 pub(crate) use render::{Origin, Saved, render, to_json};
 pub(crate) use shapes::Source;
@@ -63,18 +63,30 @@ pub(crate) fn summarise(
     let failure_budget = findings_share(budget)
         .saturating_sub(facts)
         .max(FAILURE_FLOOR * findings.failing_sections().clamp(1, FLOORED_SECTIONS));
-    let failures = findings.failure_lines(Some((tokenizer, failure_budget)));
+    let mut failures = findings.failure_lines(Some((tokenizer, failure_budget)));
     let preview_budget = |taken: u64| (budget - taken.min(findings_share(budget))).max(1);
     let mut preview = Preview::new(ends, tokenizer, preview_budget(facts + failures.tokens));
     // The notable lines of the omitted range are part of the budget too: what they take is
     // taken from head and tail, once (the smaller preview omits a little more, which the
-    // counts then cover).
-    let notable = findings.notable_tokens(
-        preview.omitted_lines(ends.total_lines),
-        &failures,
-        &preview,
-        tokenizer,
-    );
+    // counts then cover). Past the share head and tail give up (failures of their floor),
+    // they would add to the budget: then they are counted without examples, which the
+    // failures shown say better.
+    let notable_tokens = |failures: &FailureLines, preview: &Preview| {
+        findings.notable_tokens(
+            preview.omitted_lines(ends.total_lines),
+            failures,
+            preview,
+            tokenizer,
+        )
+    };
+    let mut notable = notable_tokens(&failures, &preview);
+    if budget >= 1_000
+        && !failures.lines.is_empty()
+        && facts + failures.tokens + notable > findings_share(budget)
+    {
+        failures.filled = true;
+        notable = notable_tokens(&failures, &preview);
+    }
     if notable > 0 {
         preview = Preview::new(
             ends,

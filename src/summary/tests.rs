@@ -1752,6 +1752,29 @@ fn summarised(
     super::summarise(analysis, &ends, tokenizer, 1000, Some(total))
 }
 
+/// The notable lines are part of the budget: when the failures already took what head and
+/// tail may give (34 pytest failures), they are counted with one example, not two, so the
+/// summary stays within its budget.
+#[test]
+fn notable_lines_past_failures_that_fill_the_share_have_one_example() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let examples = |bytes: &[u8]| {
+        let (_, report) = summarised(bytes, &tokenizer);
+        let lines = report.render();
+        let counts = lines
+            .iter()
+            .position(|l| l.starts_with("[ctxoff] omitted lines contain:"))
+            .unwrap_or_else(|| panic!("{lines:#?}"));
+        lines[counts + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("  L"))
+            .count()
+    };
+    assert_eq!(examples(&corpus3("pytest-xdist-dateutil.txt")), 1);
+    // Four failures leave room: two examples.
+    assert_eq!(examples(&corpus2("cargo-test-bytes.txt")), 2);
+}
+
 /// A notable example is there to show what the rest of the summary does not: on real outputs
 /// where the first error, a failed target or a failure's message is stated by a fact or shown
 /// in the head or tail, no example repeats it, and no two examples say the same.
@@ -4391,7 +4414,8 @@ fn a_workspace_runs_failures_are_listed_per_package() {
     let zod = at("[ctxoff] zod: failed tests (12):");
     assert!(
         within[zod + 1].ends_with(
-            "array.test.ts > array length: Error: Snapshot `array length 1` mismatched · at \
+            "array.test.ts > array length: Error: Snapshot `array length 1` mismatched · -     \
+             \"code\": \"too_small\", · +     \"code\": \"too_big\", · at \
              src/v4/classic/tests/array.test.ts:48:28"
         ),
         "{within:#?}"
@@ -4475,6 +4499,42 @@ fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
         .collect();
     assert_eq!(errors.len(), 3, "{all:#?}");
     assert!(errors[2].contains("index.js:311:9 error 'aTime' is assigned a value but never used"));
+}
+
+/// jest on jest-extended: a snapshot that differs is named (`Snapshot name: …`) and shown by
+/// its diff's counts and its first line taken out and first put in, the colour tags jest
+/// writes into snapshots left out; a deep equality's diff that jest counted likewise. A diff
+/// under a message that states both values (`expected false to be true`) is not repeated.
+#[test]
+fn a_snapshot_that_differs_shows_its_first_changed_lines() {
+    let all = failures_within(&corpus3("jest-jest-extended.txt"), u64::MAX);
+    assert!(
+        line_with(
+            &all,
+            "fails when given type of undefined which is not an array\n"
+        )
+        .ends_with(
+            "L4 expect(received).toThrowErrorMatchingSnapshot() · Snapshot name: \
+             `.toBeArrayOfSize fails when given type of undefined which is not an array 1` · \
+             - Snapshot  - 7 · + Received  + 1 · - expect(received).toBeArrayOfSize(expected) · \
+             + Cannot convert undefined or null to object · at \
+             test/matchers/toBeArrayOfSize.test.ts:26:54"
+        ),
+        "{all:#?}"
+    );
+    assert!(
+        line_with(&all, "should tokenize given string").contains(
+            "expect(received).toEqual(expected) // deep equality · - Expected  -  3 · + Received  \
+             + 19 · -     \"value\": \" · +     \"value\": \" \", · at test/utils/print.test.ts:7:20"
+        ),
+        "{all:#?}"
+    );
+    let zod = failures_within(&corpus7("turbo-continue-libs-monorepo.txt"), u64::MAX);
+    let e164 = line_with(&zod, "E.164 validation");
+    assert!(
+        e164.contains("expected false to be true // Object.is equality · at "),
+        "{e164}"
+    );
 }
 
 /// toml's lexer tests compare snapshots with snapbox, whose diff begins with a `---- expected:`

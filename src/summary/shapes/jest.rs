@@ -173,6 +173,16 @@ pub(crate) struct JsDetail {
     /// The last line was `Expected value to equal:` or `Received:` (jest before 24), whose
     /// value is on the next line: it joins them.
     value_next: bool,
+    /// Inside a diff (`- Expected  -  3`, `+ Received  + 19`, then `-`/`+` lines), whose line
+    /// of detail is the last: its labels, then its first line taken out and first put in.
+    diff: Option<Diff>,
+}
+
+/// What a diff's line of detail has so far.
+#[derive(Debug, Default)]
+struct Diff {
+    minus: bool,
+    plus: bool,
 }
 
 impl JsDetail {
@@ -219,9 +229,15 @@ impl JsDetail {
         if is_frame(t) || t.starts_with('⎯') {
             return !t.starts_with('⎯');
         }
-        if t == "- Expected" || t == "+ Received" || t.starts_with("- ") || t.starts_with("+ ") {
+        if self.diff.is_some() && !(t.starts_with("- ") || t.starts_with("+ ")) {
+            // A line the two sides share, or where a hunk starts (`@@ -11,12 +11,20 @@`).
             return true;
         }
+        if t.starts_with("- ") || t.starts_with("+ ") || t == "-" || t == "+" {
+            self.diff_line(failure, t);
+            return true;
+        }
+
         if std::mem::take(&mut self.value_next)
             && let Some(label) = failure.detail.last_mut()
         {
@@ -231,7 +247,7 @@ impl JsDetail {
         }
         let compared = t.starts_with("Expected") || t.starts_with("Received");
         self.value_next = compared && t.ends_with(':');
-        let wanted = compared || !failure.has_detail();
+        let wanted = compared || !failure.has_detail() || t.starts_with("Snapshot name: ");
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;
@@ -244,6 +260,94 @@ impl JsDetail {
         true
     }
 }
+
+impl JsDetail {
+    /// A line of a diff: its labels with their counts (`- Snapshot  - 7`, `+ Received  + 1`)
+    /// and its first line taken out and first put in (what a snapshot or a deep equality says
+    /// changed) go on one line of detail; the rest are left out.
+    fn diff_line(&mut self, failure: &mut Failure, t: &str) {
+        let label = ["- Expected", "+ Received", "- Snapshot", "+ Snapshot"]
+            .iter()
+            .any(|l| {
+                t.starts_with(l)
+                    && t[l.len()..]
+                        .trim()
+                        .trim_matches(['-', '+', ' '])
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
+            });
+        let sign = t.as_bytes()[0];
+        // A label without its count (`- Expected`) says nothing; nor does a line of nothing.
+        if t[1..].trim().is_empty() || (label && !t.ends_with(|c: char| c.is_ascii_digit())) {
+            return;
+        }
+        let part = crate::format::cut(&without_style_tags(t), DIFF_PART_CHARS);
+        match &mut self.diff {
+            // Changed lines are the detail of a snapshot that differs, or of a diff jest
+            // counted; a diff under `expected false to be true` says it again.
+            None if !label && !failure.detail.iter().any(|d| d.contains("napshot")) => {}
+            None => {
+                if failure.add_detail(&part) {
+                    self.diff = Some(Diff {
+                        minus: !label && sign == b'-',
+                        plus: !label && sign == b'+',
+                    });
+                }
+            }
+            Some(d) => {
+                let first = !label
+                    && match sign {
+                        b'-' => !std::mem::replace(&mut d.minus, true),
+                        _ => !std::mem::replace(&mut d.plus, true),
+                    };
+                if label || first {
+                    failure.extend_detail(&part);
+                }
+            }
+        }
+    }
+}
+
+/// A snapshot of a matcher's message without the tags jest writes its colours as
+/// (`<dim>expect(</intensity><red>received</color>`).
+fn without_style_tags(t: &str) -> String {
+    const TAGS: [&str; 12] = [
+        "dim",
+        "intensity",
+        "bold",
+        "color",
+        "red",
+        "green",
+        "yellow",
+        "blue",
+        "magenta",
+        "cyan",
+        "inverse",
+        "bgYellow",
+    ];
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let name = after.strip_prefix('/').unwrap_or(after);
+        match TAGS
+            .iter()
+            .find(|tag| name.starts_with(*tag) && name[tag.len()..].starts_with('>'))
+        {
+            Some(tag) => rest = &name[tag.len() + 1..],
+            None => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// How much of one line of a diff is shown.
+const DIFF_PART_CHARS: usize = 90;
 
 /// `Expected: …` and `Received: …`, long, shown where they differ.
 fn compare_last_two(failure: &mut Failure) {

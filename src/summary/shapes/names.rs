@@ -529,6 +529,18 @@ impl Failure {
         }
     }
 
+    /// More of the last line of detail, after ` · `, while it is shorter than a line of detail
+    /// may be.
+    pub(crate) fn extend_detail(&mut self, text: &str) {
+        if let Some(last) = self.detail.last_mut()
+            && last.chars().count() < DETAIL_CHARS
+        {
+            last.push_str(" · ");
+            last.push_str(text.trim());
+            *last = cut(last, DETAIL_CHARS - 1);
+        }
+    }
+
     /// Adds a line of detail, unless it has enough. Returns whether it was added.
     pub(crate) fn add_detail(&mut self, text: &str) -> bool {
         let text = text.trim();
