@@ -342,7 +342,7 @@ pub(crate) struct FailureLines {
     /// Output lines whose failure was shown, and how (notable examples need not repeat them).
     pub(crate) shown: Vec<(u64, String)>,
     /// The failures took all the room head and tail may give: the notable lines are counted,
-    /// with no examples.
+    /// with one example.
     pub(crate) filled: bool,
 }
 

@@ -237,7 +237,6 @@ impl JsDetail {
             self.diff_line(failure, t);
             return true;
         }
-
         if std::mem::take(&mut self.value_next)
             && let Some(label) = failure.detail.last_mut()
         {
@@ -259,33 +258,31 @@ impl JsDetail {
         }
         true
     }
-}
 
-impl JsDetail {
     /// A line of a diff: its labels with their counts (`- Snapshot  - 7`, `+ Received  + 1`)
     /// and its first line taken out and first put in (what a snapshot or a deep equality says
     /// changed) go on one line of detail; the rest are left out.
     fn diff_line(&mut self, failure: &mut Failure, t: &str) {
-        let label = ["- Expected", "+ Received", "- Snapshot", "+ Snapshot"]
+        // A label, with its count (`- Expected  -  3`) or without (`- Expected`, which says
+        // nothing).
+        let count = ["- Expected", "+ Received", "- Snapshot", "+ Snapshot"]
             .iter()
-            .any(|l| {
-                t.starts_with(l)
-                    && t[l.len()..]
-                        .trim()
-                        .trim_matches(['-', '+', ' '])
-                        .bytes()
-                        .all(|b| b.is_ascii_digit())
-            });
-        let sign = t.as_bytes()[0];
-        // A label without its count (`- Expected`) says nothing; nor does a line of nothing.
-        if t[1..].trim().is_empty() || (label && !t.ends_with(|c: char| c.is_ascii_digit())) {
+            .find_map(|l| t.strip_prefix(l))
+            .map(|rest| rest.trim_start_matches([' ', '-', '+']));
+        let label = count.is_some_and(|c| c.bytes().all(|b| b.is_ascii_digit()));
+        if t[1..].trim().is_empty() || count == Some("") {
             return;
         }
+        let sign = t.as_bytes()[0];
         let part = crate::format::cut(&without_style_tags(t), DIFF_PART_CHARS);
         match &mut self.diff {
             // Changed lines are the detail of a snapshot that differs, or of a diff jest
             // counted; a diff under `expected false to be true` says it again.
-            None if !label && !failure.detail.iter().any(|d| d.contains("napshot")) => {}
+            None if !label
+                && !failure
+                    .detail
+                    .iter()
+                    .any(|d| d.contains("Snapshot") || d.contains("snapshot")) => {}
             None => {
                 if failure.add_detail(&part) {
                     self.diff = Some(Diff {

@@ -685,10 +685,9 @@ fn without_line(place: &str) -> &str {
 /// from the directory above the one all of them share (`test/x.js`, not the whole absolute
 /// path, nor `x.js` alone).
 fn files_line(files: &Counts) -> Option<String> {
-    let paths: Vec<&str> = files.counts.iter().map(|(p, _)| p.as_str()).collect();
-    let first = paths.first()?;
+    let first = &files.counts.first()?.0;
     let mut common = first.rfind('/').map_or(0, |i| i + 1);
-    for p in &paths[1..] {
+    for (p, _) in &files.counts[1..] {
         while !p.starts_with(&first[..common]) {
             common = first[..common.saturating_sub(1)]
                 .rfind('/')
@@ -704,13 +703,13 @@ fn files_line(files: &Counts) -> Option<String> {
         .take(FILES_SHOWN)
         .map(|(p, n)| format!("{} ×{}", &p[from..], thousands(*n)))
         .collect();
-    let files_named = files.counts.len() as u64;
+    // Past the files counted apart, how many there were is not known.
     let mut line = if files.other > 0 {
         format!("failed tests by file: {}", shown.join(", "))
     } else {
         format!(
             "failed tests by file ({}): {}",
-            thousands(files_named),
+            thousands(files.counts.len() as u64),
             shown.join(", ")
         )
     };
