@@ -166,7 +166,7 @@ impl Analysis {
             // Unless they take more than `SECTION_LINES` a section beyond the whole's (eight
             // CTest tests, each with its test counts and valgrind's two summaries): then the
             // whole's stand.
-            let lines = |facts: &[Fact]| facts.iter().map(|f| f.lines.len()).sum::<usize>();
+            let lines = |facts: &[Fact]| facts.iter().map(|f| f.shown().count()).sum::<usize>();
             if lines(&all) <= lines(&facts) + SECTION_LINES * sections {
                 facts = all;
             }
@@ -375,8 +375,8 @@ impl Findings {
     pub(crate) fn fact_tokens(&self, tokenizer: &Tokenizer) -> u64 {
         self.facts
             .iter()
-            .flat_map(|f| &f.lines)
-            .map(|l| tokenizer.count(&format!("[ctxoff] {l}\n")))
+            .flat_map(Fact::shown)
+            .map(|l| tokenizer.count(&format!("{l}\n")))
             .sum()
     }
 
@@ -492,7 +492,7 @@ fn notable_report(
         .flat_map(|p| p.head.iter().chain(&p.tail));
     let lines: Vec<&str> = facts
         .iter()
-        .flat_map(|f| &f.lines)
+        .flat_map(|f| f.lines.iter().chain(&f.quoted))
         .chain(&failures.lines)
         .map(String::as_str)
         .chain(ends.map(|l| l.text.as_str()))
@@ -705,16 +705,14 @@ fn failure_group(name: &str) -> &str {
 }
 
 /// `  L1,204 name: detail · detail`; when the runner said it failed in a line of its own, that
-/// line as printed and the detail under it (`test a::b ... FAILED` then `  L36 detail`), two
-/// lines joined by a newline.
+/// line as printed and the detail under it (`test a::b ... FAILED` then `  L36 detail`, or
+/// only `  L36` when it has none), two lines joined by a newline.
 fn failure_line(failure: &Failure, detail: Detail) -> String {
     let (mut line, name) = match &failure.said {
-        Some(said) if failure.has_detail() => {
-            (format!("{said}\n  L{}", thousands(failure.line)), "")
-        }
-        said => (
+        Some(said) => (format!("{said}\n  L{}", thousands(failure.line)), ""),
+        None => (
             format!("  L{}", thousands(failure.line)),
-            said.as_deref().unwrap_or(&failure.name),
+            failure.name.as_str(),
         ),
     };
     if !name.is_empty() {
@@ -829,7 +827,7 @@ impl Report {
     pub(crate) fn render(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for fact in &self.facts {
-            lines.extend(fact.lines.iter().map(|l| format!("[ctxoff] {l}")));
+            lines.extend(fact.shown());
         }
         lines.extend(self.failures.iter().cloned());
         if let Some(notable) = &self.notable {

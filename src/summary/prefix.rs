@@ -94,8 +94,11 @@ impl Form {
             Form::Tag => {
                 let tab = memchr::memchr(b'\t', &b[..b.len().min(256)])?;
                 let name = &b[..tab];
+                // Not go test's verdict on a package (`FAIL\tpkg\t0.01s`, `ok  \tpkg`).
+                let verdict = name == b"FAIL" || name.ends_with(b" ");
                 let named = name.iter().any(u8::is_ascii_alphabetic)
-                    && !name.iter().any(|c| c.is_ascii_control());
+                    && !name.iter().any(|c| c.is_ascii_control())
+                    && !verdict;
                 named.then(|| (tab + 1, &line[..tab]))
             }
         }
@@ -430,6 +433,9 @@ mod tests {
             "2026-12-03T13:47:29Z GET /\n2026-12-03T13:47:29.123Z GET /\n2026-12-03T13:47:29Z a\n\
              2026-12-03T13:47:30Z b\n",
             "3\t1\tsrc/a.rs\n3\t1\tsrc/b.rs\n3\t2\tsrc/c.rs\n3\t1\tsrc/d.rs\n",
+            // go test's verdicts on packages
+            "FAIL\tex.com/a\t0.1s\nFAIL\tex.com/b\t0.1s\nFAIL\tex.com/c [build failed]\nFAIL\tex.com/d\t0.2s\n",
+            "ok  \tex.com/a\t0.1s\nok  \tex.com/b\t0.1s\nok  \tex.com/c\t0.1s\nok  \tex.com/d\t0.2s\n",
         ] {
             let (form, lines) = read_all(text);
             assert_eq!(form, None, "{text}");

@@ -578,7 +578,8 @@ fn go_test_verbose_synthetic() {
         [
             "[ctxoff] tests: 10 run, 7 passed, 3 failed, 1 skipped (go test: 2 packages ok, 2 failed, 1 without test files)",
             "[ctxoff] failed top-level tests: TestParse (1 subtest), TestEvalDivZero",
-            "[ctxoff] FAIL example.com/calc/parse · FAIL example.com/calc/eval",
+            "FAIL\texample.com/calc/parse\t0.006s",
+            "FAIL\texample.com/calc/eval\t0.005s",
             "[ctxoff] failed (sub)tests (2):",
             "--- FAIL: TestParse/nested (0.00s)",
             "  L14 parse_test.go:41: parse(\"((1)\"): got <nil>, want error",
@@ -597,12 +598,35 @@ fn go_test_without_v_counts_only_failures() {
         [
             "[ctxoff] tests: 1 failed (go test: 1 package ok, 1 failed)",
             "[ctxoff] failed top-level tests: TestX",
-            "[ctxoff] FAIL example.com/x",
+            "FAIL\texample.com/x\t0.002s",
             "[ctxoff] failed (sub)tests (1):",
             "--- FAIL: TestX (0.00s)",
             "  L2 x_test.go:3: boom",
         ]
     );
+}
+
+/// Go's verdict lines are quoted as printed while there are at most `NAMES_KEPT` (12) of them;
+/// more are named in one line, the first five, how many more and the last.
+#[test]
+fn go_test_quotes_failed_packages_while_they_are_few() {
+    let run = |packages: usize| {
+        let mut text = String::from("--- FAIL: TestX (0.00s)\n    x_test.go:3: boom\n");
+        for k in 1..=packages {
+            text.push_str(&format!("FAIL\texample.com/p{k}\t0.00{k}s\n"));
+        }
+        report(text.as_bytes()).render()
+    };
+    let quoted = run(12);
+    let verdicts: Vec<&String> = quoted.iter().filter(|l| l.starts_with("FAIL\t")).collect();
+    assert_eq!(verdicts.len(), 12);
+    assert_eq!(verdicts[11], "FAIL\texample.com/p12\t0.0012s");
+    assert!(!quoted.iter().any(|l| l.starts_with("[ctxoff] FAIL")));
+    let named = run(13);
+    assert!(!named.iter().any(|l| l.starts_with("FAIL\t")));
+    assert!(named.contains(
+        &"[ctxoff] FAIL example.com/p1 · FAIL example.com/p2 · FAIL example.com/p3 · FAIL example.com/p4 · FAIL example.com/p5 · FAIL … 7 more … · FAIL example.com/p13".to_owned()
+    ));
 }
 
 // ---- grep ----

@@ -15,7 +15,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names, where_they_differ};
+use super::names::{Failures, NAMES_KEPT, Names, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::{cut, cut_middle, plural, thousands};
 
@@ -34,6 +34,9 @@ pub(crate) struct GoTest {
     top_total: u64,
     packages_ok: u64,
     packages_failed: Names,
+    /// Go's own verdict lines for the packages that failed (`FAIL\tpkg\t0.01s`), the first
+    /// `NAMES_KEPT`.
+    verdicts: Vec<String>,
     packages_without_tests: u64,
     /// The test whose output follows (`=== RUN`, `=== CONT`, `=== NAME`).
     running: String,
@@ -189,6 +192,9 @@ impl Shape for GoTest {
             Some(b'F') if text.starts_with("FAIL\t") => {
                 let package = text[5..].split('\t').next().unwrap_or("");
                 self.packages_failed.push(package);
+                if self.verdicts.len() < NAMES_KEPT {
+                    self.verdicts.push(cut(text.trim_end(), MORE_CHARS));
+                }
             }
             Some(b'?') if text.starts_with("?   \t") && text.ends_with("\t[no test files]") => {
                 self.packages_without_tests += 1
@@ -251,9 +257,12 @@ impl Shape for GoTest {
             }
             lines.push(top);
         }
-        if self.packages_failed.total > 0 {
-            let shown = self.packages_failed.render(self.packages_failed.total);
+        // Go's verdict lines as printed while they are few; past that, the names.
+        let failed = self.packages_failed.total;
+        if failed > self.verdicts.len() as u64 {
+            let shown = self.packages_failed.render(failed);
             lines.push(format!("FAIL {}", shown.replace(", ", " · FAIL ")));
+            self.verdicts.clear();
         }
         let json = json!({
             "shape": "go test",
@@ -261,7 +270,7 @@ impl Shape for GoTest {
             "passed": self.verbose.then_some(self.passed),
             "failed": self.failed,
             "skipped": self.verbose.then_some(self.skipped),
-            "failing": self.failures.names(super::names::NAMES_KEPT),
+            "failing": self.failures.names(NAMES_KEPT),
             "packages_ok": self.packages_ok,
             "packages_failed": self.packages_failed.total,
             "failed_packages": self.packages_failed.json(),
@@ -272,6 +281,7 @@ impl Shape for GoTest {
         let failures = self.failures.take_as("failed (sub)tests");
         Some(
             Fact::new("go test", lines, json)
+                .quoting(self.verdicts)
                 .failures(failures)
                 .hint_if_failed(failing, "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"),
         )

@@ -201,6 +201,9 @@ pub(crate) struct Fact {
     pub(crate) shape: &'static str,
     /// Summary lines (without the `[ctxoff] ` prefix), always shown.
     pub(crate) lines: Vec<String>,
+    /// The runner's own lines, shown under them as printed (`FAIL\tpkg\t0.01s`): what a
+    /// reader searches the output with.
+    pub(crate) quoted: Vec<String>,
     pub(crate) json: Value,
     /// Failures with their first detail, most important first (lists in order: suites that
     /// did not run before failed tests), shown within a token budget.
@@ -239,6 +242,7 @@ impl Fact {
         Fact {
             shape,
             lines,
+            quoted: Vec::new(),
             json,
             failures: Vec::new(),
             content: false,
@@ -259,6 +263,18 @@ impl Fact {
             self.failures.push(failures);
         }
         self
+    }
+
+    /// Quotes the runner's `lines` under the fact's own.
+    pub(crate) fn quoting(mut self, lines: Vec<String>) -> Fact {
+        self.quoted = lines;
+        self
+    }
+
+    /// The fact's lines as the summary shows them.
+    pub(crate) fn shown(&self) -> impl Iterator<Item = String> + '_ {
+        let own = self.lines.iter().map(|l| format!("[ctxoff] {l}"));
+        own.chain(self.quoted.iter().cloned())
     }
 
     pub(crate) fn content(mut self) -> Fact {
