@@ -551,7 +551,6 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         shown: Vec::new(),
         detailed: 0,
     };
-    let mut unshown = Vec::new();
     // Chosen in rounds: a failure of a form not shown yet first (its detail differs from every
     // one chosen in more than the values compared and where: a new way of failing), in order;
     // then one whose message was not shown word for word, the rarest message first (the one
@@ -608,7 +607,8 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut tokens = listed.tokens;
     // What the failures chosen so far showed.
     let mut said: Vec<&[String]> = Vec::new();
-    let mut said_messages: Vec<&str> = Vec::new();
+    // The messages shown, each with the failure that showed it.
+    let mut said_messages: Vec<(&str, usize)> = Vec::new();
     let mut seen_forms: Vec<&str> = Vec::new();
     let mut seen_groups: Vec<&str> = Vec::new();
     'rounds: for round in 0..4 {
@@ -622,7 +622,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                         0 => forms[i]
                             .as_deref()
                             .is_some_and(|f| !seen_forms.contains(&f)),
-                        1 => messages[i].is_some_and(|m| !said_messages.contains(&m)),
+                        1 => messages[i].is_some_and(|m| !said_messages.iter().any(|s| s.0 == m)),
                         2 => new_group(i),
                         _ => true,
                     }
@@ -653,9 +653,35 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             tokens += costs[i];
             chosen[i] = true;
             said.push(&all[i].detail);
-            said_messages.extend(messages[i]);
+            said_messages.extend(messages[i].map(|m| (m, i)));
             seen_forms.extend(forms[i].as_deref());
             seen_groups.push(groups[i]);
+        }
+    }
+    // What room is left goes to failures whose message was shown (where they are is short),
+    // while every name the names line showed is still shown.
+    let names_shown = |chosen: &[bool], tokens: u64| {
+        names_line(f, &all, chosen, tokens, limit, cost)
+            .map_or((tokens, Vec::new()), |(line, shown)| {
+                (tokens + cost(&line), shown)
+            })
+    };
+    for i in 0..all.len() {
+        let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
+        let shown_by = messages[i].and_then(|m| said_messages.iter().find(|s| s.0 == m));
+        let Some(&(_, j)) = shown_by.filter(|_| !chosen[i] && !repeated) else {
+            continue;
+        };
+        let line = repeat_line(all[i], all[j]);
+        let (_, before) = names_shown(&chosen, tokens);
+        chosen[i] = true;
+        let (total, after) = names_shown(&chosen, tokens + cost(&line));
+        let kept = |name: &&str| *name == all[i].name || after.contains(name);
+        if total <= limit && before.iter().all(kept) {
+            tokens += cost(&line);
+            lines[i] = line;
+        } else {
+            chosen[i] = false;
         }
     }
     listed.tokens = tokens;
@@ -664,32 +690,55 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             listed.shown.push((failure.line, lines[i].clone()));
             listed.lines.extend(lines[i].split('\n').map(str::to_owned));
             listed.detailed += 1;
-        } else {
-            unshown.push(*failure);
         }
     }
-    if listed.detailed > 0 && listed.detailed < f.total {
-        let last = f
-            .last
-            .as_ref()
-            .filter(|l| unshown.last() == Some(l) && !l.name.is_empty());
-        let named: Vec<&str> = unshown
-            .iter()
-            .filter(|u| Some(**u) != last && !u.name.is_empty())
-            .map(|u| u.name.as_str())
-            .collect();
-        // As many names as fit, the last failure's always.
-        let mut take = named.len();
-        let failed = f.heading.contains("failed");
-        let mut line = more_line(f.total - listed.detailed, failed, &named[..take], last);
-        while take > 0 && listed.tokens + cost(&line) > limit {
-            take -= 1;
-            line = more_line(f.total - listed.detailed, failed, &named[..take], last);
-        }
+    if let Some((line, _)) = names_line(f, &all, &chosen, tokens, limit, cost) {
         listed.tokens += cost(&line);
         listed.lines.push(line);
     }
     listed
+}
+
+/// `  … 4 more failed: a, b, …` for the failures of `all` not `chosen`, with as many names as
+/// fit in `limit` past `tokens`, the last failure's always; and the names it shows.
+/// `None` when every failure is shown, or none.
+fn names_line<'a>(
+    f: &'a Failures,
+    all: &[&'a Failure],
+    chosen: &[bool],
+    tokens: u64,
+    limit: u64,
+    cost: &dyn Fn(&str) -> u64,
+) -> Option<(String, Vec<&'a str>)> {
+    let detailed = chosen.iter().filter(|c| **c).count() as u64;
+    if detailed == 0 || detailed >= f.total {
+        return None;
+    }
+    let unshown: Vec<&Failure> = all
+        .iter()
+        .zip(chosen)
+        .filter(|(_, c)| !**c)
+        .map(|(f, _)| *f)
+        .collect();
+    let last = f
+        .last
+        .as_ref()
+        .filter(|l| unshown.last() == Some(l) && !l.name.is_empty());
+    let mut named: Vec<&str> = unshown
+        .iter()
+        .filter(|u| Some(**u) != last && !u.name.is_empty())
+        .map(|u| u.name.as_str())
+        .collect();
+    let mut take = named.len();
+    let failed = f.heading.contains("failed");
+    let mut line = more_line(f.total - detailed, failed, &named[..take], last);
+    while take > 0 && tokens + cost(&line) > limit {
+        take -= 1;
+        line = more_line(f.total - detailed, failed, &named[..take], last);
+    }
+    named.truncate(take);
+    named.extend(last.map(|l| l.name.as_str()));
+    Some((line, named))
 }
 
 /// The group a failing test belongs to: its name up to the first nesting separator
@@ -766,6 +815,24 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
                     line.push_str(at);
                 }
             }
+        }
+    }
+    line
+}
+
+/// A failure whose message `first` showed: its runner's line or name, `same as L1,108`, and
+/// the lines of its detail `first` did not show (`at ./spec/a_spec.rb:131`).
+fn repeat_line(failure: &Failure, first: &Failure) -> String {
+    let mut line = match &failure.said {
+        Some(said) => format!("{said}\n  L{} ", thousands(failure.line)),
+        None => format!("  L{} {}: ", thousands(failure.line), failure.name),
+    };
+    line.push_str(&format!("same as L{}", thousands(first.line)));
+    let message = failure.message();
+    for d in &failure.detail {
+        if Some(d.as_str()) != message && !first.detail.contains(d) {
+            line.push_str(" · ");
+            line.push_str(d);
         }
     }
     line

@@ -4980,3 +4980,32 @@ fn a_failed_go_example_shows_where_got_and_want_differ() {
          // 3 identical elements"
     );
 }
+
+/// RSpec on hashie, 10 failed examples: the three of one message (a required property set to
+/// nil raised nothing) are one entry in full and two that say where they differ, within the
+/// budget, and every other failure is still named.
+#[test]
+fn a_failure_whose_message_was_shown_says_where_it_is() {
+    let all = failures_within(&corpus5("rspec-doc-hashie.txt"), 600);
+    let shown = flat(&all);
+    for wanted in [
+        "1) DashTest errors out when attempting to set a required property to nil: expected \
+         ArgumentError with \"The property 'first_name' is required for DashTest.\" but nothing \
+         was raised · at ./spec/hashie/dash_spec.rb:112",
+        "2) DashTest writing to properties fails writing a required property to nil: same as \
+         L1,108 · at ./spec/hashie/dash_spec.rb:131",
+        "3) DashTest writing to properties fails writing a required property to nil using []=: \
+         same as L1,108 · at ./spec/hashie/dash_spec.rb:137",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    for name in [
+        "DashTest#merge errors out",
+        "DashTest#merge! errors out",
+        "converts nested arrays",
+        "Hashie::Mash returns false on a ? method",
+        "Hashie::Mash#except excludes keys",
+    ] {
+        assert!(shown.contains(name), "{name} in {shown}");
+    }
+}
