@@ -226,6 +226,20 @@ fn clippy_warnings_only() {
     assert!(f["first_error"].is_null());
 }
 
+/// Go's tools and Ruby write `file:line: warning:` too: testify's log line under a test, the
+/// Ruby interpreter's warnings about the code an RSpec run loaded. Neither is a compiler's.
+#[test]
+fn go_and_ruby_warnings_are_no_compilers() {
+    let r = report(
+        b"    suite.go:207: warning: no tests to run\n\
+          /home/dev/hashie/spec/a_spec.rb:4: warning: method redefined; discarding old invoke\n\
+          /home/dev/hashie/spec/b_spec.rb:4: warning: previous definition of invoke was here\n",
+    );
+    assert!(!shapes(&r).contains(&"gcc".to_owned()), "{:?}", shapes(&r));
+    let hashie = report(&corpus5("rspec-doc-hashie.txt"));
+    assert_eq!(shapes(&hashie), ["rspec"]);
+}
+
 #[test]
 fn gcc_errors() {
     let r = facts("gcc-errors.txt");

@@ -59,8 +59,9 @@ impl Shape for Gcc {
             return;
         };
         // Go's tools never write a level after the place: a Go file's `warning:` is a test's
-        // log line (testify's `suite.go:207: warning: no tests to run`).
-        if file.ends_with(".go") {
+        // log line (testify's `suite.go:207: warning: no tests to run`). Ruby's are the
+        // interpreter's own, about the code it loaded (`x_spec.rb:4: warning: method redefined`).
+        if file.ends_with(".go") || file.ends_with(".rb") {
             return;
         }
         let message = &text[location.len() + 2..];
