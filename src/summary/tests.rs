@@ -5023,3 +5023,69 @@ fn a_failure_whose_message_was_shown_says_where_it_is() {
         assert!(shown.contains(name), "{name} in {shown}");
     }
 }
+/// byteorder with quickcheck broken, 66 failed: libtest lists every `FAILED` line before any
+/// detail, so the doc-tests past the first 40 failures were dropped before their panics came.
+/// A section's test is taken again then, said as the runner said it, and its new way of
+/// failing is shown.
+#[test]
+fn a_failure_reported_past_the_first_ones_kept_is_detailed_by_its_section() {
+    let all = failures_within(&fixture("corpus6", "cargo-test-bt-byteorder.txt"), u64::MAX);
+    assert!(
+        all[0].starts_with("[ctxoff] failed tests (66):"),
+        "{all:#?}"
+    );
+    for wanted in [
+        "test src/io.rs - io::ReadBytesExt::read_i16_into (line 737) ... FAILED\n  L2,771 panicked \
+         at src/io.rs:11:1: assertion `left == right` failed · left: [517, 768] · right: [1282, 3]",
+        "test src/lib.rs - ByteOrder::write_int (line 895) ... FAILED\n  L3,050 panicked at \
+         src/lib.rs:9:1: assertion `left == right` failed · left: -1000 · right: 16776216",
+    ] {
+        assert!(all.contains(&wanted.to_owned()), "{wanted} in {all:#?}");
+    }
+    assert!(
+        all.last().unwrap().starts_with("  … 60 more failed: "),
+        "{all:#?}"
+    );
+}
+
+/// A failure taken again from its section is said as the runner said it (`- should panic`
+/// included); a passing test's section (`--show-output`'s `successes:`) is no failure.
+#[test]
+fn a_failure_taken_again_is_said_as_printed_and_successes_are_not_failures() {
+    let mut text = String::from("running 46 tests\ntest ok1 ... ok\n");
+    for k in 1..=45 {
+        match k {
+            44 => text.push_str("test t44 - should panic ... FAILED\n"),
+            _ => text.push_str(&format!("test t{k} ... FAILED\n")),
+        }
+    }
+    text.push_str(
+        "\nsuccesses:\n\n---- ok1 stdout ----\nthread 'ok1' panicked at src/ok.rs:1:1:\nfine\n\n",
+    );
+    text.push_str("\nfailures:\n\n");
+    for k in 1..=45 {
+        text.push_str(&format!(
+            "---- t{k} stdout ----\nthread 't{k}' panicked at src/t{k}.rs:{k}:1:\nway {k}\n\n"
+        ));
+    }
+    text.push_str("failures:\n");
+    for k in 1..=45 {
+        text.push_str(&format!("    t{k}\n"));
+    }
+    text.push_str(
+        "\ntest result: FAILED. 1 passed; 45 failed; 0 ignored; 0 measured; 0 filtered out\n",
+    );
+    let all = failures_within(text.as_bytes(), u64::MAX);
+    assert!(
+        all.contains(
+            &"test t44 - should panic ... FAILED\n  L231 panicked at src/t44.rs:44:1: way 44"
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
+    assert!(!flat(&all).contains("ok1"), "{all:#?}");
+    assert!(
+        all[0].starts_with("[ctxoff] failed tests (45):"),
+        "{all:#?}"
+    );
+}

@@ -1,8 +1,9 @@
 //! `cargo test` / libtest output: totals summed over every test binary's `test result:` line,
 //! each binary's own result, failing tests from `test NAME ... FAILED` (or `-q`'s
 //! `NAME --- FAILED`) lines with their first detail from the `---- NAME stdout ----` sections
-//! (the panic's location and message, `left:`/`right:`, `test did not panic as expected at …`),
-//! and test binaries that stopped before their result line (a crash or abort), which get no
+//! (the panic's location and message, `left:`/`right:`, `test did not panic as expected at …`;
+//! a failure past the first ones kept, dropped when its `FAILED` line came, is taken again by its
+//! section), and test binaries that stopped before their result line (a crash or abort), which get no
 //! invented totals.
 
 use serde_json::json;
@@ -45,7 +46,16 @@ pub(crate) struct Libtest {
     left: Option<String>,
     /// The section's `stack backtrace:` was seen.
     trace: bool,
+    /// The sections being read are of tests that passed (`--show-output`'s `successes:`).
+    successes: bool,
+    /// The runner's lines that said a test failed other than as `test NAME ... FAILED`
+    /// (`-q`'s `NAME --- FAILED`, `test NAME - should panic ... FAILED`), the first ones: a
+    /// failure pushed again is said as it was.
+    said_otherwise: Vec<(String, String)>,
 }
+
+/// Runner's lines kept in [`Libtest::said_otherwise`].
+const SAID_OTHERWISE: usize = 64;
 
 /// A property test's verdict: the input that fails, shrunk (quickcheck, proptest).
 fn is_failing_input(t: &str) -> bool {
@@ -117,6 +127,17 @@ impl Shape for Libtest {
                     .and_then(|r| r.strip_suffix(" stdout ----"))
                 {
                     self.section = Some((name.to_owned(), false));
+                    // A failure past the first ones kept was dropped when its `FAILED` line
+                    // came, its detail unknown: here is its detail, which may be new.
+                    let dropped = self.failures.iter().count() < self.failures.total as usize;
+                    if dropped && !self.successes && self.failures.named(name).is_none() {
+                        let said = match self.said_otherwise.iter().find(|(n, _)| n == name) {
+                            Some((_, said)) => said.clone(),
+                            None => format!("test {name} ... FAILED"),
+                        };
+                        self.failures.push_again(number, name);
+                        self.failures.say(&said);
+                    }
                 }
             }
             Some(b' ') => {
@@ -131,7 +152,7 @@ impl Shape for Libtest {
                     self.exit_line(t);
                 }
             }
-            Some(b'r' | b't' | b'f') => self.status_line(number, text),
+            Some(b'r' | b't' | b'f' | b's') => self.status_line(number, text),
             _ => {}
         }
     }
@@ -262,6 +283,14 @@ impl Libtest {
     fn fail(&mut self, number: u64, name: &str, said: &str) {
         if self.failures.named(name).is_none() {
             self.failures.push_said(number, name, said);
+            if said
+                .strip_prefix("test ")
+                .and_then(|s| s.strip_suffix(" ... FAILED"))
+                != Some(name)
+                && self.said_otherwise.len() < SAID_OTHERWISE
+            {
+                self.said_otherwise.push((name.to_owned(), said.to_owned()));
+            }
         }
     }
 
@@ -275,6 +304,7 @@ impl Libtest {
                 && let Ok(n) = n.parse::<u64>()
             {
                 self.close_open();
+                self.successes = false;
                 self.suites += 1;
                 self.open = Some((n, 0));
                 self.open_binary.clone_from(&self.binary);
@@ -298,8 +328,9 @@ impl Libtest {
             && self.overflowed.is_none()
         {
             self.overflowed = Some(name.to_owned());
-        } else if text == "failures:" {
+        } else if text == "failures:" || text == "successes:" {
             self.end_section();
+            self.successes = text == "successes:";
         }
     }
 

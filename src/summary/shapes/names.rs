@@ -367,6 +367,13 @@ impl Failures {
         self.say(said);
     }
 
+    /// A failure counted already, pushed again now that its detail follows: one dropped when
+    /// it was reported (past the first ones kept, its detail unknown) may fail in a new way.
+    pub(crate) fn push_again(&mut self, line: u64, name: &str) {
+        self.push(line, name);
+        self.total -= 1;
+    }
+
     /// The runner's own line for the failure pushed last (see [`Failure::said`]).
     pub(crate) fn say(&mut self, said: &str) {
         if let Some(f) = self.current() {
