@@ -994,6 +994,11 @@ mod tests {
                 "tests/test_more.py:3388: AssertionError",
                 "src/a.py:7: AssertionError",
             ),
+            // A value after the label that opens the detail (jasmine's spec runners).
+            (
+                "Expected: <p>AAA&lt;script&gt; &lt;img &",
+                "Expected: <h1 id=\"markdown-basics\">Markd",
+            ),
         ];
         for (a, b) in same {
             assert_eq!(form(a), form(b), "{a} / {b}");
@@ -1010,6 +1015,7 @@ mod tests {
             ("expected true to be false", "expected 1 to be 2"),
             ("AssertionError: 6 != 5", "TypeError: 6 != 5"),
             ("panicked at src/a.rs:1:1:", "panicked at 12:30"),
+            ("Expected: <p>a</p>", "Expected $.length = 10 to equal 9."),
         ];
         for (a, b) in different {
             assert_ne!(form(a), form(b), "{a} / {b}");

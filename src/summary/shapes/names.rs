@@ -184,13 +184,35 @@ pub(crate) struct Failure {
     pub(crate) said: Option<String>,
 }
 
+/// Labels of a value compared, at the start of a detail.
+const VALUE_LABELS: [&str; 8] = [
+    "Expected: ",
+    "Actual: ",
+    "Received: ",
+    "expected: ",
+    "actual: ",
+    "received: ",
+    "got: ",
+    "want: ",
+];
+
 /// The form of a failure's detail: the detail with the values it compares left out (numbers,
 /// quoted strings, what brackets hold), so that `expected 1 to be 2` and `expected 6 to be 5`
 /// read alike and `expected '1' to be '2'` or `expected [ 1 ] to equal [ 2 ]` do not. Brackets
 /// need not balance: a runner's abbreviation (`[(Tru[15 chars] …]`) or a cut detail leaves
 /// some open, and a closer closes whatever was opened after its opener. Places in files are
-/// left out too (`panicked at src/a.rs:4:5:` and `panicked at src/b.rs:9:1:` read alike).
+/// left out too (`panicked at src/a.rs:4:5:` and `panicked at src/b.rs:9:1:` read alike), and
+/// so is a value after the label that opens the detail (`Expected: <p>a2a2</p>`, as jasmine and
+/// many spec runners print it).
 pub(crate) fn form(detail: &str) -> String {
+    let opening = detail.trim_start();
+    if let Some(label) = VALUE_LABELS.iter().find(|l| {
+        opening
+            .strip_prefix(**l)
+            .is_some_and(|value| !value.trim().is_empty())
+    }) {
+        return format!("{label}…");
+    }
     let mut out = String::with_capacity(detail.len());
     let detail = without_locations(detail);
     let mut chars = detail.chars().peekable();
