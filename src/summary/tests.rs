@@ -4507,8 +4507,24 @@ fn a_process_managers_ends_and_its_processes_logs() {
     let r = report(&corpus7("tox-cachetools.txt"));
     assert_eq!(
         rendered(&r, "tasks"),
-        "tasks (tox): 6 failed: py (exit 1), docs (exit 1), doctest (exit 1), pyright (exit 1), \
-         ruff (exit 1), ruff-format (exit 1) (evaluation failed)"
+        "tasks (tox): 6 failed (evaluation failed)"
+    );
+    // tox's own verdicts, quoted without their timings, under the count.
+    let lines = r.render();
+    let at = lines
+        .iter()
+        .position(|l| l == "[ctxoff] tasks (tox): 6 failed (evaluation failed)")
+        .expect("the tasks line");
+    assert_eq!(
+        lines[at + 1..at + 7],
+        [
+            "py: FAIL code 1",
+            "docs: FAIL code 1",
+            "doctest: FAIL code 1",
+            "pyright: FAIL code 1",
+            "ruff: FAIL code 1",
+            "ruff-format: FAIL code 1"
+        ]
     );
 }
 

@@ -10,6 +10,7 @@
 
 use serde_json::json;
 
+use super::names::NAMES_KEPT;
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -41,6 +42,8 @@ struct Task {
     name: String,
     status: Option<String>,
     failed: bool,
+    /// The runner's own verdict on it, as printed but for its timings (tox's `py: FAIL code 1`).
+    said: Option<String>,
 }
 
 impl Shape for Tasks {
@@ -96,7 +99,11 @@ impl Shape for Tasks {
         }
         counts.push(format!("{} failed", thousands(failed_count)));
         line.push_str(&counts.join(", "));
-        if !failed.is_empty() {
+        // The runner's verdicts on the failed tasks quoted while they are few, else named.
+        let quoted: Vec<String> = failed.iter().filter_map(|t| t.said.clone()).collect();
+        let quoting =
+            !quoted.is_empty() && quoted.len() == failed.len() && quoted.len() <= NAMES_KEPT;
+        if !failed.is_empty() && !quoting {
             let names: Vec<String> = failed.iter().map(|t| t.render()).collect();
             line.push_str(&format!(": {}", names.join(", ")));
         }
@@ -129,7 +136,13 @@ impl Shape for Tasks {
         });
         // Not a report of its own: what the tasks printed is read by the other shapes, a log
         // among them (a process manager runs servers).
-        Some(Fact::new("tasks", lines, json).log().runner())
+        let quoted = if quoting { quoted } else { Vec::new() };
+        Some(
+            Fact::new("tasks", lines, json)
+                .quoting(quoted)
+                .log()
+                .runner(),
+        )
     }
 
     #[cfg(test)]
@@ -165,6 +178,7 @@ impl Tasks {
                 name,
                 status,
                 failed,
+                said: None,
             });
         } else {
             self.more_tasks = self.more_tasks.saturating_add(1);
@@ -354,6 +368,10 @@ impl Tasks {
                 let code = code.split_whitespace().next().unwrap_or("");
                 self.runner.get_or_insert("tox");
                 self.task(name, Some(format!("exit {code}")), true);
+                let said = t.split(" (").next().unwrap_or(t);
+                if let Some(task) = self.tasks.iter_mut().find(|k| k.name == name) {
+                    task.said = Some(cut(said, 160));
+                }
             } else if rest.starts_with("OK (") && rest.ends_with(" seconds)") {
                 self.runner.get_or_insert("tox");
                 self.task(name, Some("OK".to_owned()), false);
@@ -371,7 +389,10 @@ mod tests {
         for (i, line) in text.lines().enumerate() {
             shape.line(i as u64 + 1, line);
         }
-        shape.finish().map(|f| f.lines).unwrap_or_default()
+        shape
+            .finish()
+            .map(|f| f.lines.into_iter().chain(f.quoted).collect())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -412,8 +433,9 @@ mod tests {
                  \x20 lint: OK (6.65=setup[6.61]+cmd[0.04] seconds)\n  evaluation failed :( (77.02 seconds)\n"
             ),
             [
-                "tasks (tox): 1 failed: py (exit 1) (evaluation failed)",
-                "ended: lint (OK)"
+                "tasks (tox): 1 failed (evaluation failed)",
+                "ended: lint (OK)",
+                "py: FAIL code 1"
             ]
         );
     }
