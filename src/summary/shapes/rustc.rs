@@ -11,8 +11,9 @@
 use serde_json::Value;
 
 use super::diagnostics::{Diagnostics, Level};
-use super::names::{Failures, Names};
+use super::names::{Failures, NAMES_KEPT, Names};
 use super::{Fact, Shape};
+use crate::format::cut;
 
 #[derive(Debug, Default)]
 pub(crate) struct Rustc {
@@ -27,6 +28,8 @@ pub(crate) struct Rustc {
     /// The targets cargo could not compile, with their error counts (`` `itertools` (test
     /// "quick"): 18 ``).
     failed_targets: Names,
+    /// Cargo's own lines for them, the first `NAMES_KEPT` (`error: could not compile …`).
+    verdicts: Vec<String>,
     /// Build scripts that failed, with what their output says.
     build_scripts: Failures,
     /// Reading the indented report under a build script's failure: the panic's message lines
@@ -92,6 +95,9 @@ impl Shape for Rustc {
         if is_summary(level, message) {
             if let Some(target) = failed_target(message) {
                 self.failed_targets.push(&target);
+                if self.verdicts.len() < NAMES_KEPT {
+                    self.verdicts.push(cut(text.trim_end(), 300));
+                }
             }
             return;
         }
@@ -132,16 +138,21 @@ impl Shape for Rustc {
         };
         let mut lines = vec![d.summary("rustc", "files")];
         // Of a build of several targets, which failed (of one, the counts say it).
+        // Cargo's lines quoted while they are few, as a reader searches for them.
         let failed = &self.failed_targets;
-        if failed.total > 1 {
+        let mut quoted = Vec::new();
+        if failed.total > self.verdicts.len() as u64 {
             lines.push(format!(
                 "could not compile ({}): {}",
                 failed.total,
                 failed.render(failed.total)
             ));
+        } else if failed.total > 1 {
+            quoted = self.verdicts;
         }
         Some(
             Fact::new("rustc", lines, d.json("rustc"))
+                .quoting(quoted)
                 .failures(scripts)
                 .failures(d.failures(|_| 0))
                 .hint(hint),
