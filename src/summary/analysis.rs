@@ -720,9 +720,11 @@ fn names_line<'a>(
         .filter(|(_, c)| !**c)
         .map(|(f, _)| *f)
         .collect();
+    // The output's last failure, when it is not shown (the last kept when all were).
     let last = f
         .last
         .as_ref()
+        .or(f.kept.last())
         .filter(|l| unshown.last() == Some(l) && !l.name.is_empty());
     let mut named: Vec<&str> = unshown
         .iter()

@@ -5133,3 +5133,19 @@ fn a_failure_taken_again_is_said_as_printed_and_successes_are_not_failures() {
         "{all:#?}"
     );
 }
+
+/// pyflakes' unittest run, 29 failed: fewer than are kept, so none is set apart as the last;
+/// the names line still ends with the output's last failure, whatever else it has room for.
+#[test]
+fn the_names_line_ends_with_the_last_failure_when_all_were_kept() {
+    let all = failures_within(&corpus4("unittest-v-pyflakes.txt"), 600);
+    let names = all.last().expect("a names line");
+    assert!(names.starts_with("  … "), "{all:#?}");
+    assert!(
+        names.ends_with(
+            " pyflakes.test.test_type_annotations.TestTypeAnnotations.test_typing_guard_for_protocol"
+        ),
+        "{names}"
+    );
+    assert!(names.contains(" more …, L"), "{names}");
+}
