@@ -166,7 +166,12 @@ impl Analysis {
             // Unless they take more than `SECTION_LINES` a section beyond the whole's (eight
             // CTest tests, each with its test counts and valgrind's two summaries): then the
             // whole's stand.
-            let lines = |facts: &[Fact]| facts.iter().map(|f| f.shown().count()).sum::<usize>();
+            let lines = |facts: &[Fact]| {
+                facts
+                    .iter()
+                    .map(|f| f.lines.len() + f.quoted.len())
+                    .sum::<usize>()
+            };
             if lines(&all) <= lines(&facts) + SECTION_LINES * sections {
                 facts = all;
             }
@@ -666,6 +671,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                 (tokens + cost(&line), shown)
             })
     };
+    let (_, mut named) = names_shown(&chosen, tokens);
     for i in 0..all.len() {
         let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
         let shown_by = messages[i].and_then(|m| said_messages.iter().find(|s| s.0 == m));
@@ -673,13 +679,14 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             continue;
         };
         let line = repeat_line(all[i], all[j]);
-        let (_, before) = names_shown(&chosen, tokens);
+        let c = cost(&line);
         chosen[i] = true;
-        let (total, after) = names_shown(&chosen, tokens + cost(&line));
+        let (total, after) = names_shown(&chosen, tokens + c);
         let kept = |name: &&str| *name == all[i].name || after.contains(name);
-        if total <= limit && before.iter().all(kept) {
-            tokens += cost(&line);
+        if total <= limit && named.iter().all(kept) {
+            tokens += c;
             lines[i] = line;
+            named = after;
         } else {
             chosen[i] = false;
         }

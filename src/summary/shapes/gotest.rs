@@ -33,10 +33,8 @@ pub(crate) struct GoTest {
     top: Vec<(String, u64)>,
     top_total: u64,
     packages_ok: u64,
+    /// The packages that failed, with go's verdict line for each (`FAIL\tpkg\t0.01s`).
     packages_failed: Names,
-    /// Go's own verdict lines for the packages that failed (`FAIL\tpkg\t0.01s`), the first
-    /// `NAMES_KEPT`.
-    verdicts: Vec<String>,
     packages_without_tests: u64,
     /// The test whose output follows (`=== RUN`, `=== CONT`, `=== NAME`).
     running: String,
@@ -191,10 +189,7 @@ impl Shape for GoTest {
             Some(b'o') if text.starts_with("ok  \t") => self.packages_ok += 1,
             Some(b'F') if text.starts_with("FAIL\t") => {
                 let package = text[5..].split('\t').next().unwrap_or("");
-                self.packages_failed.push(package);
-                if self.verdicts.len() < NAMES_KEPT {
-                    self.verdicts.push(cut(text.trim_end(), MORE_CHARS));
-                }
+                self.packages_failed.push_said(package, text.trim_end());
             }
             Some(b'?') if text.starts_with("?   \t") && text.ends_with("\t[no test files]") => {
                 self.packages_without_tests += 1
@@ -259,10 +254,14 @@ impl Shape for GoTest {
         }
         // Go's verdict lines as printed while they are few; past that, the names.
         let failed = self.packages_failed.total;
-        if failed > self.verdicts.len() as u64 {
+        let verdicts = self
+            .packages_failed
+            .said_lines()
+            .unwrap_or_default()
+            .to_vec();
+        if verdicts.is_empty() && failed > 0 {
             let shown = self.packages_failed.render(failed);
             lines.push(format!("FAIL {}", shown.replace(", ", " · FAIL ")));
-            self.verdicts.clear();
         }
         let json = json!({
             "shape": "go test",
@@ -281,7 +280,7 @@ impl Shape for GoTest {
         let failures = self.failures.take_as("failed (sub)tests");
         Some(
             Fact::new("go test", lines, json)
-                .quoting(self.verdicts)
+                .quoting(verdicts)
                 .failures(failures)
                 .hint_if_failed(failing, "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"),
         )

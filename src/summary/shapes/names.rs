@@ -96,6 +96,8 @@ pub(crate) struct Names {
     pub(crate) kept: Vec<String>,
     last: Option<String>,
     pub(crate) total: u64,
+    /// The runner's own line for each kept name, when every one was pushed with it.
+    said: Vec<String>,
 }
 
 /// How many names (failing tests, files, packages…) are shown whole; more are shown as the
@@ -103,6 +105,8 @@ pub(crate) struct Names {
 pub(crate) const NAMES_KEPT: usize = 12;
 const NAMES_FIRST: usize = 5;
 const NAME_CHARS: usize = 160;
+/// How much of a runner's line for a name is kept.
+const SAID_LINE_CHARS: usize = 300;
 /// What the runner's line says around the name (`[  FAILED  ] `, `test ` … ` ... FAILED`).
 const SAID_CHARS: usize = 40;
 
@@ -114,6 +118,21 @@ impl Names {
         } else {
             self.last = Some(cut(name, NAME_CHARS));
         }
+    }
+
+    /// A name with the runner's own line for it (`FAIL\tpkg\t0.01s`).
+    pub(crate) fn push_said(&mut self, name: &str, said: &str) {
+        if self.kept.len() < NAMES_KEPT {
+            self.said.push(cut(said, SAID_LINE_CHARS));
+        }
+        self.push(name);
+    }
+
+    /// The runner's lines for every name, while there are at most `NAMES_KEPT`, each pushed
+    /// with its line: what a reader searches the output with, quoted rather than named.
+    pub(crate) fn said_lines(&self) -> Option<&[String]> {
+        let all = self.total <= NAMES_KEPT as u64 && self.said.len() as u64 == self.total;
+        (all && self.total > 0).then_some(self.said.as_slice())
     }
 
     /// Whether `name` is among the names kept (the first ones and the last).
@@ -159,6 +178,7 @@ impl Names {
                 .kept
                 .iter()
                 .chain(&self.last)
+                .chain(&self.said)
                 .map(String::capacity)
                 .sum::<usize>()
     }
@@ -661,6 +681,23 @@ mod tests {
             "{}",
             f.detail[0]
         );
+    }
+
+    #[test]
+    fn runners_lines_are_quoted_only_when_every_name_has_one_and_they_are_few() {
+        let mut few = Names::default();
+        assert_eq!(few.said_lines(), None);
+        for k in 0..NAMES_KEPT {
+            few.push_said(&format!("p{k}"), &format!("FAIL\tp{k}\t0.01s"));
+        }
+        let said = few.said_lines().expect("twelve lines");
+        assert_eq!((said.len(), said[11].as_str()), (12, "FAIL\tp11\t0.01s"));
+        few.push_said("p12", "FAIL\tp12\t0.01s");
+        assert_eq!(few.said_lines(), None);
+        let mut mixed = Names::default();
+        mixed.push_said("a", "FAIL\ta");
+        mixed.push("b");
+        assert_eq!(mixed.said_lines(), None);
     }
 
     #[test]

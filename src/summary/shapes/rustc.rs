@@ -11,9 +11,8 @@
 use serde_json::Value;
 
 use super::diagnostics::{Diagnostics, Level};
-use super::names::{Failures, NAMES_KEPT, Names};
+use super::names::{Failures, Names};
 use super::{Fact, Shape};
-use crate::format::cut;
 
 #[derive(Debug, Default)]
 pub(crate) struct Rustc {
@@ -26,10 +25,8 @@ pub(crate) struct Rustc {
     /// Records of `--message-format=json` were read: the read-more hint searches JSON.
     json: bool,
     /// The targets cargo could not compile, with their error counts (`` `itertools` (test
-    /// "quick"): 18 ``).
+    /// "quick"): 18 ``) and cargo's line for each (`error: could not compile …`).
     failed_targets: Names,
-    /// Cargo's own lines for them, the first `NAMES_KEPT` (`error: could not compile …`).
-    verdicts: Vec<String>,
     /// Build scripts that failed, with what their output says.
     build_scripts: Failures,
     /// Reading the indented report under a build script's failure: the panic's message lines
@@ -94,10 +91,7 @@ impl Shape for Rustc {
         }
         if is_summary(level, message) {
             if let Some(target) = failed_target(message) {
-                self.failed_targets.push(&target);
-                if self.verdicts.len() < NAMES_KEPT {
-                    self.verdicts.push(cut(text.trim_end(), 300));
-                }
+                self.failed_targets.push_said(&target, text.trim_end());
             }
             return;
         }
@@ -141,14 +135,15 @@ impl Shape for Rustc {
         // Cargo's lines quoted while they are few, as a reader searches for them.
         let failed = &self.failed_targets;
         let mut quoted = Vec::new();
-        if failed.total > self.verdicts.len() as u64 {
-            lines.push(format!(
-                "could not compile ({}): {}",
-                failed.total,
-                failed.render(failed.total)
-            ));
-        } else if failed.total > 1 {
-            quoted = self.verdicts;
+        if failed.total > 1 {
+            match failed.said_lines() {
+                Some(said) => quoted = said.to_vec(),
+                None => lines.push(format!(
+                    "could not compile ({}): {}",
+                    failed.total,
+                    failed.render(failed.total)
+                )),
+            }
         }
         Some(
             Fact::new("rustc", lines, d.json("rustc"))

@@ -100,10 +100,11 @@ impl Shape for Tasks {
         counts.push(format!("{} failed", thousands(failed_count)));
         line.push_str(&counts.join(", "));
         // The runner's verdicts on the failed tasks quoted while they are few, else named.
-        let quoted: Vec<String> = failed.iter().filter_map(|t| t.said.clone()).collect();
-        let quoting =
-            !quoted.is_empty() && quoted.len() == failed.len() && quoted.len() <= NAMES_KEPT;
-        if !failed.is_empty() && !quoting {
+        let said: Option<Vec<String>> = failed.iter().map(|t| t.said.clone()).collect();
+        let quoted = said
+            .filter(|q| !q.is_empty() && q.len() <= NAMES_KEPT)
+            .unwrap_or_default();
+        if !failed.is_empty() && quoted.is_empty() {
             let names: Vec<String> = failed.iter().map(|t| t.render()).collect();
             line.push_str(&format!(": {}", names.join(", ")));
         }
@@ -136,7 +137,6 @@ impl Shape for Tasks {
         });
         // Not a report of its own: what the tasks printed is read by the other shapes, a log
         // among them (a process manager runs servers).
-        let quoted = if quoting { quoted } else { Vec::new() };
         Some(
             Fact::new("tasks", lines, json)
                 .quoting(quoted)
@@ -165,23 +165,32 @@ impl Task {
 }
 
 impl Tasks {
-    /// A task's outcome; a task named again gets the status it lacked.
-    fn task(&mut self, name: &str, status: Option<String>, failed: bool) {
+    /// A task's outcome; a task named again gets the status it lacked. The task, unless it is
+    /// past those remembered.
+    fn task(&mut self, name: &str, status: Option<String>, failed: bool) -> Option<&mut Task> {
         let name = cut(name.trim(), 100);
-        if let Some(task) = self.tasks.iter_mut().find(|t| t.name == name) {
-            task.failed |= failed;
-            if status.is_some() {
-                task.status = status;
+        match self.tasks.iter().position(|t| t.name == name) {
+            Some(i) => {
+                let task = &mut self.tasks[i];
+                task.failed |= failed;
+                if status.is_some() {
+                    task.status = status;
+                }
+                Some(task)
             }
-        } else if self.tasks.len() < TASKS_KEPT {
-            self.tasks.push(Task {
-                name,
-                status,
-                failed,
-                said: None,
-            });
-        } else {
-            self.more_tasks = self.more_tasks.saturating_add(1);
+            None if self.tasks.len() < TASKS_KEPT => {
+                self.tasks.push(Task {
+                    name,
+                    status,
+                    failed,
+                    said: None,
+                });
+                self.tasks.last_mut()
+            }
+            None => {
+                self.more_tasks = self.more_tasks.saturating_add(1);
+                None
+            }
         }
     }
 
@@ -367,9 +376,8 @@ impl Tasks {
             if let Some(code) = rest.strip_prefix("FAIL code ") {
                 let code = code.split_whitespace().next().unwrap_or("");
                 self.runner.get_or_insert("tox");
-                self.task(name, Some(format!("exit {code}")), true);
-                let said = t.split(" (").next().unwrap_or(t);
-                if let Some(task) = self.tasks.iter_mut().find(|k| k.name == name) {
+                if let Some(task) = self.task(name, Some(format!("exit {code}")), true) {
+                    let said = t.split(" (").next().unwrap_or(t);
                     task.said = Some(cut(said, 160));
                 }
             } else if rest.starts_with("OK (") && rest.ends_with(" seconds)") {
