@@ -226,6 +226,49 @@ fn clippy_warnings_only() {
     assert!(f["first_error"].is_null());
 }
 
+/// Clippy names the lint of every diagnostic in the docs link at the end of its block: the
+/// warnings are counted by lint (each count equal to a direct count of the links under warning
+/// headers), the errors are keyed by their lint as rustc's by their code, and the first warning
+/// of each lint is one to read.
+#[test]
+fn clippy_diagnostics_are_counted_by_lint() {
+    let bytes = corpus3("cargo-clippy-regex-syntax.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let mut direct: std::collections::BTreeMap<&str, u64> = Default::default();
+    let mut level = "";
+    for line in text.lines() {
+        if line.starts_with("warning: ") || line.starts_with("error: ") {
+            level = line.split(':').next().unwrap();
+        } else if let Some((_, lint)) = line.split_once("rust-clippy/rust-1.95.0/index.html#")
+            && level == "warning"
+        {
+            *direct.entry(lint).or_default() += 1;
+        }
+    }
+    let r = report(&bytes);
+    let f = fact(&r, "rustc");
+    let counted: std::collections::BTreeMap<&str, u64> = f["clippy_warnings"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, n)| (k.as_str(), json_u64(n)))
+        .collect();
+    assert_eq!(counted, direct);
+    assert_eq!(counted["redundant_static_lifetimes"], 549);
+    assert_eq!(
+        rendered(&r, "rustc:"),
+        "rustc: 2 errors, 703 warnings; codes: clippy::absurd_extreme_comparisons ×1, \
+         clippy::eq_op ×1"
+    );
+    assert!(rendered(&r, "warnings by clippy lint:").starts_with(
+        "warnings by clippy lint: redundant_static_lifetimes ×549, doc_lazy_continuation ×48"
+    ));
+    // The rarest lint's first warning is among those to read; rustc's own lint (no link) too.
+    let shown = r.render().join("\n");
+    assert!(shown.contains("L5,139 src/error.rs:233:17: warning: attempt to mutate range bound"));
+    assert!(shown.contains("L4,402 src/hir/interval.rs:534:22: warning: unused variable"));
+}
+
 /// Go's tools and Ruby write `file:line: warning:` too: testify's log line under a test, the
 /// Ruby interpreter's warnings about the code an RSpec run loaded. Neither is a compiler's.
 #[test]

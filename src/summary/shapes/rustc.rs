@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, Tally};
 use super::names::{Failures, Names};
 use super::{Fact, Shape};
 
@@ -18,9 +18,11 @@ use super::{Fact, Shape};
 pub(crate) struct Rustc {
     diagnostics: Diagnostics,
     located: bool,
-    /// The header seen on the previous line, waiting for its location: its line, level, code.
-    pending: Option<(u64, Level, Option<String>)>,
+    /// The diagnostic being read, added when its block ends.
+    pending: Option<Pending>,
     header: String,
+    /// The clippy lints of the warnings, by the docs link each one's block ends with.
+    lints: Tally,
     unsure: bool,
     /// Records of `--message-format=json` were read: the read-more hint searches JSON.
     json: bool,
@@ -33,6 +35,23 @@ pub(crate) struct Rustc {
     /// still to read.
     in_build_script: Option<u8>,
 }
+
+/// A diagnostic whose block is being read: its header's line, level and error code (`E0308`),
+/// its location (on the line after the header) and the clippy lint its docs link names. It is
+/// added when the block ends: at a blank line, the next header or the end.
+#[derive(Debug)]
+struct Pending {
+    line: u64,
+    level: Level,
+    code: Option<String>,
+    location: Option<String>,
+    /// The header was the line before: the location may follow.
+    fresh: bool,
+    lint: Option<String>,
+}
+
+/// The docs link clippy prints under each of its lints (`…/index.html#redundant_static_lifetimes`).
+const CLIPPY_DOCS: &str = "for further information visit https://rust-lang.github.io/rust-clippy/";
 
 /// Lines of a build script's panic message read.
 const PANIC_LINES: u8 = 2;
@@ -51,11 +70,24 @@ impl Shape for Rustc {
             }
             self.in_build_script = None;
         }
-        if let Some((at, level, code)) = self.pending.take() {
-            let location = text.trim_start_matches(' ').strip_prefix("--> ");
-            self.located |= location.is_some();
-            self.diagnostics
-                .add(at, level, location, &self.header, code.as_deref());
+        if let Some(pending) = &mut self.pending {
+            let fresh = std::mem::take(&mut pending.fresh);
+            if let Some(location) = text.trim_start_matches(' ').strip_prefix("--> ")
+                && fresh
+            {
+                pending.location = Some(location.to_owned());
+                return;
+            }
+            if let Some((_, lint)) = text
+                .split_once(CLIPPY_DOCS)
+                .and_then(|(_, link)| link.rsplit_once('#'))
+            {
+                pending.lint = Some(format!("clippy::{}", lint.trim_end()));
+                return;
+            }
+            if text.is_empty() || text.starts_with("error") || text.starts_with("warning") {
+                self.add_pending();
+            }
         }
         if text.starts_with(r#"{"reason":"compiler-message""#) {
             self.json_message(number, text);
@@ -99,14 +131,18 @@ impl Shape for Rustc {
         self.header.push_str(text);
         // Only error codes are tallied (warnings carry lint names in their notes instead).
         let code = code.filter(|_| level == Level::Error).map(str::to_owned);
-        self.pending = Some((number, level, code));
+        self.pending = Some(Pending {
+            line: number,
+            level,
+            code,
+            location: None,
+            fresh: true,
+            lint: None,
+        });
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
-        if let Some((at, level, code)) = self.pending.take() {
-            self.diagnostics
-                .add(at, level, None, &self.header, code.as_deref());
-        }
+        self.add_pending();
         let scripts = self.build_scripts.take_as("build scripts that failed");
         if !self.located && !scripts.is_empty() && !self.unsure {
             let line = format!(
@@ -131,9 +167,14 @@ impl Shape for Rustc {
             "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
         };
         let mut lines = vec![d.summary("rustc", "files")];
+        if let Some(lints) = self.lints.render() {
+            lines.push(format!("warnings by clippy lint: {lints}"));
+        }
         // Of a build of several targets, which failed (of one, the counts say it).
         // Cargo's lines quoted while they are few, as a reader searches for them.
         let failed = &self.failed_targets;
+        let mut json = d.json("rustc");
+        json["clippy_warnings"] = self.lints.json();
         let mut quoted = Vec::new();
         if failed.total > 1 {
             match failed.said_lines() {
@@ -146,7 +187,7 @@ impl Shape for Rustc {
             }
         }
         Some(
-            Fact::new("rustc", lines, d.json("rustc"))
+            Fact::new("rustc", lines, json)
                 .quoting(quoted)
                 .failures(scripts)
                 .failures(d.failures(|_| 0))
@@ -160,11 +201,34 @@ impl Shape for Rustc {
             + self.header.capacity()
             + self.failed_targets.approx_heap()
             + self.build_scripts.approx_heap()
+            + self.lints.approx_heap()
             + 64
     }
 }
 
 impl Rustc {
+    /// Adds the diagnostic being read, keyed by its error code or else its clippy lint (the
+    /// first of each lint is worth reading; their counts are the run's to-do list).
+    fn add_pending(&mut self) {
+        let Some(p) = self.pending.take() else {
+            return;
+        };
+        self.located |= p.location.is_some();
+        if p.level == Level::Warning
+            && let Some(lint) = &p.lint
+        {
+            self.lints.add(lint.trim_start_matches("clippy::"));
+        }
+        let code = p.code.or(p.lint);
+        self.diagnostics.add(
+            p.line,
+            p.level,
+            p.location.as_deref(),
+            &self.header,
+            code.as_deref(),
+        );
+    }
+
     /// A line of the report under a build script's failure (trimmed): its exit status, where
     /// it panicked and the message's first lines, and the errors it printed.
     fn build_script_line(&mut self, t: &str) {
@@ -196,6 +260,7 @@ impl Rustc {
 
     /// One `compiler-message` record of cargo's JSON output.
     fn json_message(&mut self, number: u64, text: &str) {
+        self.add_pending();
         self.json = true;
         let Ok(record) = serde_json::from_str::<Value>(text) else {
             self.unsure = true;
@@ -215,9 +280,15 @@ impl Rustc {
             return;
         }
         // The header as rustc prints it: error codes in brackets, lint names not shown.
-        let code = diagnostic["code"]["code"]
-            .as_str()
-            .filter(|_| level == Level::Error);
+        let code = diagnostic["code"]["code"].as_str();
+        let lint = code.filter(|c| c.starts_with("clippy::"));
+        if level == Level::Warning
+            && let Some(lint) = lint
+        {
+            self.lints.add(lint.trim_start_matches("clippy::"));
+        }
+        // Error codes (`E0308`) are printed in brackets; lints, rustc's own included, are not.
+        let code = code.filter(|c| level == Level::Error && is_error_code(c));
         let header = match (level, code) {
             (Level::Error, Some(code)) => format!("error[{code}]: {message}"),
             (Level::Error, None) => format!("error: {message}"),
@@ -236,7 +307,7 @@ impl Rustc {
             });
         self.located |= location.is_some();
         self.diagnostics
-            .add(number, level, location.as_deref(), &header, code);
+            .add(number, level, location.as_deref(), &header, code.or(lint));
     }
 }
 
@@ -251,6 +322,12 @@ fn failed_target(message: &str) -> Option<String> {
         .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))?;
     let errors = if n == "1" { "error" } else { "errors" };
     Some(format!("{target}: {n} {errors}"))
+}
+
+/// `E0308`: rustc's error codes, as opposed to the names of lints (`unused_variables`).
+fn is_error_code(code: &str) -> bool {
+    code.strip_prefix('E')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Cargo's and rustc's summary lines, which repeat counts rather than report a diagnostic.
