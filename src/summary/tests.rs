@@ -342,14 +342,20 @@ fn a_build_log_shaped_like_grep_output_is_a_build_log() {
 
 #[test]
 fn tsc_errors_plain_and_pretty() {
-    for name in ["tsc-errors.txt", "tsc-errors-pretty.txt"] {
+    // The place as each style prints it: what a reader searches the output with.
+    for (name, place) in [
+        ("tsc-errors.txt", "src/http.ts(30,43)"),
+        ("tsc-errors-pretty.txt", "src/http.ts:30:43"),
+    ] {
         let r = facts(name);
         assert_eq!(shapes(&r), ["tsc"], "{name}");
         let f = fact(&r, "tsc");
         assert_eq!((json_u64(&f["errors"]), json_u64(&f["warnings"])), (9, 0));
         assert_eq!(
             f["first_error"],
-            "src/http.ts:30:43: error TS2366: Function lacks ending return statement and return type does not include 'undefined'."
+            format!(
+                "{place}: error TS2366: Function lacks ending return statement and return type does not include 'undefined'."
+            )
         );
         assert_eq!(
             f["files"],

@@ -12,7 +12,6 @@ use crate::format::plural;
 #[derive(Debug, Default)]
 pub(crate) struct Tsc {
     diagnostics: Diagnostics,
-    location: String,
 }
 
 impl Shape for Tsc {
@@ -20,16 +19,11 @@ impl Shape for Tsc {
         let Some((position, code, message)) = parse(text) else {
             return;
         };
-        let location = position.map(|(file, line, col)| {
-            self.location.clear();
-            for part in [file, ":", line, ":", col] {
-                self.location.push_str(part);
-            }
-            self.location.as_str()
-        });
+        // The place as tsc prints it (`src/a.ts(30,43)`): what a reader searches for.
+        let location = position.map(|(printed, _)| printed);
         self.diagnostics
             .add(number, Level::Error, location, message, Some(code));
-        if let Some((file, _, _)) = position {
+        if let Some((_, file)) = position {
             self.diagnostics.files.add(file);
         }
     }
@@ -52,13 +46,14 @@ impl Shape for Tsc {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.diagnostics.approx_heap() + self.location.capacity()
+        self.diagnostics.approx_heap()
     }
 }
 
-type Position<'a> = (&'a str, &'a str, &'a str);
+/// The place as printed (`src/a.ts(30,43)`, `src/a.ts:30:43`) and its file.
+type Position<'a> = (&'a str, &'a str);
 
-/// → ((file, line, column) if located, code, message from `error TS…` on).
+/// → ((place, file) if located, code, message from `error TS…` on).
 fn parse(text: &str) -> Option<(Option<Position<'_>>, &str, &str)> {
     static FINDER: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"error TS"));
     let at = FINDER.find(text.as_bytes())?;
@@ -67,28 +62,27 @@ fn parse(text: &str) -> Option<(Option<Position<'_>>, &str, &str)> {
     if code.len() < 3 || !code[2..].bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let position = if head.is_empty() {
-        None
-    } else if let Some(loc) = head.strip_suffix(" - ") {
+    if head.is_empty() {
+        return Some((None, code, message));
+    }
+    let (place, file, line, col) = if let Some(place) = head.strip_suffix(" - ") {
         // `src/a.ts:30:43`
-        let (rest, col) = loc.rsplit_once(':')?;
+        let (rest, col) = place.rsplit_once(':')?;
         let (file, line) = rest.rsplit_once(':')?;
-        Some((file, line, col))
-    } else if let Some(loc) = head.strip_suffix("): ") {
-        // `src/a.ts(30,43`
-        let (file, position) = loc.rsplit_once('(')?;
+        (place, file, line, col)
+    } else if let Some(place) = head.strip_suffix(": ") {
+        // `src/a.ts(30,43)`
+        let (file, position) = place.strip_suffix(')')?.rsplit_once('(')?;
         let (line, col) = position.split_once(',')?;
-        Some((file, line, col))
+        (place, file, line, col)
     } else {
         return None;
     };
-    if let Some((file, line, col)) = position {
-        let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if file.is_empty() || file.starts_with(' ') || !number(line) || !number(col) {
-            return None;
-        }
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if file.is_empty() || file.starts_with(' ') || !number(line) || !number(col) {
+        return None;
     }
-    Some((position, code, message))
+    Some((Some((place, file)), code, message))
 }
 
 #[cfg(test)]
@@ -99,11 +93,19 @@ mod tests {
     fn parses_both_styles() {
         assert_eq!(
             parse("src/a.ts(30,43): error TS2366: x"),
-            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+            Some((
+                Some(("src/a.ts(30,43)", "src/a.ts")),
+                "TS2366",
+                "error TS2366: x"
+            ))
         );
         assert_eq!(
             parse("src/a.ts:30:43 - error TS2366: x"),
-            Some((Some(("src/a.ts", "30", "43")), "TS2366", "error TS2366: x"))
+            Some((
+                Some(("src/a.ts:30:43", "src/a.ts")),
+                "TS2366",
+                "error TS2366: x"
+            ))
         );
         assert_eq!(
             parse("error TS5023: Unknown compiler option"),
