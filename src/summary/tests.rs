@@ -2085,7 +2085,7 @@ fn ctest_failures_with_the_first_problem_of_each() {
     );
     assert_eq!(
         rendered(&r, "ctest:"),
-        "ctest: 8 failed out of 19 tests (11 passed); Failed ×8"
+        "ctest: 58% tests passed, 8 tests failed out of 19; Failed ×8"
     );
     let v = fact(&r, "valgrind");
     assert_eq!(
@@ -2124,7 +2124,7 @@ fn ctest_failures_with_the_first_problem_of_each() {
     }
     assert_eq!(
         tests.last().unwrap().as_str(),
-        "  … 1 more failed: print_object (Failed)"
+        "  … 1 more failed: 12 - print_object (Failed)"
     );
     assert!(
         listed.contains(

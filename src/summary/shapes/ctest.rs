@@ -23,8 +23,9 @@ pub(crate) struct Ctest {
     passed: u64,
     /// Result lines other than `Passed`, by status (`Failed`, `Exception: SegFault`, `Timeout`).
     statuses: Counts,
-    /// `58% tests passed, 8 tests failed out of 19`: failed, total.
+    /// `58% tests passed, 8 tests failed out of 19`: failed, total, and the line as printed.
     total: Option<(u64, u64)>,
+    total_said: String,
     /// Names listed under `The following tests FAILED:`.
     listed_failed: u64,
     in_failed_list: bool,
@@ -49,7 +50,7 @@ impl Shape for Ctest {
             self.project = true;
             return;
         }
-        if let Some((name, status)) = result_line(text) {
+        if let Some((test, name, status)) = result_line(text) {
             self.in_output = false;
             if status == "Passed" {
                 self.passed += 1;
@@ -57,7 +58,9 @@ impl Shape for Ctest {
             }
             self.statuses.add(status, STATUSES_KEPT);
             self.end_output();
-            self.failures.push(number, &format!("{name} ({status})"));
+            // As ctest lists it at the end: `7 - format-test (Failed)`.
+            self.failures
+                .push(number, &format!("{test} - {name} ({status})"));
             self.in_output = true;
             self.valgrind_header = None;
             self.sanitizer = None;
@@ -71,6 +74,7 @@ impl Shape for Ctest {
         }
         if let Some(total) = total_line(text) {
             self.total = Some(total);
+            text.trim_end().clone_into(&mut self.total_said);
             self.in_output = false;
             return;
         }
@@ -97,13 +101,9 @@ impl Shape for Ctest {
         if !self.project || (results == 0 && self.total.is_none()) {
             return None;
         }
+        // CTest's own total, as a reader searches for it.
         let mut line = match self.total {
-            Some((failed, total)) => format!(
-                "ctest: {} failed out of {} ({} passed)",
-                thousands(failed),
-                plural(total, "test", "tests"),
-                thousands(total.saturating_sub(failed))
-            ),
+            Some(_) => format!("ctest: {}", self.total_said),
             None => format!(
                 "ctest: {} reported (no total line), {} passed",
                 plural(results, "result", "results"),
@@ -267,8 +267,8 @@ fn is_test_code(frame: &str) -> bool {
 }
 
 /// ` 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec`
-/// → (`parse_examples`, `Failed`).
-fn result_line(text: &str) -> Option<(&str, &str)> {
+/// → (`2`, `parse_examples`, `Failed`).
+fn result_line(text: &str) -> Option<(&str, &str, &str)> {
     // `N/M` first: most lines are not CTest's, and this sees them off in a few bytes.
     let t = text.trim_start_matches(' ');
     if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
@@ -297,7 +297,7 @@ fn result_line(text: &str) -> Option<(&str, &str)> {
         .filter(|(_, time)| time.parse::<f64>().is_ok())
         .map_or(status, |(s, _)| s)
         .trim();
-    (!status.is_empty()).then_some((name, status))
+    (!status.is_empty()).then_some((number, name, status))
 }
 
 /// `58% tests passed, 8 tests failed out of 19` → (8, 19).
@@ -317,21 +317,21 @@ mod tests {
     fn result_and_total_lines() {
         assert_eq!(
             result_line(" 2/19 Test  #2: parse_examples ...................***Failed    0.32 sec"),
-            Some(("parse_examples", "Failed"))
+            Some(("2", "parse_examples", "Failed"))
         );
         assert_eq!(
             result_line("19/19 Test #19: minify_tests .....................   Passed    0.27 sec"),
-            Some(("minify_tests", "Passed"))
+            Some(("19", "minify_tests", "Passed"))
         );
         assert_eq!(
             result_line(
                 " 3/4 Test  #3: crash ............................***Exception: SegFault  0.01 sec"
             ),
-            Some(("crash", "Exception: SegFault"))
+            Some(("3", "crash", "Exception: SegFault"))
         );
         assert_eq!(
             result_line("4/4 Test #4: slow .............................***Timeout  10.00 sec"),
-            Some(("slow", "Timeout"))
+            Some(("4", "slow", "Timeout"))
         );
         assert_eq!(result_line("Test project /home/dev/x"), None);
         assert_eq!(
