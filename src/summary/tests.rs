@@ -4066,6 +4066,38 @@ fn sanitizer_reports_outside_a_test_run() {
     );
 }
 
+/// `go test -race` on logrus with two locks removed: each `WARNING: DATA RACE` is a report,
+/// described by the code's innermost frame of each access (the atomic the code called is the
+/// runtime's, not where the race is).
+#[test]
+fn go_race_reports_name_both_accesses() {
+    let bytes = corpus3("go-test-race-logrus.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let races = text.lines().filter(|l| *l == "WARNING: DATA RACE").count();
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "sanitizers:"),
+        format!("sanitizers: {races} reports (Go race detector: data race ×{races})")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let races: Vec<&String> = all
+        .iter()
+        .skip_while(|l| !l.starts_with("[ctxoff] sanitizer reports"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        races[0].as_str(),
+        "  L3 WARNING: DATA RACE: Read by goroutine 14: github.com/sirupsen/logrus.(*Entry).write() \
+         /home/dev/go/src/github.com/sirupsen/logrus/entry.go:289 · Previous write by goroutine \
+         13: github.com/sirupsen/logrus.(*Logger).SetFormatter() \
+         /home/dev/go/src/github.com/sirupsen/logrus/logger.go:383"
+    );
+    assert!(
+        races.iter().all(|l| !l.contains("sync/atomic.")),
+        "{races:#?}"
+    );
+}
+
 /// clang-tidy's check names are the codes of its diagnostics: the rare checks are listed
 /// before the repeats of common ones, and the checks are tallied.
 #[test]

@@ -4,7 +4,10 @@
 //! LeakSanitizer, ThreadSanitizer and MemorySanitizer (`==12==ERROR: AddressSanitizer:
 //! heap-buffer-overflow on address …`, `WARNING: ThreadSanitizer: data race (pid=9)`) with
 //! their first frame outside the sanitizer's and the C library's (`#1 0x… in f src/a.c:12`).
-//! Each report is a failure; they are counted by kind.
+//! Go's race detector (`WARNING: DATA RACE`) is ThreadSanitizer too, with its own report: each
+//! of the two accesses (`Read at 0x… by goroutine 14:`, `Previous write at 0x… by goroutine
+//! 13:`) over its stack, innermost frame first. Each report is a failure; they are counted by
+//! kind.
 
 use serde_json::json;
 
@@ -20,7 +23,23 @@ pub(crate) struct Sanitizer {
     failures: Failures,
     /// A report whose stack is being read for its first frame in the program.
     in_stack: bool,
+    /// A Go race report being read.
+    race: Option<Race>,
 }
+
+/// A Go race report being read: the access whose innermost frame is awaited (`Read by
+/// goroutine 14`), that frame's function once read, and the accesses described so far (a
+/// report cut before its first is described by its header when it ends).
+#[derive(Debug, Default)]
+struct Race {
+    access: Option<String>,
+    function: Option<String>,
+    described: u8,
+}
+
+/// Go's report of a data race, and the line that ends it.
+const GO_RACE: &str = "WARNING: DATA RACE";
+const GO_RACE_END: &str = "==================";
 
 impl Shape for Sanitizer {
     fn line(&mut self, number: u64, text: &str) {
@@ -32,6 +51,17 @@ impl Shape for Sanitizer {
                 f.add_detail(&format!("{place}: runtime error: {message}"));
             }
             self.in_stack = false;
+            return;
+        }
+        if text == GO_RACE {
+            self.reports += 1;
+            self.kinds.add("Go race detector: data race");
+            self.failures.push(number, "");
+            self.race = Some(Race::default());
+            return;
+        }
+        if self.race.is_some() {
+            self.race_line(text);
             return;
         }
         if let Some((tool, what)) = report_header(text) {
@@ -71,7 +101,7 @@ impl Shape for Sanitizer {
         Some(
             Fact::new("sanitizer", vec![line], json)
                 .failures(self.failures.take_as("sanitizer reports"))
-                .hint("'runtime error: |Sanitizer: ' -A 4")
+                .hint("'runtime error: |Sanitizer: |DATA RACE' -A 4")
                 .supersedes(&["gcc"]),
         )
     }
@@ -80,6 +110,74 @@ impl Shape for Sanitizer {
     fn approx_heap(&self) -> usize {
         self.kinds.approx_heap() + self.failures.approx_heap()
     }
+}
+
+impl Sanitizer {
+    /// A line of a Go race report: each of the two accesses is described by its innermost
+    /// frame (`Read by goroutine 14: pkg.(*Entry).write() /src/pkg/entry.go:289`).
+    fn race_line(&mut self, text: &str) {
+        let Some(race) = &mut self.race else {
+            return;
+        };
+        if text.starts_with(GO_RACE_END) {
+            if race.described == 0
+                && let Some(f) = self.failures.current()
+            {
+                f.add_detail(GO_RACE);
+            }
+            self.race = None;
+            return;
+        }
+        if race.described >= 2 {
+            return;
+        }
+        if let Some(access) = race_access(text) {
+            race.access = Some(access);
+            race.function = None;
+            return;
+        }
+        let Some(access) = &race.access else {
+            return;
+        };
+        match &race.function {
+            // The access is the code's, not the atomic or runtime function it called.
+            None if text.starts_with("  ") && !text.starts_with("   ") => {
+                let function = text.trim();
+                let runtime = ["runtime.", "sync/atomic.", "internal/"];
+                if !runtime.iter().any(|r| function.starts_with(r)) {
+                    race.function = Some(function.to_owned());
+                }
+            }
+            Some(function) if text.starts_with("      ") => {
+                // `      /src/pkg/entry.go:289 +0x115`
+                let place = text.trim();
+                let place = place.rsplit_once(" +0x").map_or(place, |(p, _)| p);
+                // The first access says what the report is.
+                let detail = if race.described == 0 {
+                    format!("{GO_RACE}: {access}: {function} {place}")
+                } else {
+                    format!("{access}: {function} {place}")
+                };
+                if let Some(f) = self.failures.current() {
+                    f.add_detail(&detail);
+                }
+                race.access = None;
+                race.described += 1;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `Previous write at 0x00c0000cbb98 by goroutine 13:` → `Previous write by goroutine 13`
+/// (the address says nothing to a reader).
+fn race_access(text: &str) -> Option<String> {
+    let (access, rest) = text.split_once(" at 0x")?;
+    let (_, by) = rest.split_once(" by ")?;
+    let by = by.strip_suffix(':')?;
+    let words = access.bytes().all(|b| b.is_ascii_alphabetic() || b == b' ');
+    (words && access.starts_with(|c: char| c.is_ascii_uppercase()))
+        .then(|| format!("{access} by {by}"))
 }
 
 /// `src/a.c:796:1: runtime error: message` → (`src/a.c:796:1`, `message`).
@@ -157,6 +255,15 @@ mod tests {
             Some(("ThreadSanitizer", "data race (pid=9)"))
         );
         assert_eq!(report_header("WARNING: deprecated: x"), None);
+        assert_eq!(
+            race_access("Previous write at 0x00c0000cbb98 by goroutine 13:").as_deref(),
+            Some("Previous write by goroutine 13")
+        );
+        assert_eq!(
+            race_access("Read at 0x00c000066570 by main goroutine:").as_deref(),
+            Some("Read by main goroutine")
+        );
+        assert_eq!(race_access("Goroutine 14 (running) created at:"), None);
         assert_eq!(
             own_frame("    #1 0x55d0 in parse src/a.c:12:3"),
             Some("parse src/a.c:12:3")
