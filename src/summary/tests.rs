@@ -3117,6 +3117,25 @@ fn libtest_shows_where_long_values_differ_and_the_failing_input() {
         quick.contains("[quickcheck] TEST FAILED. Arguments: ([0.0, 0.0, 1.0])"),
         "{quick}"
     );
+    // The panics before quickcheck's verdict were its tries, the first with random values:
+    // where the test panicked, then the shrunk input and the error it gave.
+    assert!(
+        quick.contains(
+            "  L366 panicked at tests/quick.rs:1813:9: assertion `left == right` failed · \
+             [quickcheck] TEST FAILED (runtime error). Arguments: ([0, 0, 1], 0) · Error: \
+             \"assertion `left == right` failed\\n  left: {0: MinMax(0, 1)}\\n right: {0: \
+             MinMax(1, 0)}\"\n"
+        ),
+        "{quick}"
+    );
+    assert!(
+        quick.contains(
+            "  L792 panicked at tests/specializations.rs:92:13: assertion failed: len <= max · \
+             [quickcheck] TEST FAILED (runtime error). Arguments: ([0, 0]) · Error: \
+             \"assertion failed: len <= max\"\n"
+        ),
+        "{quick}"
+    );
 }
 
 /// g++ on fmt: an error inside a template is detailed with where its instantiation was asked

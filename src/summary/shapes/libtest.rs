@@ -57,9 +57,12 @@ pub(crate) struct Libtest {
 /// Runner's lines kept in [`Libtest::said_otherwise`].
 const SAID_OTHERWISE: usize = 64;
 
+/// quickcheck's verdict, after the tries it shrank.
+const QUICKCHECK_VERDICT: &str = "[quickcheck] TEST FAILED";
+
 /// A property test's verdict: the input that fails, shrunk (quickcheck, proptest).
 fn is_failing_input(t: &str) -> bool {
-    t.starts_with("[quickcheck] TEST FAILED") || t.starts_with("minimal failing input: ")
+    t.starts_with(QUICKCHECK_VERDICT) || t.starts_with("minimal failing input: ")
 }
 
 /// A line of a snapshot's diff as snapbox prints it (`  84      -         span: 23..29,`:
@@ -397,6 +400,24 @@ impl Libtest {
                 }
                 Some(left) => {
                     failure.add_detail(&left);
+                    failure.add_detail(t);
+                }
+                None if t.starts_with(QUICKCHECK_VERDICT) => {
+                    // The panics before were quickcheck's tries, the first of them with random
+                    // values: the shrunk input and its `Error: …` under it say what fails.
+                    // Kept: where the test's own panic was, and its message (on that line
+                    // when short).
+                    let kept = match (failure.detail.first(), failure.detail.get(1)) {
+                        (Some(place), Some(m))
+                            if place.ends_with(':')
+                                && !m.starts_with("left:")
+                                && !m.starts_with("right:") =>
+                        {
+                            2
+                        }
+                        _ => 1,
+                    };
+                    failure.detail.truncate(kept);
                     failure.add_detail(t);
                 }
                 None if is_failing_input(t) => failure.add_essential_detail(t),
