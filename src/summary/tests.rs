@@ -5101,6 +5101,26 @@ fn cunit_failed_tests_with_their_assertions() {
     );
 }
 
+/// The same run: automake prints `test-suite.log` after its results, where `FAIL: main`
+/// heads the test's log (underlined) and `FAIL main (exit status: 4)` ends it. The failed test
+/// is named once, and the log's verdict is quoted.
+#[test]
+fn automake_names_a_failed_test_once_with_its_exit_status() {
+    let bytes = fixture("corpus8", "make-check-nghttp2.txt");
+    assert_eq!(count_lines(&bytes, |l| l == "FAIL: main"), 2);
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests: TOTAL"),
+        "tests: TOTAL: 2, PASS: 1, FAIL: 1 (automake): FAIL: main"
+    );
+    let lines = r.render();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] tests: TOTAL"))
+        .unwrap();
+    assert_eq!(lines[at + 1], "FAIL main (exit status: 4)");
+}
+
 /// The linters' and formatters' shapes of corpus 8, and go vet's packages, on 100 MB of their
 /// lines, each package, rule, file and test new: their lists and sets stay bounded.
 #[test]

@@ -41,6 +41,11 @@ pub(crate) struct Tap {
     automake_summary: [Option<u64>; 6],
     automake_total: Option<u64>,
     automake_failed: Names,
+    /// A result line (`FAIL: main`) waiting for the next: when that is a rule of `=` as long,
+    /// it is the heading of the test's log in `test-suite.log`, printed after the results.
+    automake_heading: Option<String>,
+    /// The log's verdicts on the failed tests (`FAIL main (exit status: 4)`).
+    automake_exits: Names,
     /// `339 of 340 tests passed`
     passed_of: Option<(u64, u64)>,
     failures: Failures,
@@ -97,11 +102,26 @@ struct Yaml {
     subtests: bool,
 }
 
+/// The last line of a failed test's log in automake's `test-suite.log`: `FAIL main (exit
+/// status: 4)`.
+fn is_log_verdict(text: &str) -> bool {
+    ["FAIL ", "ERROR ", "XPASS "]
+        .iter()
+        .any(|w| text.starts_with(w))
+        && text.ends_with(')')
+        && text.contains(" (exit status: ")
+}
+
 /// node's closing counts, in `Tap::node`'s order.
 const NODE_COUNTS: [&str; 6] = ["tests", "pass", "fail", "cancelled", "skipped", "todo"];
 
 impl Shape for Tap {
     fn line(&mut self, number: u64, text: &str) {
+        if let Some(result) = self.automake_heading.take()
+            && !(text.len() == result.len() && text.bytes().all(|b| b == b'='))
+        {
+            self.automake_failed.push(&result);
+        }
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
         }
@@ -152,6 +172,10 @@ impl Shape for Tap {
                 return;
             }
             self.in_diagnostic = false;
+        }
+        if matches!(text.as_bytes().first(), Some(b'F' | b'E' | b'X')) && is_log_verdict(text) {
+            self.automake_exits.push_said(text, text);
+            return;
         }
         match text.as_bytes().first() {
             Some(b'o') => {
@@ -206,7 +230,7 @@ impl Shape for Tap {
                     }
                     self.in_report = false;
                 } else if let Some(rest) = text.strip_prefix("FAIL: ") {
-                    self.automake_failed.push(text);
+                    self.automake_heading = Some(text.to_owned());
                     // minicheck: `FAIL: test_x (during actual test at runtests.c:1084)`
                     if let Some((name, at)) = rest.split_once(" (during ") {
                         self.failures.push(number, name);
@@ -217,7 +241,7 @@ impl Shape for Tap {
                 }
             }
             Some(b'E' | b'X') if text.starts_with("ERROR: ") || text.starts_with("XPASS: ") => {
-                self.automake_failed.push(text);
+                self.automake_heading = Some(text.to_owned());
             }
             Some(b'R') => {
                 if let Some(result) = text.strip_prefix("Result: ") {
@@ -300,6 +324,9 @@ impl Shape for Tap {
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         self.end_yaml();
+        if let Some(result) = self.automake_heading.take() {
+            self.automake_failed.push(&result);
+        }
         let automake = self.automake_total.is_some();
         // tape leaves out `# fail 0` (and says `# ok`); node's runner prints every count.
         if self.node[0].is_some() && self.node[1].is_some() && self.not_ok == 0 {
@@ -434,6 +461,11 @@ impl Shape for Tap {
             })),
         });
         let failures = self.failures.take_as("failed tests");
+        // The failed tests' exit statuses, as the log says them, while they are few.
+        let quoted = match self.automake_exits.said_lines() {
+            Some(said) if automake => said.to_vec(),
+            _ => Vec::new(),
+        };
         // Without Check's closing line an `ERROR:` line is automake's result, named above.
         let messages = if self.check.is_some() && !automake {
             self.check_messages
@@ -443,6 +475,7 @@ impl Shape for Tap {
         };
         Some(
             Fact::new("tap", lines, json)
+                .quoting(quoted)
                 .failures(failures)
                 .failures(messages)
                 .hint("'^not ok|^#   Failed|^FAIL|^\\*\\*\\* |:[0-9]+:[EF]:' -A 3"),
@@ -461,6 +494,7 @@ impl Shape for Tap {
         }) + self.test.as_ref().map_or(0, String::capacity)
             + self.failures.approx_heap()
             + self.failed_files.approx_heap()
+            + self.automake_exits.approx_heap()
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
             + self.report_file.as_ref().map_or(0, String::capacity)
