@@ -4117,6 +4117,20 @@ fn go_race_reports_name_both_accesses() {
     );
 }
 
+/// scan-build on lua: one checker (`unix.Malloc`) found a leak, a use after free and a double
+/// free; each way of failing is a kind of its own, so none hides behind the checker's first.
+#[test]
+fn a_checkers_different_findings_are_each_shown() {
+    let all = failures_within(&fixture("corpus8", "scan-build-lua.txt"), u64::MAX).join("\n");
+    for finding in [
+        "lauxlib.c:784:7: warning: Potential leak of memory pointed to by 'fcopy' [unix.Malloc]",
+        "lbaselib.c:163:23: warning: Use of memory after it is freed [unix.Malloc]",
+        "loadlib.c:665:5: warning: Attempt to free released memory [unix.Malloc]",
+    ] {
+        assert!(all.contains(finding), "{finding} in {all}");
+    }
+}
+
 /// clang-tidy's check names are the codes of its diagnostics: the rare checks are listed
 /// before the repeats of common ones, and the checks are tallied.
 #[test]

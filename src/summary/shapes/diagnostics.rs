@@ -176,7 +176,7 @@ impl Diagnostics {
             }
         }
         self.last_kept = None;
-        let form = code.is_none().then(|| form(header));
+        let form = (code.is_none() || level == Level::Warning).then(|| form(header));
         let code = code.unwrap_or("");
         if let Some(first) = self
             .firsts
