@@ -3276,6 +3276,21 @@ fn jest_of_two_eras() {
     assert!(!shown.contains("Console"), "{shown}");
 }
 
+/// Failed snapshots are counted as each runner's closing lines count them (jest:
+/// `Snapshots:   15 failed, 341 passed, 356 total`; vitest: `Snapshots  12 failed`): the count
+/// says an update may be what the run needs.
+#[test]
+fn failed_snapshots_are_counted() {
+    let jest = report(&corpus3("jest-jest-extended.txt"));
+    assert_eq!(
+        rendered(&jest, "tests:"),
+        "tests: 901 run, 883 passed, 18 failed of 901 (jest, Test Suites: 6 failed, 79 total, \
+         Snapshots: 15 failed)"
+    );
+    let vitest = report(&corpus3("vitest-zod.txt"));
+    assert_eq!(json_u64(&fact(&vitest, "vitest")["snapshots_failed"]), 12);
+    assert!(rendered(&vitest, "tests:").ends_with(", Snapshots 12 failed)"));
+}
 /// Server logs: gunicorn's records by level and each exception under the record that logged
 /// it (what was raised, the innermost frame of the app's own code); nginx's errors, each kind
 /// once first (a refused upstream among 47 missing files).
@@ -4529,7 +4544,7 @@ fn a_task_runners_prefixed_output_is_read_per_runner() {
     assert_eq!(
         rendered(&r, "zod:test: tests:"),
         "zod:test: tests: 1,833 run, 1,821 passed, 12 failed of 1,833 (vitest, Test Files 7 \
-         failed of 108)"
+         failed of 108, Snapshots 2 failed)"
     );
     assert_eq!(
         rendered(&r, "papaparse:test: tests:"),

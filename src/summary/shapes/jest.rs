@@ -15,6 +15,8 @@ pub(crate) struct Jest {
     tests: Option<[u64; 5]>,
     /// passed, failed, total
     suites: Option<[u64; 3]>,
+    /// `Snapshots:   15 failed, 341 passed, 356 total`: failed.
+    snapshots: Option<u64>,
     current_file: Option<String>,
     repeated: bool,
     failures: Failures,
@@ -90,6 +92,11 @@ impl Shape for Jest {
                 }
             }
             Some(b'S') if text.starts_with("Summary of all failing tests") => self.repeated = true,
+            Some(b'S') => {
+                if let Some(rest) = text.strip_prefix("Snapshots:") {
+                    self.snapshots = parse_counts(rest, &SNAPSHOT_COUNTS).map(|c| c[0]);
+                }
+            }
             _ => {}
         }
     }
@@ -105,6 +112,9 @@ impl Shape for Jest {
                 thousands(suites_failed),
                 thousands(suites_total)
             ));
+        }
+        if let Some(failed) = self.snapshots.filter(|&n| n > 0) {
+            line.push_str(&format!(", Snapshots: {} failed", thousands(failed)));
         }
         line.push(')');
         let mut lines = vec![line];
@@ -126,6 +136,7 @@ impl Shape for Jest {
             "total": total,
             "suites_failed": self.suites.map(|s| s[1]),
             "suites_total": self.suites.map(|s| s[2]),
+            "snapshots_failed": self.snapshots,
             "failed_files": self.failed_files.json(),
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "suites_not_run": self.not_run.names(usize::MAX),
@@ -395,6 +406,11 @@ fn is_frame(t: &str) -> bool {
         || t.starts_with("at ")
         || t.starts_with("❯ ")
 }
+
+/// The counts of jest's `Snapshots:` line, failed first.
+const SNAPSHOT_COUNTS: [&str; 7] = [
+    "failed", "obsolete", "written", "updated", "removed", "passed", "total",
+];
 
 /// `3 failed, 1 skipped, 35 passed, 39 total` (jest) or `4 failed | 35 passed (41)` (vitest,
 /// with the total in parentheses): the counts of `words`, 0 for those absent; `None` unless

@@ -25,6 +25,8 @@ pub(crate) struct Vitest {
     tests: Option<Vec<u64>>,
     /// failed, passed, total
     files: Option<Vec<u64>>,
+    /// `Snapshots  12 failed`
+    snapshots_failed: Option<u64>,
     section: Section,
     failures: Failures,
     failed_suites: Failures,
@@ -84,6 +86,13 @@ impl Shape for Vitest {
                     }
                 }
             }
+            Some(b'S') => {
+                if let Some(rest) = trimmed.strip_prefix("Snapshots  ") {
+                    self.snapshots_failed =
+                        parse_counts(rest, &["failed", "obsolete", "written", "updated"])
+                            .map(|c| c[0]);
+                }
+            }
             Some(b'T') => {
                 if let Some(rest) = trimmed.strip_prefix("Test Files  ") {
                     self.files = counts_with_total(rest, &["failed", "passed"]);
@@ -110,6 +119,9 @@ impl Shape for Vitest {
                 thousands(files[0]),
                 thousands(files[2])
             ));
+        }
+        if let Some(failed) = self.snapshots_failed.filter(|&n| n > 0) {
+            line.push_str(&format!(", Snapshots {} failed", thousands(failed)));
         }
         line.push(')');
         let mut lines = vec![line];
@@ -142,6 +154,7 @@ impl Shape for Vitest {
             "total": total,
             "files_failed": self.files.as_ref().map(|f| f[0]),
             "files_total": self.files.as_ref().map(|f| f[2]),
+            "snapshots_failed": self.snapshots_failed,
             "failed_files": self.failed_files.json(),
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "failed_suites": self.failed_suites.names(usize::MAX),
