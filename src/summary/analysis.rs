@@ -475,9 +475,23 @@ impl Findings {
         } else {
             notable_report(self.notable, &self.facts, omitted, &failures, preview)
         };
+        // A runner's line a fact quotes is not said twice: shown in the head or tail, it is
+        // read there.
+        let mut facts = self.facts;
+        if let Some(p) = preview {
+            let ends: std::collections::HashSet<&str> = p
+                .head
+                .iter()
+                .chain(&p.tail)
+                .map(|l| l.text.as_str())
+                .collect();
+            for fact in &mut facts {
+                fact.quoted.retain(|q| !ends.contains(q.as_str()));
+            }
+        }
         Report {
             notable,
-            facts: self.facts,
+            facts,
             failures: failures.lines,
         }
     }

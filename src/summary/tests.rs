@@ -1862,6 +1862,26 @@ fn notable_lines_past_failures_that_fill_the_share_have_one_example() {
     assert_eq!(examples(&corpus2("cargo-test-bytes.txt")), 2);
 }
 
+/// A runner's line that a fact quotes (go's `FAIL\tpkg\t0.048s`) is not said twice: when the
+/// tail shows it, the fact's list leaves it out; without a preview it is there.
+#[test]
+fn quoted_lines_shown_in_the_tail_are_not_repeated() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let bytes = corpus3("go-test-race-logrus.txt");
+    let in_tail = "FAIL\tgithub.com/sirupsen/logrus/hooks/writer\t0.010s";
+    let above = "FAIL\tgithub.com/sirupsen/logrus\t0.048s";
+    let (preview, summary) = summarised(&bytes, &tokenizer);
+    let tail: Vec<&str> = preview.tail.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        tail.contains(&in_tail) && !tail.contains(&above),
+        "{tail:#?}"
+    );
+    let lines = summary.render();
+    assert!(!lines.iter().any(|l| l == in_tail), "{lines:#?}");
+    assert!(lines.iter().any(|l| l == above), "{lines:#?}");
+    assert!(report(&bytes).render().iter().any(|l| l == in_tail));
+}
+
 /// A notable example is there to show what the rest of the summary does not: on real outputs
 /// where the first error, a failed target or a failure's message is stated by a fact or shown
 /// in the head or tail, no example repeats it, and no two examples say the same.
