@@ -4783,6 +4783,27 @@ fn a_snapshot_diff_in_a_panic_shows_its_changed_lines() {
     );
 }
 
+/// `cargo test --no-fail-fast` closes with the targets that failed, each as the arguments that
+/// run it again: quoted under the counts, as cargo printed them.
+#[test]
+fn cargo_names_the_targets_that_failed() {
+    let r = report(&corpus7("cargo-test-nff-ws-toml.txt"));
+    let lines = r.render();
+    let at = lines
+        .iter()
+        .position(|l| l == "error: 4 targets failed:")
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert_eq!(
+        lines[at + 1..at + 5],
+        [
+            "    `-p toml --lib`",
+            "    `-p toml_parser --lib`",
+            "    `-p serde_spanned --doc`",
+            "    `-p toml_edit --doc`",
+        ]
+    );
+}
+
 /// AVA's default reporter: its closing counts in its words, the `✔` lines counted for the
 /// passed tests it does not state beside failures, each failed test with what differed and
 /// where, an uncaught exception with its error, and the file that exited with it.

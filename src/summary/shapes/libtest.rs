@@ -52,6 +52,11 @@ pub(crate) struct Libtest {
     /// (`-q`'s `NAME --- FAILED`, `test NAME - should panic ... FAILED`), the first ones: a
     /// failure pushed again is said as it was.
     said_otherwise: Vec<(String, String)>,
+    /// cargo's closing `error: 4 targets failed:` (`--no-fail-fast`), and the targets it lists
+    /// under it (`    \`-p toml --lib\``): how to run each again.
+    targets_failed: Option<String>,
+    failed_targets: Names,
+    in_targets: bool,
 }
 
 /// Runner's lines kept in [`Libtest::said_otherwise`].
@@ -121,6 +126,20 @@ impl Shape for Libtest {
             && !name.contains(' ')
         {
             self.fail(number, name, text);
+            return;
+        }
+        if self.in_targets {
+            if text.starts_with("    `") {
+                self.failed_targets.push_said(text.trim(), text.trim_end());
+                return;
+            }
+            self.in_targets = false;
+        }
+        if text.starts_with("error: ")
+            && (text.ends_with(" targets failed:") || text.ends_with(" target failed:"))
+        {
+            self.targets_failed = Some(text.to_owned());
+            self.in_targets = true;
             return;
         }
         match text.as_bytes().first() {
@@ -255,8 +274,14 @@ impl Shape for Libtest {
         });
         let failing = self.failed > 0 || self.stopped > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed tests");
+        // cargo's closing lines, with the targets while they are few.
+        let mut quoted: Vec<String> = self.targets_failed.take().into_iter().collect();
+        if let Some(targets) = self.failed_targets.said_lines() {
+            quoted.extend(targets.iter().cloned());
+        }
         Some(
             Fact::new("cargo test", lines, json)
+                .quoting(quoted)
                 .failures(failures)
                 .hint_if_failed(failing, "'^---- |panicked at|^test .* FAILED' -A 4"),
         )
@@ -272,6 +297,8 @@ impl Shape for Libtest {
                 .map(|b| b.capacity() + 24)
                 .sum::<usize>()
             + self.binary.capacity()
+            + self.failed_targets.approx_heap()
+            + self.targets_failed.as_ref().map_or(0, String::capacity)
             + self.left.as_ref().map_or(0, String::capacity)
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)
