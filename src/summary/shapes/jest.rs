@@ -407,8 +407,8 @@ fn is_frame(t: &str) -> bool {
         || t.starts_with("❯ ")
 }
 
-/// The counts of jest's `Snapshots:` line, failed first.
-const SNAPSHOT_COUNTS: [&str; 7] = [
+/// The counts of jest's `Snapshots:` line (and vitest's), failed first.
+pub(crate) const SNAPSHOT_COUNTS: [&str; 7] = [
     "failed", "obsolete", "written", "updated", "removed", "passed", "total",
 ];
 

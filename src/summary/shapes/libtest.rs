@@ -54,9 +54,9 @@ pub(crate) struct Libtest {
     said_otherwise: Vec<(String, String)>,
     /// cargo's closing `error: 4 targets failed:` (`--no-fail-fast`), and the targets it lists
     /// under it (`    \`-p toml --lib\``): how to run each again.
-    targets_failed: Option<String>,
+    closing_error: Option<String>,
     failed_targets: Names,
-    in_targets: bool,
+    reading_targets: bool,
 }
 
 /// Runner's lines kept in [`Libtest::said_otherwise`].
@@ -128,18 +128,18 @@ impl Shape for Libtest {
             self.fail(number, name, text);
             return;
         }
-        if self.in_targets {
+        if self.reading_targets {
             if text.starts_with("    `") {
                 self.failed_targets.push_said(text.trim(), text.trim_end());
                 return;
             }
-            self.in_targets = false;
+            self.reading_targets = false;
         }
         if text.starts_with("error: ")
             && (text.ends_with(" targets failed:") || text.ends_with(" target failed:"))
         {
-            self.targets_failed = Some(text.to_owned());
-            self.in_targets = true;
+            self.closing_error = Some(text.to_owned());
+            self.reading_targets = true;
             return;
         }
         match text.as_bytes().first() {
@@ -275,7 +275,7 @@ impl Shape for Libtest {
         let failing = self.failed > 0 || self.stopped > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed tests");
         // cargo's closing lines, with the targets while they are few.
-        let mut quoted: Vec<String> = self.targets_failed.take().into_iter().collect();
+        let mut quoted: Vec<String> = self.closing_error.take().into_iter().collect();
         if let Some(targets) = self.failed_targets.said_lines() {
             quoted.extend(targets.iter().cloned());
         }
@@ -298,7 +298,7 @@ impl Shape for Libtest {
                 .sum::<usize>()
             + self.binary.capacity()
             + self.failed_targets.approx_heap()
-            + self.targets_failed.as_ref().map_or(0, String::capacity)
+            + self.closing_error.as_ref().map_or(0, String::capacity)
             + self.left.as_ref().map_or(0, String::capacity)
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)

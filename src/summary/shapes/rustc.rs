@@ -214,11 +214,7 @@ impl Rustc {
             return;
         };
         self.located |= p.location.is_some();
-        if p.level == Level::Warning
-            && let Some(lint) = &p.lint
-        {
-            self.lints.add(lint.trim_start_matches("clippy::"));
-        }
+        self.count_lint(p.level, p.lint.as_deref());
         let code = p.code.or(p.lint);
         self.diagnostics.add(
             p.line,
@@ -227,6 +223,15 @@ impl Rustc {
             &self.header,
             code.as_deref(),
         );
+    }
+
+    /// Counts a warning by its clippy lint (`clippy::eq_op`), when it has one.
+    fn count_lint(&mut self, level: Level, lint: Option<&str>) {
+        if level == Level::Warning
+            && let Some(lint) = lint
+        {
+            self.lints.add(lint.trim_start_matches("clippy::"));
+        }
     }
 
     /// A line of the report under a build script's failure (trimmed): its exit status, where
@@ -282,11 +287,7 @@ impl Rustc {
         // The header as rustc prints it: error codes in brackets, lint names not shown.
         let code = diagnostic["code"]["code"].as_str();
         let lint = code.filter(|c| c.starts_with("clippy::"));
-        if level == Level::Warning
-            && let Some(lint) = lint
-        {
-            self.lints.add(lint.trim_start_matches("clippy::"));
-        }
+        self.count_lint(level, lint);
         // Error codes (`E0308`) are printed in brackets; lints, rustc's own included, are not.
         let code = code.filter(|c| level == Level::Error && is_error_code(c));
         let header = match (level, code) {

@@ -44,19 +44,12 @@ const GO_RACE_END: &str = "==================";
 impl Shape for Sanitizer {
     fn line(&mut self, number: u64, text: &str) {
         if let Some((place, message)) = ubsan(text) {
-            self.reports += 1;
-            self.kinds.add("runtime error");
-            self.failures.push(number, "");
-            if let Some(f) = self.failures.current() {
-                f.add_detail(&format!("{place}: runtime error: {message}"));
-            }
-            self.in_stack = false;
+            let detail = format!("{place}: runtime error: {message}");
+            self.start_report(number, "runtime error", Some(&detail));
             return;
         }
         if text == GO_RACE {
-            self.reports += 1;
-            self.kinds.add("Go race detector: data race");
-            self.failures.push(number, "");
+            self.start_report(number, "Go race detector: data race", None);
             self.race = Some(Race::default());
             return;
         }
@@ -65,13 +58,9 @@ impl Shape for Sanitizer {
             return;
         }
         if let Some((tool, what)) = report_header(text) {
-            self.reports += 1;
             let kind = what.split([' ', '(']).next().unwrap_or(what);
-            self.kinds.add(&format!("{tool}: {kind}"));
-            self.failures.push(number, "");
-            if let Some(f) = self.failures.current() {
-                f.add_detail(&format!("{tool}: {}", cut(what, 200)));
-            }
+            let detail = format!("{tool}: {}", cut(what, 200));
+            self.start_report(number, &format!("{tool}: {kind}"), Some(&detail));
             self.in_stack = true;
             return;
         }
@@ -113,6 +102,18 @@ impl Shape for Sanitizer {
 }
 
 impl Sanitizer {
+    /// A report of `kind` begins at line `number`, said by `detail` when its first line says it.
+    fn start_report(&mut self, number: u64, kind: &str, detail: Option<&str>) {
+        self.reports += 1;
+        self.kinds.add(kind);
+        self.failures.push(number, "");
+        if let (Some(detail), Some(f)) = (detail, self.failures.current()) {
+            f.add_detail(detail);
+        }
+        self.in_stack = false;
+        self.race = None;
+    }
+
     /// A line of a Go race report: each of the two accesses is described by its innermost
     /// frame (`Read by goroutine 14: pkg.(*Entry).write() /src/pkg/entry.go:289`).
     fn race_line(&mut self, text: &str) {

@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use super::jest::{JsDetail, parse_counts};
+use super::jest::{JsDetail, SNAPSHOT_COUNTS, parse_counts};
 use super::names::{Failures, Names, js_test_counts};
 use super::{Fact, Shape};
 use crate::format::thousands;
@@ -88,9 +88,7 @@ impl Shape for Vitest {
             }
             Some(b'S') => {
                 if let Some(rest) = trimmed.strip_prefix("Snapshots  ") {
-                    self.snapshots_failed =
-                        parse_counts(rest, &["failed", "obsolete", "written", "updated"])
-                            .map(|c| c[0]);
+                    self.snapshots_failed = parse_counts(rest, &SNAPSHOT_COUNTS).map(|c| c[0]);
                 }
             }
             Some(b'T') => {
