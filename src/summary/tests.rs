@@ -269,6 +269,44 @@ fn clippy_diagnostics_are_counted_by_lint() {
     assert!(shown.contains("L4,402 src/hir/interval.rs:534:22: warning: unused variable"));
 }
 
+/// One clippy run printed plainly and as `--message-format=json` is counted alike: the JSON
+/// records' codes are the truth (a lint's code on each record, where the text names it only in
+/// its docs link), and rustc's own lints are no clippy lints.
+#[test]
+fn clippy_text_and_json_agree() {
+    let json = fixture("more", "clippy-lintme.jsonl");
+    let mut truth: std::collections::BTreeMap<String, u64> = Default::default();
+    for record in String::from_utf8_lossy(&json).lines() {
+        let v: serde_json::Value = serde_json::from_str(record).unwrap();
+        let message = &v["message"];
+        if let Some(lint) = message["code"]["code"]
+            .as_str()
+            .and_then(|c| c.strip_prefix("clippy::"))
+            && message["level"] == "warning"
+        {
+            *truth.entry(lint.to_owned()).or_default() += 1;
+        }
+    }
+    assert_eq!(truth.values().sum::<u64>(), 4);
+    for name in ["clippy-lintme.txt", "clippy-lintme.jsonl"] {
+        let r = report(&fixture("more", name));
+        let f = fact(&r, "rustc");
+        let counted: std::collections::BTreeMap<String, u64> = f["clippy_warnings"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, n)| (k.clone(), json_u64(n)))
+            .collect();
+        assert_eq!(counted, truth, "{name}");
+        assert_eq!(
+            rendered(&r, "rustc:"),
+            "rustc: 2 errors, 6 warnings; codes: clippy::absurd_extreme_comparisons ×1, \
+             clippy::eq_op ×1",
+            "{name}"
+        );
+    }
+}
+
 /// Go's tools and Ruby write `file:line: warning:` too: testify's log line under a test, the
 /// Ruby interpreter's warnings about the code an RSpec run loaded. Neither is a compiler's.
 #[test]
