@@ -617,13 +617,25 @@ fn said(example: &Candidate, shown: Shown) -> bool {
         .map(|(_, rest)| rest.trim_end_matches('.'));
     let named = name.map(start);
     let start = start(text);
+    // A log's record begins with its time and process: its end is what a failure's detail
+    // quotes (`DETAIL:  Failing row contains …`).
+    let end = text
+        .char_indices()
+        .rev()
+        .nth(39)
+        .map_or(text, |(i, _)| &text[i..])
+        .trim_start();
     shown.failures.iter().any(|(line, said)| {
         *line == example.line
             || (line.abs_diff(example.line) <= 3
-                && (said.contains(&start) || named.as_ref().is_some_and(|n| said.contains(n))))
+                && (said.contains(&start)
+                    || (end.len() >= SAID_LEN && said.contains(end))
+                    || named.as_ref().is_some_and(|n| said.contains(n))))
             // The runner's line that said it failed, quoted by the failure's entry.
             || (text.len() >= SAID_LEN && said.contains(text))
-    }) || [Some(text), name]
+            // A record whose message a failure quotes whole, the same error again.
+            || (end.len() >= SAID_END && said.contains(end))
+    }) || [Some(text), name, (end.len() >= SAID_END).then_some(end)]
         .into_iter()
         .flatten()
         .any(|text| text.len() >= SAID_LEN && shown.lines.iter().any(|l| l.contains(text)))
@@ -632,6 +644,9 @@ fn said(example: &Candidate, shown: Shown) -> bool {
 /// How long an example must be to be recognised in another line (a short one, `FAIL: x`, may
 /// be part of anything).
 const SAID_LEN: usize = 16;
+/// How long a line's end must be to say the line anywhere in the summary: a record's whole
+/// message after its time and process (`password authentication failed for user "app"`).
+const SAID_END: usize = 32;
 
 /// Whether an example tells more than its failure word: a bare heading (`failures:`,
 /// `FAILED`) does not.

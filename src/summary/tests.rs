@@ -1971,6 +1971,39 @@ fn notable_examples_repeat_nothing_the_summary_shows() {
     assert!(examples >= 6, "{examples} examples");
 }
 
+/// A log's record begins with its time and process, which a failure's detail leaves out: an
+/// example whose end a nearby failure's detail quotes (PostgreSQL's `DETAIL:  Failing row
+/// contains …` under its error, the same `FATAL:` three lines on) is said already.
+#[test]
+fn log_examples_do_not_repeat_a_nearby_failures_detail() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let (_, report) = summarised(&corpus4("postgres-log.txt"), &tokenizer);
+    let rendered = report.render();
+    let at = rendered
+        .iter()
+        .position(|l| l.contains("omitted lines contain"))
+        .expect("notable lines");
+    let details = rendered[..at].join("\n");
+    assert!(
+        details.contains("Failing row contains (3, SKU-0003"),
+        "{details}"
+    );
+    assert!(
+        details.contains(r#"FATAL:  password authentication failed for user "app""#),
+        "{details}"
+    );
+    for example in rendered[at + 1..]
+        .iter()
+        .take_while(|l| l.starts_with("  L"))
+    {
+        assert!(
+            !example.contains("Failing row contains")
+                && !example.contains(r#"failed for user "app""#),
+            "{example} repeats a failure shown in {rendered:#?}"
+        );
+    }
+}
+
 /// The notable lines are part of the preview budget, as facts and failures are: head, tail,
 /// facts, failures and notable lines together stay within it.
 #[test]
