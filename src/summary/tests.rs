@@ -3977,6 +3977,69 @@ fn pytest_strings_over_several_lines_show_their_minus_and_plus_lines() {
     );
 }
 
+/// An assertion whose values say little (`assert False`, `assert 2 == 1`) or that pytest
+/// elided (`assert deque([TClass...])`) is explained by pytest's next `E` lines: the first
+/// `+  where …`, `At index 0 diff: …`, the differing attribute; its headings (`Differing
+/// attributes:`, `Omitting 29 identical items`) are not a detail. An exception whose message
+/// compares (`AssertionError: b'#' != b'\\#'`) is still the first line.
+#[test]
+fn pytest_explains_an_assertion_that_says_little() {
+    let all = failures_within(&corpus5("pytest-hypothesis-cattrs.txt"), u64::MAX);
+    let sets = line_with(&all, "test_structure_abstract_sets[BaseConverter-True]");
+    assert!(
+        sets.contains("assert False · +  where False = isinstance({1, 2, 3}, frozenset)"),
+        "{sets}"
+    );
+    let deque = line_with(
+        &all,
+        "test_structure_deque_of_generic_unions[BaseConverter-True]",
+    );
+    assert!(
+        deque.contains(" · At index 0 diff: TClass(a=1, b=2, c=0) != TClass2(c='string')"),
+        "{deque}"
+    );
+    let orjson = all
+        .iter()
+        .find(|l| l.contains("Everything(st...l_with_bare=1)"))
+        .expect("an Everything comparison");
+    assert!(
+        orjson.contains("Everything(st...l_with_bare=1) · a_homogenous_tuple: () != (0,)"),
+        "{orjson}"
+    );
+    assert!(
+        !all.iter()
+            .any(|l| l.contains("Differing attributes") || l.contains("Omitting 29")),
+        "{all:#?}"
+    );
+    let sqlparse = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
+    assert!(
+        line_with(&sqlparse, "assert 2 == 1")
+            .contains("assert 2 == 1 · +  where 2 = len([<Identifier '6.6742...' at"),
+        "{sqlparse:#?}"
+    );
+    let pathspec = failures_within(
+        &fixture("corpus7", "parallel-tag-pytest-pathspec.txt"),
+        u64::MAX,
+    );
+    assert!(
+        line_with(&pathspec, "b'#' != b'")
+            .contains("AssertionError: b'#' != b'\\\\#' · at tests/test_02_gitignore_base.py:29"),
+        "{pathspec:#?}"
+    );
+}
+
+/// A failure raised from another (`The above exception was the direct cause of the following
+/// exception:`) shows the exception the test saw, even when the first one was located.
+#[test]
+fn pytest_shows_the_exception_raised_from_the_one_located() {
+    let all = failures_within(&corpus3("pytest-xdist-dateutil.txt"), u64::MAX);
+    let shown = all.join("\n");
+    assert!(
+        shown.contains("dateutil.parser._parser.ParserError: hour must be in 0..23: 12:08 PM"),
+        "{shown}"
+    );
+}
+
 /// flake8 over a project: the findings that are likely bugs (undefined names, bad comparisons)
 /// are listed each, before the first finding of each style rule; pylint's errors likewise.
 #[test]

@@ -443,16 +443,18 @@ impl Pytest {
             self.located = false;
             self.test_frame = None;
         }
-        if self.located {
-            return;
-        }
         let Some(failure) = self.failures.current() else {
             return;
         };
         let d = detail.trim();
         let useful = !d.is_empty() && !d.starts_with(['+', '-', '?']) && !d.starts_with("where ");
+        // The exception raised from the one located (`The above exception was the direct
+        // cause of …`) is what the test saw, however far down the chain.
         if useful && std::mem::take(&mut self.chained) && failure.has_detail() {
             failure.add_essential_detail(d);
+            return;
+        }
+        if self.located {
             return;
         }
         // Two strings compared that pytest shortened (`assert 'Ambiguous op...for
@@ -482,11 +484,19 @@ impl Pytest {
             // pytest's `?` marks under a line; neither says how they differ.
             return;
         }
+        // After an assertion whose values say little (`assert False`, `assert 2 == 1`) or
+        // were elided (`assert deque([TClass...])`), pytest's explanation says what differed.
+        let explains = explains(d);
         let wanted = match failure.detail.first() {
-            None => true,
-            Some(first) => failure.detail.len() == 1 && first.chars().count() < 80,
+            None => useful,
+            Some(first) => {
+                failure.detail.len() == 1
+                    && !is_chatter(d)
+                    && ((useful && first.chars().count() < 80)
+                        || (explains && (first.chars().count() < 80 || first.contains("..."))))
+            }
         };
-        if useful && wanted {
+        if wanted {
             if !failure.has_detail() {
                 failure.line = number;
             }
@@ -690,6 +700,34 @@ fn parse_final_line(text: &str) -> Option<([u64; 8], [u64; 8])> {
         into[slot] = into[slot].saturating_add(n);
     }
     Some((parsed, subtests))
+}
+
+/// pytest's explanation of an assertion (its `E` lines): the first `+  where …` that names a
+/// value, `At index 0 diff: a != b`, or a differing attribute (`a: () != (0,)`).
+fn explains(line: &str) -> bool {
+    line.starts_with("+  where ")
+        || line.starts_with("+ where ")
+        || (line.starts_with("At index ") && line.contains(" diff: "))
+        || line.split_once(": ").is_some_and(|(name, rest)| {
+            rest.contains(" != ") && !name.is_empty() && !name.contains(char::is_whitespace)
+        })
+}
+
+/// pytest's headings and hints among an assertion's `E` lines (`Differing attributes:`,
+/// `Omitting 29 identical items, use -vv to show`): they name no value.
+fn is_chatter(line: &str) -> bool {
+    const HEADINGS: [&str; 6] = [
+        "Differing ",
+        "Matching ",
+        "Drill down ",
+        "Full diff",
+        "Common items",
+        "Extra items",
+    ];
+    (line.ends_with(':') && HEADINGS.iter().any(|h| line.starts_with(h)))
+        || line.starts_with("Omitting ")
+        || line.starts_with("Use -v")
+        || (line.starts_with("['") && line.ends_with("']"))
 }
 
 #[cfg(test)]
