@@ -1896,8 +1896,8 @@ fn notable_lines_past_failures_that_fill_the_share_have_one_example() {
             .count()
     };
     assert_eq!(examples(&corpus3("pytest-xdist-dateutil.txt")), 1);
-    // Four failures leave room: two examples.
-    assert_eq!(examples(&corpus2("cargo-test-bytes.txt")), 2);
+    // A few failures leave room: two examples.
+    assert_eq!(examples(&corpus2("mvn-test-json-simple.txt")), 2);
 }
 
 /// A runner's line that a fact quotes (go's `FAIL\tpkg\t0.048s`) is not said twice: when the
