@@ -4679,6 +4679,50 @@ fn strace_reads_ends_messages_and_the_programs_own_failures() {
     );
 }
 
+/// node-tap describes a failed comparison by a diff (`diff: |`, or folded `diff: >` with blank
+/// lines between): its first change, the lines removed (expected) and added (actual), is the
+/// detail; the closing count (`# failed 4 of 10 tests`) is quoted as printed.
+#[test]
+fn node_tap_diffs_show_their_first_change() {
+    let bytes = corpus6("tap-normalize-package-data.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        line_with(&all, "bcrypt.json"),
+        "not ok 3 - Normalization of bcrypt.json is consistent.\n  L32 - \"email\": \
+         \"<<savedfastcool@gmail.com>\", · + \"email\": \"<savedfastcool@gmail.com>\", · at \
+         test/consistency.js:26:11"
+    );
+    // Folded, with blank lines between the removed and the added line: its test alone, as
+    // if at the top level.
+    let text = String::from_utf8_lossy(&bytes);
+    let folded: Vec<&str> = text
+        .lines()
+        .skip(209)
+        .take(24)
+        .map(|l| l.strip_prefix("        ").unwrap_or(l))
+        .collect();
+    assert!(folded[2].ends_with("diff: >"), "{folded:#?}");
+    let one = failures_within(folded.join("\n").as_bytes(), u64::MAX);
+    assert!(
+        line_with(&one, "read-package-json.json")
+            .contains("- \"email\": \"<<i@izs.me>\", · + \"email\": \"<i@izs.me>\","),
+        "{one:#?}"
+    );
+    assert!(
+        line_with(&all, "should be equivalent").contains(
+            "- Object { \"type\": \"git\", \"url\": \"git+ssh://git@gist.github.com/123456.git\", } \
+             · + undefined · at test/normalize.js:179:5"
+        ),
+        "{all:#?}"
+    );
+    let rendered = report(&bytes).render();
+    let at = rendered
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] TAP: 10 planned, 6 ok, 4 not ok"))
+        .expect("the TAP fact");
+    assert_eq!(rendered[at + 1], "# failed 4 of 10 tests");
+}
+
 fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
 }

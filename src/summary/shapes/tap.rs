@@ -30,6 +30,8 @@ pub(crate) struct Tap {
     not_ok: u64,
     /// The plan, `1..162`: how many tests were to run.
     plan: Option<u64>,
+    /// node-tap's closing count of failed tests, as printed (`# failed 4 of 10 tests`).
+    closing: Option<String>,
     /// `Files=40, Tests=1230` of prove.
     prove_totals: Option<(u64, u64)>,
     result: Option<String>,
@@ -100,6 +102,60 @@ struct Yaml {
     block: Option<(&'static str, usize)>,
     /// `failureType: 'subtestsFailed'`: its subtests failed, it did not.
     subtests: bool,
+    /// Inside node-tap's `diff: |` (or folded, `diff: >`) block, indented this much.
+    diff: Option<usize>,
+    /// The diff's first change: the lines it removes (expected) and adds (actual).
+    change: Change,
+}
+
+/// The first change of a unified diff: its `-` and `+` lines, each joined.
+#[derive(Debug, Default)]
+struct Change {
+    removed: String,
+    added: String,
+    /// Its lines are read; the rest of the diff is not.
+    done: bool,
+}
+
+/// How much of a change's removed or added lines is kept.
+const CHANGE_CHARS: usize = 160;
+
+impl Change {
+    /// A line of the diff, its headers (`--- expected`, `@@ -43,22 +43,22 @@`) passed over.
+    fn line(&mut self, t: &str) {
+        if self.done
+            || t.is_empty()
+            || t.starts_with("--- ")
+            || t.starts_with("+++ ")
+            || t.starts_with("@@")
+        {
+            return;
+        }
+        let side = match t.chars().next() {
+            Some('-') => &mut self.removed,
+            Some('+') => &mut self.added,
+            // A line alike after the change ends it.
+            _ => {
+                self.done = !(self.removed.is_empty() && self.added.is_empty());
+                return;
+            }
+        };
+        let line = t[1..].trim();
+        if side.len() < CHANGE_CHARS && !line.is_empty() {
+            if !side.is_empty() {
+                side.push(' ');
+            }
+            side.push_str(line);
+        }
+    }
+
+    /// `- "email": "<<a@b>",` and `+ "email": "<a@b>",`, as the diff has them.
+    fn details(&self) -> impl Iterator<Item = String> {
+        [('-', &self.removed), ('+', &self.added)]
+            .into_iter()
+            .filter(|(_, side)| !side.is_empty())
+            .map(|(sign, side)| format!("{sign} {}", crate::format::cut(side, CHANGE_CHARS)))
+    }
 }
 
 /// The last line of a failed test's log in automake's `test-suite.log`: `FAIL main (exit
@@ -208,6 +264,11 @@ impl Shape for Tap {
                     self.automake_summary[i] = Some(n);
                 } else if let Some(n) = diag.strip_prefix("TOTAL:") {
                     self.automake_total = n.trim().parse().ok();
+                } else if diag.starts_with("failed ")
+                    && (diag.ends_with(" tests") || diag.ends_with(" test"))
+                {
+                    // node-tap's closing count, `# failed 4 of 10 tests`.
+                    self.closing = Some(crate::format::cut(text, 120));
                 } else if let Some((word, n)) = diag.split_once(' ')
                     && let Some(i) = NODE_COUNTS.iter().position(|w| *w == word)
                     && let Ok(n) = n.trim().parse()
@@ -462,10 +523,11 @@ impl Shape for Tap {
         });
         let failures = self.failures.take_as("failed tests");
         // The failed tests' exit statuses, as the log says them, while they are few.
-        let quoted = match self.automake_exits.said_lines() {
+        let mut quoted = match self.automake_exits.said_lines() {
             Some(said) if automake => said.to_vec(),
             _ => Vec::new(),
         };
+        quoted.extend(self.closing.take());
         // Without Check's closing line an `ERROR:` line is automake's result, named above.
         let messages = if self.check.is_some() && !automake {
             self.check_messages
@@ -615,6 +677,19 @@ impl Tap {
             return true;
         }
         let indent = text.len() - text.trim_start().len();
+        if let Some(diff_indent) = y.diff {
+            // A folded block (`diff: >`) has blank lines between its lines.
+            if indent > diff_indent || t.is_empty() {
+                y.change.line(t);
+                return true;
+            }
+            y.diff = None;
+            for d in y.change.details() {
+                if y.detail.len() < 3 {
+                    y.detail.push(d);
+                }
+            }
+        }
         if let Some((key, block_indent)) = y.block {
             if indent > block_indent {
                 // The block's first line is its value (`{ a: { 20: 'a' } }`).
@@ -666,6 +741,7 @@ impl Tap {
                 }
             }
             "stack" => y.stack = Some(indent),
+            "diff" if value.starts_with(['|', '>']) => y.diff = Some(indent),
             _ => {}
         }
         true
