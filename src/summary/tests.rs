@@ -4727,6 +4727,30 @@ fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
 }
 
+/// chai's message elides the values it compares (`expected [ [ 1, 2.2, 1000 ], …(3) ] to deeply
+/// equal …`): the first change of its diff (`+ expected - actual`) says where they differ. A
+/// message that showed its values already (node's `true !== false`) is not followed by it.
+#[test]
+fn mocha_elided_values_are_shown_by_the_diffs_first_change() {
+    let all = failures_within(&corpus7("pnpm-r-no-bail-libs-monorepo.txt"), u64::MAX);
+    assert!(
+        line_with(&all, "Dynamic typing converts numeric literals").contains(
+            "…(3) ] · + expected - actual: - \"9007199254740991\" · + 9007199254740991 · at \
+             tests/test-cases.js:1683:11"
+        ),
+        "{all:#?}"
+    );
+    let eslint = failures_within(&corpus4("npm-test-eslint-rewrite.txt"), u64::MAX);
+    let shown = line_with(&eslint, "defined as 'overwrite'");
+    assert!(
+        shown.ends_with(
+            "Expected values to be strictly equal: · true !== false · at \
+             file:///home/dev/eslint-rewrite/packages/object-schema/tests/object-schema.test.js:286:11"
+        ),
+        "{shown}"
+    );
+}
+
 /// A monorepo's test run through turbo: each task's lines carry a `pkg:test: ` prefix, which
 /// the shapes read without, each task's as a section of its own (vitest's, mocha's and tape's
 /// counts, named after their task), and turbo's closing lines name the failed tasks with their

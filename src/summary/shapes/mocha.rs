@@ -8,6 +8,7 @@
 
 use serde_json::json;
 
+use super::change::Change;
 use super::jest::location;
 use super::names::{Failures, numbered};
 use super::{Fact, Shape};
@@ -15,6 +16,8 @@ use crate::format::thousands;
 
 /// Lines of an error's message kept: the message and, after a `:`, the two values compared.
 const MESSAGE_LINES: usize = 3;
+/// The legend of chai's diff of the values compared, printed under the message.
+const DIFF_LEGEND: &str = "+ expected - actual";
 /// Lines of a title kept at most (a title deeper than this is cut; its failure is still counted).
 const TITLE_PARTS: usize = 12;
 
@@ -46,6 +49,8 @@ enum Reading {
     Title(u64, Vec<String>),
     /// The error's message (its first line, and the values of an assertion after a `:`).
     Message,
+    /// The diff of the values compared (`+ expected - actual`), until the stack.
+    Diff(Change),
     /// The stack, until a frame in the tests' own code.
     Stack,
 }
@@ -97,11 +102,14 @@ impl Shape for Mocha {
                 if trimmed.is_empty() || trimmed == "+ actual - expected" {
                     return;
                 }
+                if trimmed == DIFF_LEGEND {
+                    self.reading = Reading::Diff(Change::at(text.len() - text.trim_start().len()));
+                    return;
+                }
                 // Past the message and the values it compares: the caret under them, the
-                // diff of the values (`+ expected - actual`), the stack.
+                // stack.
                 if trimmed.starts_with("at ")
                     || trimmed == "^"
-                    || trimmed == "+ expected - actual"
                     || failure.detail.len() >= MESSAGE_LINES
                 {
                     self.reading = Reading::Stack;
@@ -115,6 +123,27 @@ impl Shape for Mocha {
                 if failure.detail.len() == 1 && !trimmed.ends_with(':') {
                     self.reading = Reading::Stack;
                 }
+            }
+            Reading::Diff(change) => {
+                if !trimmed.starts_with("at ") {
+                    change.line(text.len() - text.trim_start().len(), trimmed);
+                    return;
+                }
+                // Where the values differ, when the message did not show them (`expected [ [
+                // 1, 2.2, 1000 ], …(3) ] to deeply equal …`): the diff's first change, after
+                // its legend (which of `-` and `+` is expected is chai's choice).
+                let details: Vec<String> = change.details().collect();
+                if let Some(failure) = self.failures.current()
+                    && failure.detail.len() == 1
+                    && !details.is_empty()
+                {
+                    failure.add_detail(&format!("{DIFF_LEGEND}: {}", details.join(" · ")));
+                }
+                self.reading = Reading::Stack;
+                self.line(number, text);
+            }
+            Reading::Stack if trimmed == DIFF_LEGEND => {
+                self.reading = Reading::Diff(Change::at(text.len() - text.trim_start().len()));
             }
             Reading::Stack => {
                 // The place of the first frame in the tests' own code (`Context.<anonymous>`

@@ -12,6 +12,7 @@ mod bandit;
 mod biome;
 mod bun;
 mod catch2;
+mod change;
 mod cmake;
 mod crash;
 mod ctest;

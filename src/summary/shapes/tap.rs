@@ -17,6 +17,7 @@
 
 use serde_json::json;
 
+use super::change::Change;
 use super::names::{Counts, Failures, Names};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
@@ -106,56 +107,6 @@ struct Yaml {
     diff: Option<usize>,
     /// The diff's first change: the lines it removes (expected) and adds (actual).
     change: Change,
-}
-
-/// The first change of a unified diff: its `-` and `+` lines, each joined.
-#[derive(Debug, Default)]
-struct Change {
-    removed: String,
-    added: String,
-    /// Its lines are read; the rest of the diff is not.
-    done: bool,
-}
-
-/// How much of a change's removed or added lines is kept.
-const CHANGE_CHARS: usize = 160;
-
-impl Change {
-    /// A line of the diff, its headers (`--- expected`, `@@ -43,22 +43,22 @@`) passed over.
-    fn line(&mut self, t: &str) {
-        if self.done
-            || t.is_empty()
-            || t.starts_with("--- ")
-            || t.starts_with("+++ ")
-            || t.starts_with("@@")
-        {
-            return;
-        }
-        let side = match t.chars().next() {
-            Some('-') => &mut self.removed,
-            Some('+') => &mut self.added,
-            // A line alike after the change ends it.
-            _ => {
-                self.done = !(self.removed.is_empty() && self.added.is_empty());
-                return;
-            }
-        };
-        let line = t[1..].trim();
-        if side.len() < CHANGE_CHARS && !line.is_empty() {
-            if !side.is_empty() {
-                side.push(' ');
-            }
-            side.push_str(line);
-        }
-    }
-
-    /// `- "email": "<<a@b>",` and `+ "email": "<a@b>",`, as the diff has them.
-    fn details(&self) -> impl Iterator<Item = String> {
-        [('-', &self.removed), ('+', &self.added)]
-            .into_iter()
-            .filter(|(_, side)| !side.is_empty())
-            .map(|(sign, side)| format!("{sign} {}", crate::format::cut(side, CHANGE_CHARS)))
-    }
 }
 
 /// The last line of a failed test's log in automake's `test-suite.log`: `FAIL main (exit
@@ -680,7 +631,7 @@ impl Tap {
         if let Some(diff_indent) = y.diff {
             // A folded block (`diff: >`) has blank lines between its lines.
             if indent > diff_indent || t.is_empty() {
-                y.change.line(t);
+                y.change.line(indent, t);
                 return true;
             }
             y.diff = None;
