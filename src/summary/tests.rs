@@ -4710,8 +4710,8 @@ fn node_tap_diffs_show_their_first_change() {
     );
     assert!(
         line_with(&all, "should be equivalent").contains(
-            "- Object { \"type\": \"git\", \"url\": \"git+ssh://git@gist.github.com/123456.git\", } \
-             · + undefined · at test/normalize.js:179:5"
+            "-Object { \"type\": \"git\", \"url\": \"git+ssh://git@gist.github.com/123456.git\", } \
+             · +undefined · at test/normalize.js:179:5"
         ),
         "{all:#?}"
     );
@@ -4725,6 +4725,34 @@ fn node_tap_diffs_show_their_first_change() {
 
 fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
+}
+
+/// A CTest test that compares its output with what was expected shows how they differ: a
+/// normal diff's first hunk with its `<` and `>` lines (the script's trace, `+ diff a b`, is
+/// passed over), a unified diff's first change after the output's first line (what the diff
+/// is of); the rest of the diff is not read as the test's detail.
+#[test]
+fn ctest_outputs_compared_show_the_first_difference() {
+    let jsonc = failures_within(&corpus7("ctest-j2-jsonc.txt"), u64::MAX);
+    let parse = line_with(&jsonc, "14 - test_parse (Failed)");
+    assert!(
+        parse.ends_with(
+            "failed (set VERBOSE=1 to see full output): · 235c235 < json_tokener_parse_ex(tok, \
+             \"\\r\"        ,   4) ... OK: got object of type [string]: \"\\r\" · > \
+             json_tokener_parse_ex(tok, \"\\r\"        ,   4) ... OK: got object of type \
+             [string]: \"\\n\""
+        ),
+        "{parse}"
+    );
+    assert!(!jsonc.iter().any(|l| l.contains("+ diff ")), "{jsonc:#?}");
+    let cmark = failures_within(&corpus5("ctest-cmark.txt"), u64::MAX);
+    assert!(
+        line_with(&cmark, "3 - spectest_library (Failed)").ends_with(
+            "Example 25 (lines 650-658) Entity and numeric character references · -¾ ℋ ⅆ · \
+             +&amp;frac34; ℋ ⅆ"
+        ),
+        "{cmark:#?}"
+    );
 }
 
 /// chai's message elides the values it compares (`expected [ [ 1, 2.2, 1000 ], …(3) ] to deeply

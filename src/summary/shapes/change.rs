@@ -13,6 +13,8 @@ pub(crate) struct Change {
     column: Option<usize>,
     removed: String,
     added: String,
+    /// What separated the sign from the first line's text (`- "a"`, `+&amp;`), kept.
+    space: [bool; 2],
     /// Its lines are read; the rest of the diff is not.
     done: bool,
 }
@@ -37,9 +39,9 @@ impl Change {
         if t.starts_with("--- ") || t.starts_with("+++ ") || t.starts_with("@@") {
             return;
         }
-        let side = match t.chars().next() {
-            Some('-') if indent == column => &mut self.removed,
-            Some('+') if indent == column => &mut self.added,
+        let (side, space) = match t.chars().next() {
+            Some('-') if indent == column => (&mut self.removed, &mut self.space[0]),
+            Some('+') if indent == column => (&mut self.added, &mut self.space[1]),
             // A line alike after the change ends it.
             _ => {
                 self.done = !(self.removed.is_empty() && self.added.is_empty());
@@ -48,19 +50,33 @@ impl Change {
         };
         let line = t[1..].trim();
         if side.len() < CHANGE_CHARS && !line.is_empty() {
-            if !side.is_empty() {
+            if side.is_empty() {
+                *space = t[1..].starts_with(char::is_whitespace);
+            } else {
                 side.push(' ');
             }
             side.push_str(line);
         }
     }
 
-    /// `- "email": "<<a@b>",` and `+ "email": "<a@b>",`, as the diff has them.
+    /// Whether the first change is over (a line alike came after it).
+    pub(crate) fn is_read(&self) -> bool {
+        self.done
+    }
+
+    /// `- "email": "<<a@b>",` and `+ "email": "<a@b>",`, as the diff has them (a run of
+    /// blanks after the sign shown as one).
     pub(crate) fn details(&self) -> impl Iterator<Item = String> {
-        [('-', &self.removed), ('+', &self.added)]
-            .into_iter()
-            .filter(|(_, side)| !side.is_empty())
-            .map(|(sign, side)| format!("{sign} {}", crate::format::cut(side, CHANGE_CHARS)))
+        [
+            ('-', &self.removed, self.space[0]),
+            ('+', &self.added, self.space[1]),
+        ]
+        .into_iter()
+        .filter(|(_, side, _)| !side.is_empty())
+        .map(|(sign, side, space)| {
+            let space = if space { " " } else { "" };
+            format!("{sign}{space}{}", crate::format::cut(side, CHANGE_CHARS))
+        })
     }
 }
 
@@ -94,6 +110,17 @@ mod tests {
         ];
         assert_eq!(read(&diff), ["- \"a\", \"b\",", "+ \"c\","]);
         assert!(read(&["  --- expected", "     same"]).is_empty());
+        // No blank after the sign, none shown.
+        assert_eq!(
+            read(&[
+                "--- expected HTML",
+                "+++ actual HTML",
+                " <p>",
+                "-¾ ℋ",
+                "+&amp;frac34; ℋ"
+            ]),
+            ["-¾ ℋ", "+&amp;frac34; ℋ"]
+        );
         let mut chai = Change::at(6);
         for l in [
             "           \"5-2\"",

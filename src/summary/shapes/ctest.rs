@@ -6,7 +6,8 @@
 
 use serde_json::json;
 
-use super::names::{Counts, Failures};
+use super::change::Change;
+use super::names::{Counts, Failures, where_they_differ};
 use super::valgrind::{source_frame, split};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
@@ -36,6 +37,17 @@ pub(crate) struct Ctest {
     valgrind_header: Option<String>,
     /// The first `file:line: message` of the failed test's output.
     unworded: Option<String>,
+    /// A normal diff of the test's output against what was expected (`23,27c23,27`): its
+    /// hunk, and its first `<` line while the first `>` line is awaited.
+    diff: Option<(String, Option<String>)>,
+    /// A unified diff in the test's output (`--- expected HTML`), read for its first change
+    /// (`None` when read, or before one).
+    unified: Option<Change>,
+    /// The failed test's first unified diff is read.
+    unified_read: bool,
+    /// The failed test's first line of output: what a diff under it is of (`Example 25
+    /// (lines 650-658) Entity and numeric character references`).
+    first_line: Option<String>,
     /// A sanitizer's report being read: its first stack is over (a blank line after a frame),
     /// and the first frame in the tests' own code (`in test_chaos test/api/test_chaos.c:124`).
     sanitizer: Option<(bool, Option<String>)>,
@@ -63,6 +75,10 @@ impl Shape for Ctest {
                 .push(number, &format!("{test} - {name} ({status})"));
             self.in_output = true;
             self.valgrind_header = None;
+            self.diff = None;
+            self.unified = None;
+            self.unified_read = false;
+            self.first_line = None;
             self.sanitizer = None;
             self.googletest = false;
             return;
@@ -204,6 +220,62 @@ impl Ctest {
             }
             *stack_over |= t.is_empty();
         }
+        let trimmed = text.trim_start();
+        if self.first_line.is_none() && !trimmed.is_empty() {
+            self.first_line = Some(crate::format::cut(text, 200));
+        }
+        // A unified diff of the test's output (`--- expected HTML`): its first change, after
+        // the output's first line when nothing else said what failed; the rest of the diff
+        // is passed over.
+        if let Some(change) = &mut self.unified {
+            if !text.starts_with([' ', '-', '+', '@']) {
+                self.unified = None;
+            } else {
+                let wanted = !change.is_read();
+                change.line(text.len() - trimmed.len(), trimmed);
+                if wanted && change.is_read() {
+                    self.unified_read = true;
+                    let details: Vec<String> = change.details().collect();
+                    if !failure.has_detail()
+                        && let Some(first) = &self.first_line
+                    {
+                        failure.add_detail(first);
+                    }
+                    failure.add_essential_detail(&details.join(" · "));
+                }
+                return;
+            }
+        }
+        if text.starts_with("--- ") && !self.unified_read {
+            let mut change = Change::default();
+            change.line(0, text);
+            self.unified = Some(change);
+            return;
+        }
+        if let Some((hunk, old)) = &mut self.diff {
+            if let Some(line) = text.strip_prefix("< ") {
+                old.get_or_insert_with(|| line.to_owned());
+                return;
+            }
+            if let Some(line) = text.strip_prefix("> ") {
+                let (old, new) = match old {
+                    Some(old) => where_they_differ(old, line, DIFFERING_CHARS),
+                    None => (String::new(), line.to_owned()),
+                };
+                let old = if old.is_empty() {
+                    old
+                } else {
+                    format!("< {old} · ")
+                };
+                failure.add_essential_detail(&format!("{hunk} {old}> {new}"));
+                self.diff = None;
+                return;
+            }
+            if text != "---" {
+                self.diff = None;
+            }
+            return;
+        }
         if failure.detail.len() >= DETAIL_LINES || text.trim().is_empty() {
             return;
         }
@@ -216,6 +288,15 @@ impl Ctest {
             self.unworded = Some(crate::format::cut(text.trim(), 300));
         }
         if failure.has_detail() {
+            // A test script's trace of its commands (`+ diff a.expected a.out`) is not its
+            // output; the diff's first hunk says how the output differs.
+            if text.starts_with("+ ") {
+                return;
+            }
+            if is_hunk(text) {
+                self.diff = Some((text.to_owned(), None));
+                return;
+            }
             failure.add_detail(split(text).map_or(text, |(_, body)| body));
             return;
         }
@@ -239,6 +320,21 @@ impl Ctest {
             failure.add_detail(text);
         }
     }
+}
+
+/// How much of each side of a differing line is shown, around where they differ.
+const DIFFERING_CHARS: usize = 100;
+
+/// A normal diff's hunk: `23,27c23,27`, `235c235`, `4a5`.
+fn is_hunk(text: &str) -> bool {
+    let Some(at) = text.find(['a', 'c', 'd']) else {
+        return false;
+    };
+    let range = |r: &str| {
+        let mut parts = r.splitn(2, ',');
+        parts.all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    range(&text[..at]) && range(&text[at + 1..])
 }
 
 /// `#8 0x55abba99994e in test_chaos /src/test/api/test_chaos.c:124` → `in test_chaos
