@@ -3478,6 +3478,20 @@ fn corpus4(name: &str) -> Vec<u8> {
     fixture("corpus4", name)
 }
 
+/// A vitest or jest message that ends with `:` (`Expected "valid-exact" fixture not to throw an
+/// error but it did:`) is followed by what it introduces, the error that was thrown.
+#[test]
+fn a_js_message_ending_in_a_colon_is_followed_by_what_it_introduces() {
+    let all = failures_within(&corpus4("vitest-verbose-superstruct.txt"), u64::MAX);
+    assert!(
+        line_with(&all, "size > valid-exact").contains(
+            "fixture not to throw an error but it did: · StructError: Expected a string with a \
+             length of `4` but received one with a length of `4` · at test/index.test.ts:51:23"
+        ),
+        "{all:#?}"
+    );
+}
+
 /// jansson's tests under AddressSanitizer (CTest): each failing test's report names where the
 /// test itself reached the overflow, the first frame of its stack in the tests' code (not the
 /// allocation's stack, not the library's frames).

@@ -257,7 +257,12 @@ impl JsDetail {
         }
         let compared = t.starts_with("Expected") || t.starts_with("Received");
         self.value_next = compared && t.ends_with(':');
-        let wanted = compared || !failure.has_detail() || t.starts_with("Snapshot name: ");
+        // A message that ends with `:` (`Expected "x" fixture not to throw an error but it
+        // did:`) is followed by what it introduces (`StructError: …`).
+        let introduced =
+            failure.detail.len() == 1 && failure.detail.first().is_some_and(|m| m.ends_with(':'));
+        let wanted =
+            compared || introduced || !failure.has_detail() || t.starts_with("Snapshot name: ");
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;
