@@ -4737,6 +4737,29 @@ fn node_tap_diffs_show_their_first_change() {
     assert_eq!(rendered[at + 1], "# failed 4 of 10 tests");
 }
 
+/// After the first error of each kind, errors of those kinds at other places: those with a
+/// message or a file of their own first, of the rarer kinds first (standard's second undefined
+/// name, not the next of 850 extra semicolons in the first file).
+#[test]
+fn more_errors_of_a_kind_are_those_that_tell_more() {
+    let all = failures_within(&corpus6("standard-qs.txt"), u64::MAX);
+    for wanted in [
+        "  L2,096 /home/dev/qs/test/stringify.js:324:9: Object prototype is read only, \
+         properties should not be added. (no-extend-native)",
+        "  L300 /home/dev/qs/lib/stringify.js:22:14: 'utils' is not defined. (no-undef)",
+    ] {
+        assert!(all.iter().any(|l| l == wanted), "{wanted} in {all:#?}");
+    }
+    // The first file's extra semicolons and indentation: their first only.
+    for rule in ["(semi)", "(indent)"] {
+        let first_file: Vec<&String> = all
+            .iter()
+            .filter(|l| l.contains("lib/formats.js") && l.ends_with(rule))
+            .collect();
+        assert_eq!(first_file.len(), 1, "{first_file:#?}");
+    }
+}
+
 fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
 }

@@ -86,8 +86,11 @@ impl Tally {
 const MESSAGE_CHARS: usize = 200;
 /// Distinct (level, code) pairs whose first diagnostic is kept.
 const FIRSTS_KEPT: usize = 64;
-/// Errors without a code (or of a code seen before) kept at other places.
+/// Errors of a kind seen before, at other places, listed after the first of each kind.
 const MORE_ERRORS: usize = 6;
+/// Candidates for those kept per kind while reading: the first ones, or ones whose message
+/// differs from the kind's first (`'utils' is not defined` after `'option' is not defined`).
+const MORE_PER_KIND: usize = MORE_ERRORS;
 
 /// The first diagnostic of one level and code, and how often that pair occurred. An error
 /// without a code is of the kind its message's form says (`‘x’ undeclared here` is not `‘s’ has
@@ -98,7 +101,20 @@ struct First {
     level: Level,
     code: String,
     form: Option<String>,
+    /// Its message as printed, and its file.
+    header: String,
+    file: Option<String>,
     count: u64,
+    failure: Failure,
+}
+
+/// An error of a kind seen before, at another place: of `firsts[kind]`, and how much it
+/// tells that the first does not: a message of its own (not the first's word for word), a
+/// file of its own.
+#[derive(Debug)]
+struct More {
+    kind: usize,
+    news: u8,
     failure: Failure,
 }
 
@@ -114,7 +130,7 @@ pub(crate) struct Diagnostics {
     pub(crate) files: Tally,
     firsts: Vec<First>,
     /// Errors past the first of their code, each with its code.
-    more_errors: Vec<(String, Failure)>,
+    more_errors: Vec<More>,
     /// The diagnostic added last, when it was kept: its index in `firsts`, or in `more_errors`
     /// past `firsts`'s length.
     last_kept: Option<usize>,
@@ -178,21 +194,19 @@ impl Diagnostics {
         self.last_kept = None;
         let form = (code.is_none() || level == Level::Warning).then(|| form(header));
         let code = code.unwrap_or("");
-        if let Some(first) = self
+        if let Some(kind) = self
             .firsts
-            .iter_mut()
-            .find(|f| f.level == level && f.code == code && f.form == form)
+            .iter()
+            .position(|f| f.level == level && f.code == code && f.form == form)
         {
+            let first = &mut self.firsts[kind];
             first.count += 1;
             let elsewhere = location.is_some_and(|loc| !names_place(&first.failure.detail[0], loc));
-            if level == Level::Error
-                && !self.firsts_only
-                && self.more_errors.len() < MORE_ERRORS
-                && elsewhere
-            {
-                self.more_errors
-                    .push((code.to_owned(), failure(line, &described)));
-                self.last_kept = Some(FIRSTS_KEPT + self.more_errors.len() - 1);
+            if level == Level::Error && !self.firsts_only && elsewhere {
+                let own_message = first.header != cut_middle(header, MESSAGE_CHARS);
+                let own_file = first.file.as_deref() != location.map(file_of);
+                let news = u8::from(own_message) + u8::from(own_file);
+                self.keep_more(kind, news, failure(line, &described));
             }
         } else if self.firsts.len() < FIRSTS_KEPT {
             self.last_kept = Some(self.firsts.len());
@@ -200,10 +214,37 @@ impl Diagnostics {
                 level,
                 code: code.to_owned(),
                 form,
+                header: cut_middle(header, MESSAGE_CHARS),
+                file: location.map(|l| file_of(l).to_owned()),
                 count: 1,
                 failure: failure(line, &described),
             });
         }
+    }
+
+    /// An error of kind `kind` at another place, kept while its kind has fewer than
+    /// `MORE_PER_KIND`, or in place of one that tells less.
+    fn keep_more(&mut self, kind: usize, news: u8, failure: Failure) {
+        let more = More {
+            kind,
+            news,
+            failure,
+        };
+        let of_kind = self.more_errors.iter().filter(|m| m.kind == kind).count();
+        let slot = if of_kind < MORE_PER_KIND && self.more_errors.len() < FIRSTS_KEPT {
+            self.more_errors.push(more);
+            self.more_errors.len() - 1
+        } else if let Some(i) = self
+            .more_errors
+            .iter()
+            .position(|m| m.kind == kind && m.news < news)
+        {
+            self.more_errors[i] = more;
+            i
+        } else {
+            return;
+        };
+        self.last_kept = Some(FIRSTS_KEPT + slot);
     }
 
     /// A line of detail under the diagnostic added last (javac's `symbol: class X`), if that
@@ -211,7 +252,10 @@ impl Diagnostics {
     pub(crate) fn add_detail(&mut self, text: &str) {
         let failure = match self.last_kept {
             Some(i) if i < FIRSTS_KEPT => self.firsts.get_mut(i).map(|f| &mut f.failure),
-            Some(i) => self.more_errors.get_mut(i - FIRSTS_KEPT).map(|(_, f)| f),
+            Some(i) => self
+                .more_errors
+                .get_mut(i - FIRSTS_KEPT)
+                .map(|m| &mut m.failure),
             None => None,
         };
         if let Some(failure) = failure {
@@ -245,8 +289,22 @@ impl Diagnostics {
                 out.push_failure(f.failure.clone());
             }
         }
-        for (_, f) in self.more_errors.iter().filter(|(code, _)| listed(code)) {
-            out.push_failure(f.clone());
+        // Then errors of those kinds at other places: those that tell more first (a message,
+        // a file of their own), of the rarer kinds first, as many as `MORE_ERRORS`.
+        let mut more: Vec<&More> = self
+            .more_errors
+            .iter()
+            .filter(|m| listed(&self.firsts[m.kind].code))
+            .collect();
+        more.sort_by_key(|m| {
+            (
+                std::cmp::Reverse(m.news),
+                self.firsts[m.kind].count,
+                m.failure.line,
+            )
+        });
+        for m in more.into_iter().take(MORE_ERRORS) {
+            out.push_failure(m.failure.clone());
         }
         let mut warnings: Vec<&First> = self
             .firsts
@@ -326,6 +384,8 @@ impl Diagnostics {
                 .map(|f| {
                     f.code.capacity()
                         + f.form.as_ref().map_or(0, String::capacity)
+                        + f.header.capacity()
+                        + f.file.as_ref().map_or(0, String::capacity)
                         + failure(&f.failure)
                         + 32
                 })
@@ -333,9 +393,14 @@ impl Diagnostics {
             + self
                 .more_errors
                 .iter()
-                .map(|(c, f)| c.capacity() + failure(f))
+                .map(|m| 16 + failure(&m.failure))
                 .sum::<usize>()
     }
+}
+
+/// The file of a location: `src/a.rs:3:5` → `src/a.rs`.
+fn file_of(location: &str) -> &str {
+    location.split(':').next().unwrap_or(location)
 }
 
 /// The location `path:line` or `path:line:col` that starts `text`, for a path without spaces
