@@ -4760,6 +4760,18 @@ fn more_errors_of_a_kind_are_those_that_tell_more() {
     }
 }
 
+/// A test whose thread overflowed its stack does not panic: nextest's SIGABRT is explained by
+/// the thread's own line.
+#[test]
+fn nextest_names_a_stack_overflow() {
+    let all = failures_within(&corpus7("nextest-ci-hashbrown.txt"), u64::MAX);
+    assert_eq!(
+        line_with(&all, "set::test_set::test_eq"),
+        "  L170 hashbrown set::test_set::test_eq: SIGABRT · thread 'set::test_set::test_eq' \
+         (18157) has overflowed its stack"
+    );
+}
+
 fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
 }

@@ -135,6 +135,11 @@ impl Nextest {
                 failure.line = number;
                 failure.add_detail(&t[at + 1..]);
                 self.reading = Some(true);
+            } else if t.starts_with("thread '") && t.ends_with(" has overflowed its stack") {
+                // No panic: the test's thread overflowed its stack and the process aborted
+                // (`fatal runtime error: stack overflow, aborting` follows, said by this).
+                failure.line = number;
+                failure.add_detail(t);
             }
             return;
         }
