@@ -4772,6 +4772,23 @@ fn nextest_names_a_stack_overflow() {
     );
 }
 
+/// automake's test driver runs each test in a shell, which says how a test died just before
+/// its result (`test-driver: line 112:  1921 Aborted …`, then `FAIL: secretstream`): the
+/// result is named with it.
+#[test]
+fn an_automake_result_says_how_its_test_died() {
+    let rendered = report(&corpus3("make-check-libsodium.txt")).render();
+    let line = rendered
+        .iter()
+        .find(|l| l.contains("(automake): "))
+        .expect("automake's results");
+    assert!(
+        line.contains(", FAIL: secretstream (Aborted), ERROR: sodium_utils"),
+        "{line}"
+    );
+    assert!(line.contains("ERROR: generichash, "), "{line}");
+}
+
 fn corpus7(name: &str) -> Vec<u8> {
     fixture("corpus7", name)
 }

@@ -47,6 +47,11 @@ pub(crate) struct Tap {
     /// A result line (`FAIL: main`) waiting for the next: when that is a rule of `=` as long,
     /// it is the heading of the test's log in `test-suite.log`, printed after the results.
     automake_heading: Option<String>,
+    /// How the test of the result line waiting died, as the test driver's shell said it just
+    /// before (`test-driver: line 112:  1921 Aborted  "$@" …` → `Aborted`).
+    heading_died: Option<String>,
+    /// The shell's word for how the last line's job died.
+    died: Option<String>,
     /// The log's verdicts on the failed tests (`FAIL main (exit status: 4)`).
     automake_exits: Names,
     /// `339 of 340 tests passed`
@@ -127,8 +132,9 @@ impl Shape for Tap {
         if let Some(result) = self.automake_heading.take()
             && !(text.len() == result.len() && text.bytes().all(|b| b == b'='))
         {
-            self.automake_failed.push(&result);
+            self.push_automake(&result);
         }
+        let died = std::mem::replace(&mut self.died, job_died(text).map(str::to_owned));
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
         }
@@ -243,6 +249,7 @@ impl Shape for Tap {
                     self.in_report = false;
                 } else if let Some(rest) = text.strip_prefix("FAIL: ") {
                     self.automake_heading = Some(text.to_owned());
+                    self.heading_died = died;
                     // minicheck: `FAIL: test_x (during actual test at runtests.c:1084)`
                     if let Some((name, at)) = rest.split_once(" (during ") {
                         self.failures.push(number, name);
@@ -254,6 +261,7 @@ impl Shape for Tap {
             }
             Some(b'E' | b'X') if text.starts_with("ERROR: ") || text.starts_with("XPASS: ") => {
                 self.automake_heading = Some(text.to_owned());
+                self.heading_died = died;
             }
             Some(b'R') => {
                 if let Some(result) = text.strip_prefix("Result: ") {
@@ -337,7 +345,7 @@ impl Shape for Tap {
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         self.end_yaml();
         if let Some(result) = self.automake_heading.take() {
-            self.automake_failed.push(&result);
+            self.push_automake(&result);
         }
         let automake = self.automake_total.is_some();
         // tape leaves out `# fail 0` (and says `# ok`); node's runner prints every count.
@@ -591,6 +599,15 @@ impl Yaml {
 }
 
 impl Tap {
+    /// An automake result (`FAIL: secretstream`), with how its test died when the shell said
+    /// (`FAIL: secretstream (Aborted)`).
+    fn push_automake(&mut self, result: &str) {
+        match self.heading_died.take() {
+            Some(died) => self.automake_failed.push(&format!("{result} ({died})")),
+            None => self.automake_failed.push(result),
+        }
+    }
+
     /// A `not ok` failure, said by its `not ok` line when the name is that line's own.
     fn push(&mut self, line: u64, name: &str, said: Option<&str>) {
         self.failures.push(line, name);
@@ -721,6 +738,22 @@ impl Tap {
             }
         }
     }
+}
+
+/// How a shell's job died, as the shell reports it: `…/test-driver: line 112:  1921 Aborted
+/// "$@" >> "$log_file" 2>&1` → `Aborted` (`Segmentation fault`, `Killed`, `Aborted (core
+/// dumped)`).
+fn job_died(text: &str) -> Option<&str> {
+    let (_, rest) = text.split_once(": line ")?;
+    let (line, rest) = rest.split_once(':')?;
+    let rest = rest.trim_start();
+    let pid = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) || pid == 0 {
+        return None;
+    }
+    let word = rest[pid..].trim_start();
+    let word = word.split("  ").next().unwrap_or(word).trim_end();
+    (word.starts_with(|c: char| c.is_ascii_uppercase()) && word.len() <= 40).then_some(word)
 }
 
 /// Files of failed tests counted apart; the others are counted together.
