@@ -516,13 +516,16 @@ fn pytest_collection_error_is_a_failure_not_no_tests() {
         "tests: 0 run, 0 passed, 0 failed, 1 error (pytest, interrupted: 1 error during collection)"
     );
     assert!(!line.contains("no tests"));
-    // The cause, which a long run's head and tail would not show.
+    // The cause, which a long run's head and tail would not show, and where it was imported.
     assert_eq!(f["first_error"], PYTEST_IMPORT_ERROR);
     assert_eq!(
         r.render()[1..],
         [
             "[ctxoff] failed tests and errors (1):".to_owned(),
-            format!("  L18 ERROR collecting tests/test_units.py: {PYTEST_IMPORT_ERROR}"),
+            format!(
+                "  L18 ERROR collecting tests/test_units.py: {PYTEST_IMPORT_ERROR} · at \
+                 tests/test_units.py:3"
+            ),
         ]
     );
 }
@@ -4039,6 +4042,29 @@ fn pytest_explains_an_assertion_that_says_little() {
         line_with(&pathspec, "b'#' != b'")
             .contains("AssertionError: b'#' != b'\\\\#' · at tests/test_02_gitignore_base.py:29"),
         "{pathspec:#?}"
+    );
+}
+
+/// A setup error ends with the fixture's place alone (`/abs/tests/conftest.py:42`); a module
+/// that failed to import ends with its `E` line, placed by its frame in the tests' code
+/// (`tests/test_parser.py:17: in <module>`). An absolute path is shown from the tests'
+/// directory on.
+#[test]
+fn pytest_places_setup_and_collection_errors() {
+    let sqlparse = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
+    assert!(
+        sqlparse.iter().any(|l| l.ends_with(
+            "ERROR at setup of test_stream: fixture 'encoding' not found · at tests/conftest.py:42"
+        )),
+        "{sqlparse:#?}"
+    );
+    let arrow = failures_within(&corpus5("pytest-q-arrow.txt"), u64::MAX);
+    assert!(
+        line_with(&arrow, "ERROR collecting tests/test_parser.py").ends_with(
+            "ImportError: cannot import name 'ParserMatchError' from 'arrow.parser' \
+             (/home/dev/arrow-1.4.0/arrow/parser.py) · at tests/test_parser.py:17"
+        ),
+        "{arrow:#?}"
     );
 }
 

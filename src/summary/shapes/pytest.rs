@@ -100,6 +100,7 @@ impl Shape for Pytest {
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
                 if text.starts_with('=') {
+                    self.end_section();
                     self.end_doctest();
                     self.doctest = None;
                     let title = text.trim_matches('=');
@@ -123,6 +124,7 @@ impl Shape for Pytest {
             }
             Some(b'_') if self.in_report => {
                 if let Some(title) = section_title(text) {
+                    self.end_section();
                     self.end_doctest();
                     self.sections += 1;
                     self.failures.push(number, title);
@@ -433,6 +435,22 @@ impl Pytest {
         }
     }
 
+    /// A report's section is over: a failure that was not located (a module that failed to
+    /// import ends with its `E` line) is placed at its frame in the tests' code
+    /// (`tests/test_parser.py:17: in <module>`).
+    fn end_section(&mut self) {
+        if !self.open || self.located {
+            return;
+        }
+        if let Some(frame) = self.test_frame.take()
+            && let Some(failure) = self.failures.current()
+            && failure.has_detail()
+        {
+            failure.add_detail(&format!("at {frame}"));
+            self.located = true;
+        }
+    }
+
     /// An `E   …` line of the report: the first ones are the failure's detail.
     fn detail(&mut self, number: u64, detail: &str) {
         if !self.open {
@@ -532,11 +550,13 @@ impl Pytest {
                 return;
             }
         }
-        if !after.starts_with(": ") {
+        // `path:42` alone ends a setup error's report: where the fixture is.
+        if !after.starts_with(": ") && !after.trim_end().is_empty() {
             return;
         }
         let from = self.test_frame.take().filter(|_| !is_test(path));
-        let path = path.rsplit_once("/tests/").map_or(path, |(_, p)| p);
+        // An absolute path from the tests' directory on (`tests/conftest.py`).
+        let path = path.rfind("/tests/").map_or(path, |i| &path[i + 1..]);
         // An installed package is placed from its `site-packages` (the virtualenv's way to
         // it, `.tox/py/lib/python3.11/`, is the same for every frame and says nothing).
         let path = path
