@@ -4755,6 +4755,23 @@ fn node_tap_diffs_show_their_first_change() {
         ),
         "{all:#?}"
     );
+    // A block that ends with its diff's change (`...` next): the change is still read.
+    let ended: Vec<&str> = text
+        .lines()
+        .skip(31)
+        .take(11)
+        .map(|l| l.strip_prefix("        ").unwrap_or(l))
+        .chain(["  ..."])
+        .collect();
+    assert!(ended[0].starts_with("not ok 3 - "), "{ended:#?}");
+    let one = failures_within(ended.join("\n").as_bytes(), u64::MAX);
+    assert!(
+        line_with(&one, "bcrypt.json").ends_with(
+            "- \"email\": \"<<savedfastcool@gmail.com>\", · + \"email\": \
+             \"<savedfastcool@gmail.com>\","
+        ),
+        "{one:#?}"
+    );
     let rendered = report(&bytes).render();
     let at = rendered
         .iter()
@@ -4844,6 +4861,25 @@ fn ctest_outputs_compared_show_the_first_difference() {
              +&amp;frac34; ℋ ⅆ"
         ),
         "{cmark:#?}"
+    );
+    // A diff that ends with its change (no line alike after it): the change is still read.
+    let text = String::from_utf8_lossy(&corpus5("ctest-cmark.txt")).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let ended: Vec<&str> = lines[..3]
+        .iter()
+        .chain(&lines[29..42])
+        .chain(&[""])
+        .copied()
+        .collect();
+    assert!(
+        ended[4].starts_with("3/9 Test #3: spectest_library"),
+        "{ended:#?}"
+    );
+    assert_eq!(ended[ended.len() - 2], "+&amp;frac34; ℋ ⅆ");
+    let one = failures_within(ended.join("\n").as_bytes(), u64::MAX);
+    assert!(
+        line_with(&one, "3 - spectest_library (Failed)").ends_with("-¾ ℋ ⅆ · +&amp;frac34; ℋ ⅆ"),
+        "{one:#?}"
     );
 }
 

@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use super::change::Change;
-use super::names::{Counts, Failures, where_they_differ};
+use super::names::{Counts, Failure, Failures, where_they_differ};
 use super::valgrind::{source_frame, split};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
@@ -167,6 +167,12 @@ impl Shape for Ctest {
 impl Ctest {
     /// The failed test's output is over: without a worded problem, its first located line.
     fn end_output(&mut self) {
+        if let Some(change) = self.unified.take()
+            && !self.unified_read
+            && let Some(f) = self.failures.current()
+        {
+            take_change(&change, self.first_line.as_deref(), f);
+        }
         if let Some(unworded) = self.unworded.take()
             && let Some(f) = self.failures.current()
             && !f.has_detail()
@@ -224,27 +230,19 @@ impl Ctest {
         if self.first_line.is_none() && !trimmed.is_empty() {
             self.first_line = Some(crate::format::cut(text, 200));
         }
-        // A unified diff of the test's output (`--- expected HTML`): its first change, after
-        // the output's first line when nothing else said what failed; the rest of the diff
-        // is passed over.
+        // A unified diff of the test's output (`--- expected HTML`), read for its first change.
         if let Some(change) = &mut self.unified {
-            if !text.starts_with([' ', '-', '+', '@']) {
-                self.unified = None;
-            } else {
-                let wanted = !change.is_read();
+            let in_diff = text.starts_with([' ', '-', '+', '@']);
+            if in_diff && !change.is_read() {
                 change.line(text.len() - trimmed.len(), trimmed);
-                if wanted && change.is_read() {
-                    self.unified_read = true;
-                    let details: Vec<String> = change.details().collect();
-                    if !failure.has_detail()
-                        && let Some(first) = &self.first_line
-                    {
-                        failure.add_detail(first);
-                    }
-                    failure.add_essential_detail(&details.join(" · "));
-                }
+            }
+            if !self.unified_read && (change.is_read() || !in_diff) {
+                self.unified_read = take_change(change, self.first_line.as_deref(), failure);
+            }
+            if in_diff {
                 return;
             }
+            self.unified = None;
         }
         if text.starts_with("--- ") && !self.unified_read {
             let mut change = Change::default();
@@ -258,16 +256,14 @@ impl Ctest {
                 return;
             }
             if let Some(line) = text.strip_prefix("> ") {
-                let (old, new) = match old {
-                    Some(old) => where_they_differ(old, line, DIFFERING_CHARS),
-                    None => (String::new(), line.to_owned()),
+                let detail = match old {
+                    Some(old) => {
+                        let (old, new) = where_they_differ(old, line, DIFFERING_CHARS);
+                        format!("{hunk} < {old} · > {new}")
+                    }
+                    None => format!("{hunk} > {line}"),
                 };
-                let old = if old.is_empty() {
-                    old
-                } else {
-                    format!("< {old} · ")
-                };
-                failure.add_essential_detail(&format!("{hunk} {old}> {new}"));
+                failure.add_essential_detail(&detail);
                 self.diff = None;
                 return;
             }
@@ -320,6 +316,23 @@ impl Ctest {
             failure.add_detail(text);
         }
     }
+}
+
+/// A unified diff's first change, read or ended with the diff or the test's output, as the
+/// failure's detail, after the output's `first_line` when nothing else said what failed.
+/// Whether there was a change to take.
+fn take_change(change: &Change, first_line: Option<&str>, failure: &mut Failure) -> bool {
+    let details: Vec<String> = change.details().collect();
+    if details.is_empty() {
+        return false;
+    }
+    if !failure.has_detail()
+        && let Some(first) = first_line
+    {
+        failure.add_detail(first);
+    }
+    failure.add_essential_detail(&details.join(" · "));
+    true
 }
 
 /// How much of each side of a differing line is shown, around where they differ.

@@ -592,11 +592,25 @@ impl Yaml {
         };
         // `'1' == '2'` said the values already.
         let said = key != "error" && self.detail.first().is_some_and(|e| e.contains(value));
-        if self.detail.len() < 3 && !said {
+        if self.detail.len() < YAML_DETAILS && !said {
             self.detail.push(crate::format::cut_middle(&d, 200));
         }
     }
+
+    /// The `diff:` block is over (or the YAML block is): its first change is a detail.
+    fn end_diff(&mut self) {
+        if self.diff.take().is_some() {
+            for d in self.change.details() {
+                if self.detail.len() < YAML_DETAILS {
+                    self.detail.push(d);
+                }
+            }
+        }
+    }
 }
+
+/// Details kept of a YAML block.
+const YAML_DETAILS: usize = 3;
 
 impl Tap {
     /// An automake result (`FAIL: secretstream`), with how its test died when the shell said
@@ -651,12 +665,7 @@ impl Tap {
                 y.change.line(indent, t);
                 return true;
             }
-            y.diff = None;
-            for d in y.change.details() {
-                if y.detail.len() < 3 {
-                    y.detail.push(d);
-                }
-            }
+            y.end_diff();
         }
         if let Some((key, block_indent)) = y.block {
             if indent > block_indent {
@@ -717,9 +726,10 @@ impl Tap {
 
     /// The `not ok` read last is complete: a failure, unless only its subtests failed.
     fn end_yaml(&mut self) {
-        let Some(y) = self.yaml.take() else {
+        let Some(mut y) = self.yaml.take() else {
             return;
         };
+        y.end_diff();
         if y.subtests || !y.open {
             return;
         }
