@@ -88,8 +88,9 @@ const MESSAGE_CHARS: usize = 200;
 const FIRSTS_KEPT: usize = 64;
 /// Errors of a kind seen before, at other places, listed after the first of each kind.
 const MORE_ERRORS: usize = 6;
-/// Candidates for those kept per kind while reading: the first ones, or ones whose message
-/// differs from the kind's first (`'utils' is not defined` after `'option' is not defined`).
+/// Candidates for those kept while reading, in all and of one kind (the first ones, replaced
+/// by ones that tell more: `'utils' is not defined` after `'option' is not defined`).
+const MORE_KEPT: usize = 64;
 const MORE_PER_KIND: usize = MORE_ERRORS;
 
 /// The first diagnostic of one level and code, and how often that pair occurred. An error
@@ -231,7 +232,7 @@ impl Diagnostics {
             failure,
         };
         let of_kind = self.more_errors.iter().filter(|m| m.kind == kind).count();
-        let slot = if of_kind < MORE_PER_KIND && self.more_errors.len() < FIRSTS_KEPT {
+        let slot = if of_kind < MORE_PER_KIND && self.more_errors.len() < MORE_KEPT {
             self.more_errors.push(more);
             self.more_errors.len() - 1
         } else if let Some(i) = self

@@ -88,6 +88,7 @@ impl Shape for Mocha {
             return;
         }
         let trimmed = text.trim();
+        let indent = text.len() - text.trim_start().len();
         match &mut self.reading {
             Reading::Nothing => {}
             Reading::Title(..) => {
@@ -103,7 +104,7 @@ impl Shape for Mocha {
                     return;
                 }
                 if trimmed == DIFF_LEGEND {
-                    self.reading = Reading::Diff(Change::at(text.len() - text.trim_start().len()));
+                    self.reading = Reading::Diff(Change::at(indent));
                     return;
                 }
                 // Past the message and the values it compares: the caret under them, the
@@ -126,7 +127,7 @@ impl Shape for Mocha {
             }
             Reading::Diff(change) => {
                 if !trimmed.starts_with("at ") {
-                    change.line(text.len() - text.trim_start().len(), trimmed);
+                    change.line(indent, trimmed);
                     return;
                 }
                 // Where the values differ, when the message did not show them (`expected [ [
@@ -143,7 +144,7 @@ impl Shape for Mocha {
                 self.line(number, text);
             }
             Reading::Stack if trimmed == DIFF_LEGEND => {
-                self.reading = Reading::Diff(Change::at(text.len() - text.trim_start().len()));
+                self.reading = Reading::Diff(Change::at(indent));
             }
             Reading::Stack => {
                 // The place of the first frame in the tests' own code (`Context.<anonymous>`

@@ -508,10 +508,10 @@ impl Pytest {
         let wanted = match failure.detail.first() {
             None => useful,
             Some(first) => {
+                let short = first.chars().count() < 80;
                 failure.detail.len() == 1
                     && !is_chatter(d)
-                    && ((useful && first.chars().count() < 80)
-                        || (explains && (first.chars().count() < 80 || first.contains("..."))))
+                    && ((useful && short) || (explains && (short || first.contains("..."))))
             }
         };
         if wanted {
