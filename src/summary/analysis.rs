@@ -630,6 +630,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut said_messages: Vec<(&str, usize)> = Vec::new();
     let mut seen_forms: Vec<&str> = Vec::new();
     let mut seen_groups: Vec<&str> = Vec::new();
+    let nameless = |i: usize| all[i].name.is_empty();
     'rounds: for round in 0..4 {
         loop {
             let new_group = |i: usize| !seen_groups.contains(&groups[i]);
@@ -638,10 +639,18 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                 !chosen[i]
                     && !repeated
                     && match round {
-                        0 => forms[i]
-                            .as_deref()
-                            .is_some_and(|f| !seen_forms.contains(&f)),
-                        1 => messages[i].is_some_and(|m| !said_messages.iter().any(|s| s.0 == m)),
+                        0 => forms[i].as_deref().is_some_and(|f| {
+                            !seen_forms
+                                .iter()
+                                .any(|s| *s == f || (nameless(i) && alike(s, f)))
+                        }),
+                        // A log's record is told apart by its form: its messages differ in
+                        // times and ids.
+                        1 => {
+                            !nameless(i)
+                                && messages[i]
+                                    .is_some_and(|m| !said_messages.iter().any(|s| s.0 == m))
+                        }
                         2 => new_group(i),
                         _ => true,
                     }
@@ -719,6 +728,28 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     }
     listed
 }
+
+/// Whether two forms are one template with a word or two of its own each (`user bob not
+/// found: /admin/`, `user mallory not found: /admin/`): as many words, nearly all the same
+/// in the same places.
+fn alike(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    if a.len() != b.len() || a.len() < ALIKE_MIN_WORDS {
+        return false;
+    }
+    let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
+    same * ALIKE_SHARE_DEN >= a.len() * ALIKE_SHARE_NUM
+}
+
+const ALIKE_MIN_WORDS: usize = 4;
+const ALIKE_SHARE_NUM: usize = 2;
+const ALIKE_SHARE_DEN: usize = 3;
 
 /// `  … 4 more failed: a, b, …` for the failures of `all` not `chosen`, with as many names as
 /// fit in `limit` past `tokens`, the last failure's always; and the names it shows.

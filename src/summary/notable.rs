@@ -619,12 +619,7 @@ fn said(example: &Candidate, shown: Shown) -> bool {
     let start = start(text);
     // A log's record begins with its time and process: its end is what a failure's detail
     // quotes (`DETAIL:  Failing row contains …`).
-    let end = text
-        .char_indices()
-        .rev()
-        .nth(39)
-        .map_or(text, |(i, _)| &text[i..])
-        .trim_start();
+    let end = example.end.as_str();
     shown.failures.iter().any(|(line, said)| {
         *line == example.line
             || (line.abs_diff(example.line) <= 3
@@ -665,7 +660,42 @@ struct Candidate {
     line: u64,
     score: u8,
     text: String,
+    /// The line's last `END_CHARS` characters, which the text shown may have cut.
+    end: String,
+    /// The line's form (its values left out).
+    form: String,
 }
+
+impl Candidate {
+    fn new(line: u64, score: u8, text: &str, at: usize) -> Candidate {
+        let end = text
+            .char_indices()
+            .rev()
+            .nth(END_CHARS - 1)
+            .map_or(text, |(i, _)| &text[i..])
+            .trim();
+        Candidate {
+            line,
+            score,
+            text: example_text(text, at),
+            end: end.to_owned(),
+            form: super::shapes::names::form(&cut(text, FORM_CHARS)),
+        }
+    }
+}
+
+impl Candidate {
+    /// Whether it says what `other` says: a line of the same form that ends the same (the
+    /// same record at another time, by another process).
+    fn says_as(&self, other: &Candidate) -> bool {
+        self.form == other.form && self.end == other.end
+    }
+}
+
+/// How much of a line's end an example keeps to be recognised in a failure's detail.
+const END_CHARS: usize = 40;
+/// How much of a line its form is made of.
+const FORM_CHARS: usize = 300;
 
 /// The best candidates of one kind in one part of the output: highest score, then earliest.
 #[derive(Clone, Debug, Default)]
@@ -827,11 +857,7 @@ impl NotableCounter {
             };
             let score = example_score(text, at);
             if score > 0 && best.would_take(score) {
-                best.offer(Candidate {
-                    line: number,
-                    score,
-                    text: example_text(text, at),
-                });
+                best.offer(Candidate::new(number, score, text, at));
             }
         }
     }
@@ -843,7 +869,10 @@ impl NotableCounter {
             b.iter()
                 .map(|b| {
                     b.kept.capacity() * size_of::<Candidate>()
-                        + b.kept.iter().map(|c| c.text.capacity()).sum::<usize>()
+                        + b.kept
+                            .iter()
+                            .map(|c| c.text.capacity() + c.end.capacity() + c.form.capacity())
+                            .sum::<usize>()
                 })
                 .sum::<usize>()
         };
@@ -965,7 +994,7 @@ impl NotableCounter {
                 c
             })
             .collect();
-        let mut examples: Vec<(u64, String)> = Vec::new();
+        let mut examples: Vec<&Candidate> = Vec::new();
         // Each kind's best first; then more of the most telling kinds, diagnostics only.
         for round in 0..EXAMPLES_PER_KIND {
             let before = examples.len();
@@ -977,18 +1006,20 @@ impl NotableCounter {
                 let next = candidates.iter().find(|c| {
                     !examples
                         .iter()
-                        .any(|(m, text)| *m == c.line || uncut(text) == uncut(&c.text))
+                        .any(|e| e.line == c.line || e.text == c.text || c.says_as(e))
                 });
                 if let Some(c) = next
                     && (round == 0 || c.score == 3)
                 {
-                    examples.push((c.line, c.text.clone()));
+                    examples.push(c);
                 }
             }
             if examples.len() == before {
                 break;
             }
         }
+        let mut examples: Vec<(u64, String)> =
+            examples.iter().map(|c| (c.line, c.text.clone())).collect();
         examples.sort();
         examples
     }

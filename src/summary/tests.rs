@@ -1880,6 +1880,64 @@ fn summarised(
     super::summarise(analysis, &ends, tokenizer, 1000, Some(total))
 }
 
+/// A log's errors within a budget: one record of each template before a second of any
+/// (`user bob not found` and `user mallory not found` are one template), so the rarer faults
+/// further down (a CGI script's malformed header) are shown rather than the same denial twice.
+#[test]
+fn a_logs_errors_show_each_template_once_first() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let (_, apache) = summarised(&corpus5("apache2-foreground-log.txt"), &tokenizer);
+    let lines = apache.render();
+    let shown = lines.join("\n");
+    assert!(
+        shown.contains("L159 [authz_core:error] AH01630:"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("L167 [auth_basic:error] AH01618: user bob"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("malformed header from script 'upload.py'"),
+        "{shown}"
+    );
+    for repeat in ["L161 ", "L172 "] {
+        assert!(
+            !lines.iter().any(|l| l.starts_with(&format!("  {repeat}"))),
+            "{shown}"
+        );
+    }
+}
+
+/// An example is not the same record again at another time (PostgreSQL's two failed logins as
+/// `admin`), nor a record whose message a failure shown already quotes (the same Go panic
+/// served again, its line cut before the message).
+#[test]
+fn examples_do_not_repeat_a_record_or_a_failure_shown() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let (_, postgres) = summarised(&corpus4("postgres-log.txt"), &tokenizer);
+    let examples: Vec<String> = postgres
+        .render()
+        .into_iter()
+        .filter(|l| l.contains("password authentication failed for user \"admin"))
+        .collect();
+    assert!(examples.len() <= 1, "{examples:#?}");
+    let (_, go) = summarised(&corpus4("go-run-kvserver-log.txt"), &tokenizer);
+    let lines = go.render();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("L65 ") && l.contains("nil pointer dereference")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains(": ") && l.starts_with("  L87:")),
+        "{lines:#?}"
+    );
+}
+
 /// The notable lines are part of the budget: when the failures already took what head and
 /// tail may give (34 pytest failures), they are counted with one example, not two, so the
 /// summary stays within its budget.
@@ -3395,7 +3453,8 @@ fn logs_count_levels_and_detail_each_error() {
     assert_eq!(
         rendered(&r, "log:"),
         "log: 38 records (info ×32, error ×4, critical ×2), first error L176; 4 exceptions \
-         (SystemExit ×2, sqlite3.OperationalError ×1, sqlite3.ProgrammingError ×1)"
+         (SystemExit ×2, sqlite3.OperationalError ×1, sqlite3.ProgrammingError ×1); \
+         started L2, stopping L492"
     );
     let shown = failures_within(&gunicorn, u64::MAX).join("\n");
     assert!(
@@ -3692,8 +3751,58 @@ fn postgres_log_records_are_counted_by_their_own_levels() {
     let r = report(&corpus4("postgres-log.txt"));
     assert_eq!(
         rendered(&r, "log:"),
-        "log: 712 records (log ×695, error ×11, fatal ×6), first error L74"
+        "log: 712 records (log ×695, error ×11, fatal ×6), first error L74; started L2, \
+         stopping L736"
     );
+}
+
+/// A server's log says when the server came up and why it stopped (the signal or request, not
+/// the shutdown steps after it), each line quoted as printed: what a reader of a dev server's
+/// output asks first.
+#[test]
+fn a_servers_start_and_why_it_stopped_are_quoted() {
+    let cases = [
+        (
+            corpus4("postgres-log.txt"),
+            "started L2, stopping L736",
+            "LOG:  received fast shutdown request",
+        ),
+        (
+            corpus3("nginx-log.txt"),
+            "stopping L658",
+            "signal 3 (SIGQUIT) received from 6916, shutting down",
+        ),
+        (
+            corpus5("celery-worker-ingest.txt"),
+            "started L36, stopping L517",
+            "worker: Warm shutdown (MainProcess)",
+        ),
+        (
+            corpus5("apache2-foreground-log.txt"),
+            "started L3, stopping L356",
+            "AH00491: caught SIGTERM, shutting down",
+        ),
+        (
+            corpus3("gunicorn-flaskr-log.txt"),
+            "started L2, stopping L492",
+            "[INFO] Handling signal: term",
+        ),
+    ];
+    for (output, said, stop) in cases {
+        let r = report(&output);
+        let fact = rendered(&r, "log:");
+        assert!(fact.ends_with(said), "{fact}");
+        let lines = r.render();
+        let at = lines.iter().position(|l| l.starts_with("[ctxoff] log:"));
+        let quoted: Vec<&String> = lines[at.expect("a log fact") + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("[ctxoff]"))
+            .collect();
+        assert!(
+            quoted.last().is_some_and(|l| l.ends_with(stop)),
+            "{quoted:?}"
+        );
+    }
 }
 
 /// The line that names a crash report (`Internal Server Error: /notes/41/`) names that report
@@ -5030,7 +5139,7 @@ fn a_process_managers_ends_and_its_processes_logs() {
     assert_eq!(
         rendered(&r, "worker.1: log:"),
         "worker.1: log: 56 records (info ×48, error ×8), first error L21; 8 exceptions \
-         (ZeroDivisionError ×4, ValueError ×3, TypeError ×1)"
+         (ZeroDivisionError ×4, ValueError ×3, TypeError ×1); stopping L326"
     );
     assert!(rendered(&r, "web.1: access log: 56 requests, 11 failed").contains("500 ×3"));
     let r = report(&corpus7("concurrently-npm-deep-equal.txt"));

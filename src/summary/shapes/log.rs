@@ -12,7 +12,9 @@
 //! [`Fact::defers`]).
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
+use regex::Regex;
 use serde_json::json;
 
 use super::crash::Crashes;
@@ -33,6 +35,37 @@ const BEFORE_KEPT: usize = 1024;
 const THROW_SITE_WITHIN: u64 = 5;
 /// Distinct spellings of error levels kept for the read-more pattern.
 const SPELLINGS_KEPT: usize = 6;
+/// Lines longer than this are not read for the server's start and stop (they are data).
+const LIFECYCLE_WITHIN: usize = 400;
+/// How much of a start or stop line is quoted.
+const LIFECYCLE_CHARS: usize = 200;
+
+/// A server saying it is up: `ready to accept connections` (PostgreSQL, Redis), `celery@vm
+/// ready.`, `Listening at: http://…` (gunicorn), `Running on http://…` (Flask, Uvicorn),
+/// `resuming normal operations` (Apache), `Starting development server at …` (Django).
+static STARTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:[Rr]eady to accept|\bready\.?$|\b[Ll]istening (?:at|on)\b|[Rr]unning (?:on|at) https?://|resuming normal operations|[Ss]tarting development server|[Ss]erver started\b|\bStarted \S+ in [0-9.]+ ?s)",
+    )
+    .expect("valid regex")
+});
+
+/// Why a server stopped: a signal (`caught SIGTERM, shutting down`, `signal 3 (SIGQUIT)
+/// received`, honcho's `sending SIGTERM to worker.1`, gunicorn's `Handling signal: term`), a
+/// shutdown request (PostgreSQL's
+/// `received fast shutdown request`), an interrupt.
+static STOP_CAUSE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:\bSIG(?:TERM|INT|QUIT|KILL|ABRT)\b|[Hh]andling signal|[Rr]eceived signal|[Cc]aught signal|shutdown request|KeyboardInterrupt|Ctrl[-+]C)",
+    )
+        .expect("valid regex")
+});
+
+/// A server saying it stops, without why (`Shutting down`, celery's `Warm shutdown`).
+static STOPPING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:[Ss]hutting down|\b(?:[Ww]arm|[Cc]old|[Gg]raceful) shutdown\b)")
+        .expect("valid regex")
+});
 
 #[derive(Debug, Default)]
 pub(crate) struct Log {
@@ -69,10 +102,16 @@ pub(crate) struct Log {
     throw_site: Option<(u64, String, Option<String>)>,
     /// How the error levels were written (`ERROR`, `[error]`), for the read-more pattern.
     spellings: Vec<String>,
+    /// The first line that says the server is up.
+    started: Option<(u64, String)>,
+    /// The last line that says why it stopped, else the last that says it stops (and whether
+    /// it said why).
+    stopped: Option<(u64, String, bool)>,
 }
 
 impl Shape for Log {
     fn line(&mut self, number: u64, text: &str) {
+        self.lifecycle(number, text);
         let reading = self.crashes.is_open();
         let (raised, consumed) = self.crashes.line(text);
         if let Some(raised) = raised {
@@ -193,6 +232,21 @@ impl Shape for Log {
             }
             parts.push(crashes);
         }
+        let mut quoted = Vec::new();
+        if self.records >= MIN_RECORDS {
+            let mut said = Vec::new();
+            if let Some((line, text)) = self.started.take() {
+                said.push(format!("started L{}", thousands(line)));
+                quoted.push(text);
+            }
+            if let Some((line, text, _)) = self.stopped.take() {
+                said.push(format!("stopping L{}", thousands(line)));
+                quoted.push(text);
+            }
+            if !said.is_empty() {
+                parts.push(said.join(", "));
+            }
+        }
         let line = format!("log: {}", parts.join("; "));
         let json = json!({
             "shape": "log",
@@ -211,6 +265,7 @@ impl Shape for Log {
         let failures = self.failures.take_as("errors logged and exceptions raised");
         Some(
             Fact::new("log", vec![line], json)
+                .quoting(quoted)
                 .failures(failures)
                 .hint_if_failed(failed && !pattern.is_empty(), &hint)
                 .defers(),
@@ -227,6 +282,8 @@ impl Shape for Log {
                 .iter()
                 .map(|s| s.capacity() + 24)
                 .sum::<usize>()
+            + self.started.as_ref().map_or(0, |s| s.1.capacity())
+            + self.stopped.as_ref().map_or(0, |s| s.1.capacity())
     }
 }
 
@@ -246,6 +303,23 @@ enum Attach {
 }
 
 impl Log {
+    /// Notes the server's start (the first line saying it is up) and stop (the last line
+    /// saying why it stopped, else the last saying it stops).
+    fn lifecycle(&mut self, number: u64, text: &str) {
+        if text.len() > LIFECYCLE_WITHIN {
+            return;
+        }
+        if self.started.is_none() && STARTED.is_match(text) {
+            self.started = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS)));
+            return;
+        }
+        let cause = STOP_CAUSE.is_match(text);
+        let why_said = self.stopped.as_ref().is_some_and(|s| s.2);
+        if cause || (!why_said && STOPPING.is_match(text)) {
+            self.stopped = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS), cause));
+        }
+    }
+
     /// Python's report of a log call that failed (`--- Logging error ---`, the traceback of
     /// the formatting error, then `Call stack:`, `Message: …` and `Arguments: …`): the call
     /// that failed is the frame of the program's own code that made it, and what it passed.
@@ -696,6 +770,31 @@ fn trim_message(message: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_is_the_first_sign_of_life_and_a_stop_its_cause() {
+        let lines = [
+            "2026-12-02 07:02:42.508 UTC [15141] LOG:  starting PostgreSQL 15.18",
+            "1648:M 03 Dec 2026 13:42:19.636 * Ready to accept connections",
+            " * Running on http://127.0.0.1:5000",
+            "[2026-12-03 13:42:20] INFO:huey.consumer:MainThread:Received SIGTERM",
+            "[2026-12-03 13:42:20] INFO:huey.consumer:MainThread:Shutting down",
+            "1648:M 03 Dec 2026 13:43:11.063 # Redis is now ready to exit, bye bye...",
+            "2026/12/02 05:21:51 [notice] 6964#6964: signal 17 (SIGCHLD) received from 30",
+        ];
+        let mut log = Log::default();
+        for (k, line) in lines.iter().enumerate() {
+            log.lifecycle(k as u64 + 1, line);
+        }
+        assert_eq!(log.started.map(|s| s.0), Some(2));
+        // Why it stopped, not the steps of stopping after it.
+        assert_eq!(log.stopped.map(|s| s.0), Some(4));
+        let mut plain = Log::default();
+        plain.lifecycle(1, "INFO: order 12 is ready for pickup");
+        plain.lifecycle(2, "[INFO] Shutting down: Master");
+        assert_eq!(plain.started, None);
+        assert_eq!(plain.stopped.map(|s| s.0), Some(2));
+    }
 
     #[test]
     fn records_of_many_servers_and_loggers() {
