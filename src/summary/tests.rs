@@ -565,6 +565,27 @@ fn pytest_failures_default_tb_line_and_quiet() {
     }
 }
 
+/// `--tb=line` over many failures: each block of the report is the failure the short summary
+/// names in the same place, also when a captured output sits between its `E` line and where it
+/// failed, and when only some blocks are kept (the 80th, the first `KeyError`, is
+/// `test_latex`'s); a summary message pytest cut inside its first word (`- Assert...`) is no
+/// detail.
+#[test]
+fn pytest_tb_line_blocks_are_named_in_report_order() {
+    let lines = failures_within(&corpus3("pytest-tb-line-tabulate.txt"), u64::MAX);
+    let shown = lines.join("\n");
+    assert!(
+        shown.contains("test/test_input.py::test_sqlite3\n  L20 AssertionError · at "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("test/test_output.py::test_latex\n  L731 KeyError: ' ' · at "),
+        "{shown}"
+    );
+    assert!(!shown.contains("Assert..."), "{shown}");
+    assert!(!shown.contains("Ass..."), "{shown}");
+}
+
 #[test]
 fn jest_failures() {
     let r = facts("jest-failures.txt");

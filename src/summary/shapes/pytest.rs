@@ -35,6 +35,12 @@ pub(crate) struct Pytest {
     failures: Failures,
     /// Failures of the report not yet named (`--tb=line` has no sections).
     unnamed: usize,
+    /// `--tb=line`'s failures by their place in the report (0 the first), for those that may
+    /// still be kept: the summary names them in the same order.
+    blocks: Vec<(usize, u64)>,
+    /// How many of them were reported, and how many named.
+    blocks_reported: usize,
+    blocks_named: usize,
     /// Sections of the report (`____ test_x ____`), each a failure or error.
     sections: u64,
     failing: Names,
@@ -65,6 +71,8 @@ struct Doctest {
     got: String,
 }
 
+/// `--tb=line` failures remembered by their place before those no longer kept are forgotten.
+const BLOCKS_KEPT: usize = 256;
 /// How much of a string compared is shown, around where it differs.
 const COMPARED_CHARS: usize = 70;
 /// How long a doctest's expected or actual output may be, joined on one line.
@@ -167,8 +175,16 @@ impl Shape for Pytest {
                     self.interrupted = Some(rest.trim_end_matches(['!', ' ']).to_owned());
                 }
             }
-            Some(b'-') if self.in_report && text.starts_with("--") && text.ends_with('-') => {
-                // `--- Captured stdout call ---`: the failure's detail is over.
+            // `--- Captured stdout call ---`: the failure's detail is over. With `--tb=line`
+            // (its failure not named yet) the block still ends with where it failed
+            // (`test/common.py:9: AssertionError`), and the next `E` line starts the next
+            // failure.
+            Some(b'-')
+                if self.in_report
+                    && text.starts_with("--")
+                    && text.ends_with('-')
+                    && !self.failures.current().is_some_and(|f| f.name.is_empty()) =>
+            {
                 self.located = true;
             }
             Some(_) if self.in_report && !self.located => self.location(text),
@@ -457,6 +473,12 @@ impl Pytest {
             // `--tb=line`: no section before its `E` lines; the summary names it.
             self.failures.push(number, "");
             self.unnamed += 1;
+            self.blocks.push((self.blocks_reported, number));
+            self.blocks_reported += 1;
+            if self.blocks.len() > BLOCKS_KEPT {
+                let kept: Vec<u64> = self.failures.iter().map(|f| f.line).collect();
+                self.blocks.retain(|(_, line)| kept.contains(line));
+            }
             self.open = true;
             self.located = false;
             self.test_frame = None;
@@ -602,8 +624,16 @@ impl Pytest {
             return;
         }
         if self.unnamed > 0 {
+            // The summary's n-th failure is the report's n-th: named if it was kept.
             self.unnamed -= 1;
-            if let Some(failure) = self.failures.iter_mut().find(|f| f.name.is_empty()) {
+            let n = self.blocks_named;
+            self.blocks_named += 1;
+            let line = self.blocks.iter().find(|(k, _)| *k == n).map(|b| b.1);
+            if let Some(failure) = self
+                .failures
+                .iter_mut()
+                .find(|f| Some(f.line) == line && f.name.is_empty())
+            {
                 failure.name = short.to_owned();
                 failure.say(id);
             }
@@ -668,8 +698,14 @@ fn node_id(rest: &str) -> &str {
 }
 
 /// The message after the node id, empty when there is none.
+/// The short summary's message of a failure (`FAILED t.py::x - AssertionError`), nothing when
+/// pytest cut it to the terminal's width inside its first word (`- Assert...`).
 fn message(rest: &str) -> &str {
-    message_at(rest).map_or("", |i| &rest[i + 3..])
+    let message = message_at(rest).map_or("", |i| &rest[i + 3..]);
+    if message.ends_with("...") && !message.contains(' ') {
+        return "";
+    }
+    message
 }
 
 fn message_at(rest: &str) -> Option<usize> {
