@@ -565,6 +565,27 @@ fn pytest_failures_default_tb_line_and_quiet() {
     }
 }
 
+/// An assertion of values alone (`assert (1 == 2)`) is shown with the statement pytest marked
+/// with `>`, which says what the values are (`int(one_revindex) == 2`); one whose values say
+/// how it failed (`assert 'desc' == 'DESC'`) is not.
+#[test]
+fn pytest_shows_the_statement_of_an_assertion_of_values_alone() {
+    let jinja = failures_within(&corpus5("pytest-tb-long-jinja2.txt"), u64::MAX).join("\n");
+    assert!(
+        jinja.contains(
+            "assert (1 == 2) · +  where 1 = int('1') · > assert int(one_revindex) == 2 and \
+             int(two_revindex) == 1 · at tests/test_core_tags.py:63"
+        ),
+        "{jinja}"
+    );
+    let sqlparse = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX).join("\n");
+    assert!(
+        sqlparse
+            .contains("AssertionError: assert 'desc' == 'DESC' · at tests/test_grouping.py:471"),
+        "{sqlparse}"
+    );
+}
+
 /// `--tb=line` over many failures: each block of the report is the failure the short summary
 /// names in the same place, also when a captured output sits between its `E` line and where it
 /// failed, and when only some blocks are kept (the 80th, the first `KeyError`, is

@@ -59,6 +59,9 @@ pub(crate) struct Pytest {
     expected: Option<String>,
     /// Hypothesis's example that failed (`Failing test case: test_x(`, its arguments, `)`).
     example: Option<String>,
+    /// The source line the report marks with `>` (the statement that failed), until the
+    /// failure's first `E` line.
+    source: Option<String>,
 }
 
 /// A failing doctest's report: the example that failed, then what was expected and what came.
@@ -71,6 +74,8 @@ struct Doctest {
     got: String,
 }
 
+/// How much of the statement that failed is shown.
+const SOURCE_CHARS: usize = 160;
 /// `--tb=line` failures remembered by their place before those no longer kept are forgotten.
 const BLOCKS_KEPT: usize = 256;
 /// How much of a string compared is shown, around where it differs.
@@ -142,7 +147,14 @@ impl Shape for Pytest {
                     self.trace = Traceback::default();
                     self.example = None;
                     self.expected = None;
+                    self.source = None;
                     self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
+                }
+            }
+            Some(b'>') if self.in_report && self.open && !self.located => {
+                let statement = text[1..].trim();
+                if !statement.is_empty() {
+                    self.source = Some(cut(statement, SOURCE_CHARS));
                 }
             }
             Some(b'E') if self.in_report => {
@@ -584,6 +596,14 @@ impl Pytest {
         let path = path
             .rfind("/site-packages/")
             .map_or(path, |i| &path[i + 1..]);
+        // An assertion of values alone (`assert (1 == 2)`, explained at most by where one
+        // came from: `+  where 1 = int('1')`) is read with the statement that computed them.
+        if let Some(source) = self.source.take()
+            && failure.detail.len() <= 2
+            && says_little(&failure.detail[0])
+        {
+            failure.add_detail(&format!("> {source}"));
+        }
         let mut at = format!("at {path}:{}", &rest[..digits]);
         if let Some(from) = from {
             // Raised in the code under test, reached from the test's own line.
@@ -650,6 +670,22 @@ impl Pytest {
             f.say(id);
         }
     }
+}
+
+/// An assertion whose message is its values alone, numbers and the like (`AssertionError:
+/// assert (1 == 2)`, `assert False`): what they were computed from is in the statement.
+fn says_little(message: &str) -> bool {
+    let m = message.strip_prefix("AssertionError: ").unwrap_or(message);
+    let Some(expression) = m.strip_prefix("assert ") else {
+        return false;
+    };
+    expression
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .all(|w| {
+            w.is_empty()
+                || w.bytes().all(|b| b.is_ascii_digit())
+                || ["True", "False", "None", "and", "or", "not", "in", "is"].contains(&w)
+        })
 }
 
 /// pytest-xdist's `2 workers [5344 items]`.
