@@ -49,6 +49,8 @@ pub(crate) struct Analysis {
     prefixes: Prefixes,
     /// The packages' or processes' own runs, each read by shapes of its own too.
     sections: Sections,
+    /// The directory the command ran in (see [`Source::root`]).
+    root: Option<String>,
 }
 
 impl Analysis {
@@ -67,6 +69,7 @@ impl Analysis {
             lower: Vec::new(),
             prefixes: Prefixes::default(),
             sections: Sections::new(source),
+            root: source.root.clone(),
         }
     }
 
@@ -174,6 +177,15 @@ impl Analysis {
             };
             if lines(&all) <= lines(&facts) + SECTION_LINES * sections {
                 facts = all;
+            }
+        }
+        if let Some(root) = &self.root {
+            for failure in facts
+                .iter_mut()
+                .flat_map(|f| &mut f.failures)
+                .flat_map(Failures::iter_mut)
+            {
+                failure.relative_to(root);
             }
         }
         Findings {

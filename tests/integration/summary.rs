@@ -178,3 +178,33 @@ fn json_pytest_collection_error() {
         "pytest-collection-error--json",
     );
 }
+
+/// Paths under the directory the command ran in are shown from it on in the failures, as the
+/// reader who runs commands there names them (`File "pyflakes/reporter.py"`), run or piped;
+/// the head and tail stay as printed.
+#[test]
+fn failures_show_paths_from_the_working_directory() {
+    let world = World::new();
+    let project = world.dir.path().join("pyflakes-4.1.0");
+    std::fs::create_dir(&project).expect("project dir");
+    let output = std::fs::read_to_string(fixture("../corpus4/unittest-v-pyflakes.txt"))
+        .expect("fixture")
+        .replace("/home/dev/pyflakes-4.1.0", &project.to_string_lossy());
+    std::fs::write(project.join("out.txt"), output).expect("output");
+    let ran = ["--threshold", THRESHOLD, "sh", "-c", "cat out.txt; exit 1"];
+    let piped = world.sh("cat out.txt | ctxoff --threshold 200 --name unittest");
+    for mut cmd in [world.ctxoff(&ran), piped] {
+        cmd.current_dir(&project);
+        let out = run(&mut cmd);
+        let summary = stdout(&out);
+        let failures = summary
+            .split_once("[ctxoff] failed tests")
+            .map(|(_, rest)| rest)
+            .expect("failures listed");
+        assert!(
+            failures.contains("File \"pyflakes/reporter.py\", line 57, in syntaxError"),
+            "{summary}"
+        );
+        assert!(!failures.contains(&*project.to_string_lossy()), "{summary}");
+    }
+}

@@ -98,6 +98,9 @@ pub(crate) trait Shape: Send {
 #[derive(Clone, Debug)]
 pub(crate) struct Source {
     pub purpose: Purpose,
+    /// The directory it ran in: paths under it are shown from it on, as its reader (who runs
+    /// commands there) names them.
+    pub root: Option<String>,
 }
 
 impl Default for Source {
@@ -105,14 +108,19 @@ impl Default for Source {
     fn default() -> Source {
         Source {
             purpose: Purpose::Other,
+            root: None,
         }
     }
 }
 
 impl Source {
+    /// What `argv`, run in the current directory, printed (pipe mode: no `argv`).
     pub(crate) fn of(argv: &[String]) -> Source {
         Source {
             purpose: Invocation::of(argv).purpose(),
+            root: std::env::current_dir()
+                .ok()
+                .and_then(|d| d.to_str().map(str::to_owned)),
         }
     }
 }

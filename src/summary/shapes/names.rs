@@ -204,6 +204,38 @@ pub(crate) struct Failure {
     pub(crate) said: Option<String>,
 }
 
+/// `text` with each path under the directory `root` written from it on: `root/` left out
+/// where a path starts (at the start, after a space, a quote, a bracket, `=` or `:`).
+/// The root `/` is left alone: every absolute path is under it.
+pub(crate) fn relative<'a>(text: &'a str, root: &str) -> std::borrow::Cow<'a, str> {
+    let root = root.trim_end_matches('/');
+    if root.is_empty() || !root.starts_with('/') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let prefix = format!("{root}/");
+    if !text.contains(&prefix) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(&prefix) {
+        let starts_path = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c.is_whitespace() || "\"'`([{<=:,".contains(c));
+        let (before, after) = rest.split_at(at);
+        let under = &after[prefix.len()..];
+        out.push_str(before);
+        // The root itself (`cd /home/dev/proj/`) stays as written.
+        if !starts_path || under.is_empty() || under.starts_with(char::is_whitespace) {
+            out.push_str(&prefix);
+        }
+        rest = under;
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// Labels of a value compared, at the start of a detail.
 const VALUE_LABELS: [&str; 8] = [
     "Expected: ",
@@ -560,6 +592,19 @@ impl Failures {
 }
 
 impl Failure {
+    /// Its name and detail with each path under `root` written from `root` on
+    /// (`File "/home/dev/proj/pkg/a.py"` run in `/home/dev/proj`: `File "pkg/a.py"`).
+    pub(crate) fn relative_to(&mut self, root: &str) {
+        for text in std::iter::once(&mut self.name)
+            .chain(&mut self.detail)
+            .chain(&mut self.said)
+        {
+            if let std::borrow::Cow::Owned(relative) = relative(text, root) {
+                *text = relative;
+            }
+        }
+    }
+
     /// The runner's own line that said it failed (see [`Failure::said`]).
     pub(crate) fn say(&mut self, said: &str) {
         self.said = Some(cut(said.trim(), NAME_CHARS + SAID_CHARS));
@@ -664,6 +709,31 @@ pub(crate) fn is_place(detail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_under_the_root_are_written_from_it_on() {
+        let root = "/home/dev/proj";
+        for (text, want) in [
+            (
+                "File \"/home/dev/proj/pkg/a.py\", line 3, in f",
+                "File \"pkg/a.py\", line 3, in f",
+            ),
+            ("at /home/dev/proj/src/x.js:4:2", "at src/x.js:4:2"),
+            (
+                "(/home/dev/proj/a.go:1) and /home/dev/proj/b.go:2",
+                "(a.go:1) and b.go:2",
+            ),
+            // Not under it, not where a path starts, or the root itself: as written.
+            ("/home/dev/project/a.py:1", "/home/dev/project/a.py:1"),
+            ("/srv/home/dev/proj/a.py", "/srv/home/dev/proj/a.py"),
+            ("cd /home/dev/proj/ && make", "cd /home/dev/proj/ && make"),
+        ] {
+            assert_eq!(relative(text, root), want, "{text}");
+            assert_eq!(relative(text, "/home/dev/proj/"), want, "{text}");
+        }
+        assert_eq!(relative("/a/b.py", "/"), "/a/b.py");
+        assert_eq!(relative("/a/b.py", ""), "/a/b.py");
+    }
 
     #[test]
     fn a_value_of_many_lines_is_one_line_of_detail_of_bounded_length() {
