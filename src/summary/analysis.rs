@@ -759,7 +759,10 @@ fn alike(a: &str, b: &str) -> bool {
     same * ALIKE_SHARE_DEN >= a.len() * ALIKE_SHARE_NUM
 }
 
+/// Forms of fewer words are alike only when equal: a short message's one other word is what
+/// it says (`connect timeout: db`, `read timeout: db`).
 const ALIKE_MIN_WORDS: usize = 4;
+/// The share of their words two forms must have in the same places to be alike: two in three.
 const ALIKE_SHARE_NUM: usize = 2;
 const ALIKE_SHARE_DEN: usize = 3;
 

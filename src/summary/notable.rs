@@ -682,9 +682,7 @@ impl Candidate {
             form: super::shapes::names::form(&cut(text, FORM_CHARS)),
         }
     }
-}
 
-impl Candidate {
     /// Whether it says what `other` says: a line of the same form that ends the same (the
     /// same record at another time, by another process).
     fn says_as(&self, other: &Candidate) -> bool {
@@ -1004,9 +1002,9 @@ impl NotableCounter {
                 }
                 // Not a line chosen already, nor one that says the same.
                 let next = candidates.iter().find(|c| {
-                    !examples
-                        .iter()
-                        .any(|e| e.line == c.line || e.text == c.text || c.says_as(e))
+                    !examples.iter().any(|e| {
+                        e.line == c.line || uncut(&e.text) == uncut(&c.text) || c.says_as(e)
+                    })
                 });
                 if let Some(c) = next
                     && (round == 0 || c.score == 3)

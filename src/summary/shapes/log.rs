@@ -43,29 +43,20 @@ const LIFECYCLE_CHARS: usize = 200;
 /// A server saying it is up: `ready to accept connections` (PostgreSQL, Redis), `celery@vm
 /// ready.`, `Listening at: http://…` (gunicorn), `Running on http://…` (Flask, Uvicorn),
 /// `resuming normal operations` (Apache), `Starting development server at …` (Django).
-static STARTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?:[Rr]eady to accept|\bready\.?$|\b[Ll]istening (?:at|on)\b|[Rr]unning (?:on|at) https?://|resuming normal operations|[Ss]tarting development server|[Ss]erver started\b|\bStarted \S+ in [0-9.]+ ?s)",
-    )
-    .expect("valid regex")
-});
+const STARTED: &str = r"[Rr]eady to accept|\bready\.?$|\b[Ll]istening (?:at|on)\b|[Rr]unning (?:on|at) https?://|resuming normal operations|[Ss]tarting development server|[Ss]erver started\b|\bStarted \S+ in [0-9.]+ ?s";
 
 /// Why a server stopped: a signal (`caught SIGTERM, shutting down`, `signal 3 (SIGQUIT)
 /// received`, honcho's `sending SIGTERM to worker.1`, gunicorn's `Handling signal: term`), a
-/// shutdown request (PostgreSQL's
-/// `received fast shutdown request`), an interrupt.
-static STOP_CAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?:\bSIG(?:TERM|INT|QUIT|KILL|ABRT)\b|[Hh]andling signal|[Rr]eceived signal|[Cc]aught signal|shutdown request|KeyboardInterrupt|Ctrl[-+]C)",
-    )
-        .expect("valid regex")
-});
+/// shutdown request (PostgreSQL's `received fast shutdown request`), an interrupt.
+const STOP_CAUSE: &str = r"\bSIG(?:TERM|INT|QUIT|KILL|ABRT)\b|[Hh]andling signal|[Rr]eceived signal|[Cc]aught signal|shutdown request|KeyboardInterrupt|Ctrl[-+]C";
 
 /// A server saying it stops, without why (`Shutting down`, celery's `Warm shutdown`).
-static STOPPING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[Ss]hutting down|\b(?:[Ww]arm|[Cc]old|[Gg]raceful) shutdown\b)")
-        .expect("valid regex")
-});
+const STOPPING: &str = r"[Ss]hutting down|\b(?:[Ww]arm|[Cc]old|[Gg]raceful) shutdown\b";
+
+/// The three, in that order (one regex of all three searches a line more slowly than they
+/// do).
+static LIFECYCLE: LazyLock<[Regex; 3]> =
+    LazyLock::new(|| [STARTED, STOP_CAUSE, STOPPING].map(|r| Regex::new(r).expect("valid regex")));
 
 #[derive(Debug, Default)]
 pub(crate) struct Log {
@@ -232,21 +223,31 @@ impl Shape for Log {
             }
             parts.push(crashes);
         }
-        let mut quoted = Vec::new();
-        if self.records >= MIN_RECORDS {
-            let mut said = Vec::new();
-            if let Some((line, text)) = self.started.take() {
-                said.push(format!("started L{}", thousands(line)));
-                quoted.push(text);
-            }
-            if let Some((line, text, _)) = self.stopped.take() {
-                said.push(format!("stopping L{}", thousands(line)));
-                quoted.push(text);
-            }
-            if !said.is_empty() {
-                parts.push(said.join(", "));
-            }
+        // A server's start and stop, when the output is a log of records.
+        let (started, stopped) = if self.records >= MIN_RECORDS {
+            (
+                self.started.take(),
+                self.stopped.take().map(|(l, t, _)| (l, t)),
+            )
+        } else {
+            (None, None)
+        };
+        let said: Vec<String> = [("started", &started), ("stopping", &stopped)]
+            .iter()
+            .filter_map(|(what, at)| {
+                at.as_ref()
+                    .map(|(l, _)| format!("{what} L{}", thousands(*l)))
+            })
+            .collect();
+        if !said.is_empty() {
+            parts.push(said.join(", "));
         }
+        let place = |at: &Option<(u64, String)>| {
+            at.as_ref().map_or(
+                serde_json::Value::Null,
+                |(l, t)| json!({"line": l, "text": t}),
+            )
+        };
         let line = format!("log: {}", parts.join("; "));
         let json = json!({
             "shape": "log",
@@ -255,6 +256,8 @@ impl Shape for Log {
             "errors": self.errors,
             "exceptions_raised": self.crashes_read,
             "exceptions": self.exceptions.json(),
+            "started": place(&started),
+            "stopping": place(&stopped),
         });
         let mut pattern: Vec<String> = self.spellings.iter().map(|s| regex::escape(s)).collect();
         if self.crashes_read > 0 {
@@ -265,7 +268,7 @@ impl Shape for Log {
         let failures = self.failures.take_as("errors logged and exceptions raised");
         Some(
             Fact::new("log", vec![line], json)
-                .quoting(quoted)
+                .quoting(started.into_iter().chain(stopped).map(|(_, t)| t).collect())
                 .failures(failures)
                 .hint_if_failed(failed && !pattern.is_empty(), &hint)
                 .defers(),
@@ -309,13 +312,14 @@ impl Log {
         if text.len() > LIFECYCLE_WITHIN {
             return;
         }
-        if self.started.is_none() && STARTED.is_match(text) {
+        let [started, cause, stopping] = &*LIFECYCLE;
+        if self.started.is_none() && started.is_match(text) {
             self.started = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS)));
             return;
         }
-        let cause = STOP_CAUSE.is_match(text);
+        let cause = cause.is_match(text);
         let why_said = self.stopped.as_ref().is_some_and(|s| s.2);
-        if cause || (!why_said && STOPPING.is_match(text)) {
+        if cause || (!why_said && stopping.is_match(text)) {
             self.stopped = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS), cause));
         }
     }
