@@ -7,6 +7,7 @@
 //! shape was not recognised. A summariser that panics loses its own shape for the rest of the
 //! output and nothing else: each call into a shape is isolated.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::ops::RangeInclusive;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -598,7 +599,17 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
     let mut compact = false;
     let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
-    let messages: Vec<Option<&str>> = all.iter().map(|f| f.message()).collect();
+    // A log's record (a failure without a name) is told by its message without its numbers:
+    // times, ports and process ids differ from one record to the next.
+    let messages: Vec<Option<Cow<str>>> = all
+        .iter()
+        .map(|f| {
+            f.message().map(|m| match f.name.is_empty() {
+                true => Cow::Owned(without_numbers(m)),
+                false => Cow::Borrowed(m),
+            })
+        })
+        .collect();
     let rarity: Vec<usize> = messages
         .iter()
         .map(|m| messages.iter().filter(|n| *n == m).count())
@@ -610,8 +621,8 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         .map(|form| {
             let mut seen: Vec<&str> = Vec::new();
             for (m, _) in messages.iter().zip(&forms).filter(|(_, g)| *g == form) {
-                if let Some(m) = m
-                    && !seen.contains(m)
+                if let Some(m) = m.as_deref()
+                    && !seen.contains(&m)
                 {
                     seen.push(m);
                 }
@@ -656,13 +667,9 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                                 .iter()
                                 .any(|s| *s == f || (nameless(i) && alike(s, f)))
                         }),
-                        // A log's record is told apart by its form: its messages differ in
-                        // times and ids.
-                        1 => {
-                            !nameless(i)
-                                && messages[i]
-                                    .is_some_and(|m| !said_messages.iter().any(|s| s.0 == m))
-                        }
+                        1 => messages[i]
+                            .as_deref()
+                            .is_some_and(|m| !said_messages.iter().any(|s| s.0 == m)),
                         2 => new_group(i),
                         _ => true,
                     }
@@ -693,7 +700,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             tokens += costs[i];
             chosen[i] = true;
             said.push(&all[i].detail);
-            said_messages.extend(messages[i].map(|m| (m, i)));
+            said_messages.extend(messages[i].as_deref().map(|m| (m, i)));
             seen_forms.extend(forms[i].as_deref());
             seen_groups.push(groups[i]);
         }
@@ -709,7 +716,9 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let (_, mut named) = names_shown(&chosen, tokens);
     for i in 0..all.len() {
         let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
-        let shown_by = messages[i].and_then(|m| said_messages.iter().find(|s| s.0 == m));
+        let shown_by = messages[i]
+            .as_deref()
+            .and_then(|m| said_messages.iter().find(|s| s.0 == m));
         let Some(&(_, j)) = shown_by.filter(|_| !chosen[i] && !repeated) else {
             continue;
         };
@@ -739,6 +748,24 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         listed.lines.push(line);
     }
     listed
+}
+
+/// `text` with each run of digits as one `0`.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut digits = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !digits {
+                out.push('0');
+            }
+            digits = true;
+        } else {
+            out.push(c);
+            digits = false;
+        }
+    }
+    out
 }
 
 /// Whether two forms are one template with a word or two of its own each (`user bob not
@@ -894,6 +921,7 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
 fn repeat_line(failure: &Failure, first: &Failure) -> String {
     let mut line = match &failure.said {
         Some(said) => format!("{said}\n  L{} ", thousands(failure.line)),
+        None if failure.name.is_empty() => format!("  L{} ", thousands(failure.line)),
         None => format!("  L{} {}: ", thousands(failure.line), failure.name),
     };
     line.push_str(&format!("same as L{}", thousands(first.line)));

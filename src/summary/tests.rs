@@ -1951,6 +1951,20 @@ fn a_logs_errors_show_each_template_once_first() {
     }
 }
 
+/// A log's record served again at another time, on another port, is the same message: within
+/// a budget that holds only some, the second way the server failed (a compaction panic) comes
+/// before the same nil dereference again, which is then said to be the same in a few tokens.
+#[test]
+fn a_logs_record_again_is_the_same_message() {
+    let lines = failures_within(&corpus4("go-run-kvserver-log.txt"), 190);
+    let shown = lines.join("\n");
+    assert!(
+        shown.contains("L65 ") && shown.contains("L420 panic: runtime error: slice bounds"),
+        "{shown}"
+    );
+    assert!(lines.iter().any(|l| l == "  L179 same as L65"), "{shown}");
+}
+
 /// An example is not the same record again at another time (PostgreSQL's two failed logins as
 /// `admin`), nor a record whose message a failure shown already quotes (the same Go panic
 /// served again, its line cut before the message).
