@@ -593,12 +593,10 @@ impl Failures {
 
 impl Failure {
     /// Its name and detail with each path under `root` written from `root` on
-    /// (`File "/home/dev/proj/pkg/a.py"` run in `/home/dev/proj`: `File "pkg/a.py"`).
+    /// (`File "/home/dev/proj/pkg/a.py"` run in `/home/dev/proj`: `File "pkg/a.py"`); the
+    /// runner's own line stays as printed.
     pub(crate) fn relative_to(&mut self, root: &str) {
-        for text in std::iter::once(&mut self.name)
-            .chain(&mut self.detail)
-            .chain(&mut self.said)
-        {
+        for text in std::iter::once(&mut self.name).chain(&mut self.detail) {
             if let std::borrow::Cow::Owned(relative) = relative(text, root) {
                 *text = relative;
             }
