@@ -499,7 +499,8 @@ impl Findings {
                 .map(|l| l.text.as_str())
                 .collect();
             for fact in &mut facts {
-                fact.quoted.retain(|q| !ends.contains(q.as_str()));
+                fact.quoted
+                    .retain(|q| !ends.iter().any(|e| e.ends_with(q.as_str())));
             }
         }
         Report {

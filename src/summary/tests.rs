@@ -3813,8 +3813,8 @@ fn postgres_log_records_are_counted_by_their_own_levels() {
 }
 
 /// A server's log says when the server came up and why it stopped (the signal or request, not
-/// the shutdown steps after it), each line quoted as printed: what a reader of a dev server's
-/// output asks first.
+/// the shutdown steps after it), each line quoted (a record from its level on) unless head or
+/// tail shows it: what a reader of a dev server's output asks first.
 #[test]
 fn a_servers_start_and_why_it_stopped_are_quoted() {
     let cases = [
@@ -3846,8 +3846,8 @@ fn a_servers_start_and_why_it_stopped_are_quoted() {
     ];
     for (output, said, stop) in cases {
         let r = report(&output);
-        let fact = rendered(&r, "log:");
-        assert!(fact.ends_with(said), "{fact}");
+        let stated = rendered(&r, "log:");
+        assert!(stated.ends_with(said), "{stated}");
         let lines = r.render();
         let at = lines.iter().position(|l| l.starts_with("[ctxoff] log:"));
         let quoted: Vec<&String> = lines[at.expect("a log fact") + 1..]
@@ -3858,7 +3858,25 @@ fn a_servers_start_and_why_it_stopped_are_quoted() {
             quoted.last().is_some_and(|l| l.ends_with(stop)),
             "{quoted:?}"
         );
+        let json = &fact(&r, "log")["stopping"];
+        assert!(
+            json["text"].as_str().is_some_and(|t| t.ends_with(stop)),
+            "{json}"
+        );
+        assert!(said.ends_with(&format!("stopping L{}", json_u64(&json["line"]))));
     }
+    // A record is quoted from its level on (its time and process say nothing there).
+    let postgres = report(&corpus4("postgres-log.txt")).render();
+    assert!(
+        postgres.contains(&"LOG:  received fast shutdown request".to_owned()),
+        "{postgres:#?}"
+    );
+    // A line the tail shows is not quoted again.
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let (preview, apache) = summarised(&corpus5("apache2-foreground-log.txt"), &tokenizer);
+    let stop = "AH00491: caught SIGTERM, shutting down";
+    assert!(preview.tail.iter().any(|l| l.text.ends_with(stop)));
+    assert!(!apache.render().iter().any(|l| l.ends_with(stop)));
 }
 
 /// The line that names a crash report (`Internal Server Error: /notes/41/`) names that report

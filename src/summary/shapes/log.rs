@@ -313,14 +313,22 @@ impl Log {
             return;
         }
         let [started, cause, stopping] = &*LIFECYCLE;
+        // A record from its level on, as printed (`LOG:  received fast shutdown request`): its
+        // time and process say nothing here, and a line of head or tail that ends so is it.
+        let quote = || {
+            let from = record(text)
+                .and_then(|r| text.find(r.spelling))
+                .unwrap_or(0);
+            cut(text[from..].trim_end(), LIFECYCLE_CHARS)
+        };
         if self.started.is_none() && started.is_match(text) {
-            self.started = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS)));
+            self.started = Some((number, quote()));
             return;
         }
         let cause = cause.is_match(text);
         let why_said = self.stopped.as_ref().is_some_and(|s| s.2);
         if cause || (!why_said && stopping.is_match(text)) {
-            self.stopped = Some((number, cut(text.trim_end(), LIFECYCLE_CHARS), cause));
+            self.stopped = Some((number, quote(), cause));
         }
     }
 
