@@ -600,6 +600,13 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut costs: Vec<u64> = lines.iter().map(|l| cost(l)).collect();
     let mut compact = false;
     let forms: Vec<Option<String>> = all.iter().map(|f| f.form()).collect();
+    let words: Vec<Vec<&str>> = forms
+        .iter()
+        .map(|f| {
+            f.as_deref()
+                .map_or(Vec::new(), |f| f.split_whitespace().collect())
+        })
+        .collect();
     // A log's record (a failure without a name) is told by its message without its numbers:
     // times, ports and process ids differ from one record to the next.
     let messages: Vec<Option<Cow<str>>> = all
@@ -652,7 +659,8 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     let mut said: Vec<&[String]> = Vec::new();
     // The messages shown, each with the failure that showed it.
     let mut said_messages: Vec<(&str, usize)> = Vec::new();
-    let mut seen_forms: Vec<&str> = Vec::new();
+    // The failures chosen whose form is shown.
+    let mut seen_forms: Vec<usize> = Vec::new();
     let mut seen_groups: Vec<&str> = Vec::new();
     let nameless = |i: usize| all[i].name.is_empty();
     'rounds: for round in 0..4 {
@@ -663,11 +671,13 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                 !chosen[i]
                     && !repeated
                     && match round {
-                        0 => forms[i].as_deref().is_some_and(|f| {
-                            !seen_forms
-                                .iter()
-                                .any(|s| *s == f || (nameless(i) && alike(s, f)))
-                        }),
+                        0 => {
+                            forms[i].is_some()
+                                && !seen_forms.iter().any(|&j| {
+                                    forms[j] == forms[i]
+                                        || (nameless(i) && alike(&words[j], &words[i]))
+                                })
+                        }
                         1 => messages[i]
                             .as_deref()
                             .is_some_and(|m| !said_messages.iter().any(|s| s.0 == m)),
@@ -702,7 +712,9 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
             chosen[i] = true;
             said.push(&all[i].detail);
             said_messages.extend(messages[i].as_deref().map(|m| (m, i)));
-            seen_forms.extend(forms[i].as_deref());
+            if forms[i].is_some() {
+                seen_forms.push(i);
+            }
             seen_groups.push(groups[i]);
         }
     }
@@ -769,21 +781,14 @@ fn without_numbers(text: &str) -> String {
     out
 }
 
-/// Whether two forms are one template with a word or two of its own each (`user bob not
-/// found: /admin/`, `user mallory not found: /admin/`): as many words, nearly all the same
-/// in the same places.
-fn alike(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    let (a, b): (Vec<&str>, Vec<&str>) = (
-        a.split_whitespace().collect(),
-        b.split_whitespace().collect(),
-    );
+/// Whether two forms, by their words, are one template with a word or two of its own each
+/// (`user bob not found: /admin/`, `user mallory not found: /admin/`): as many words, nearly
+/// all the same in the same places.
+fn alike(a: &[&str], b: &[&str]) -> bool {
     if a.len() != b.len() || a.len() < ALIKE_MIN_WORDS {
         return false;
     }
-    let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
+    let same = a.iter().zip(b).filter(|(x, y)| x == y).count();
     same * ALIKE_SHARE_DEN >= a.len() * ALIKE_SHARE_NUM
 }
 

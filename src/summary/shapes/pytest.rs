@@ -33,12 +33,10 @@ pub(crate) struct Pytest {
     /// Failures and errors in report order, named by their section (or, with `--tb=line`,
     /// by the summary).
     failures: Failures,
-    /// Failures of the report not yet named (`--tb=line` has no sections).
-    unnamed: usize,
-    /// `--tb=line`'s failures by their place in the report (0 the first), for those that may
-    /// still be kept: the summary names them in the same order.
+    /// `--tb=line`'s failures (it has no sections) by their place in the report (0 the
+    /// first), for those that may still be kept: the summary names them in the same order.
     blocks: Vec<(usize, u64)>,
-    /// How many of them were reported, and how many named.
+    /// How many of them were reported, and how many named (those between are unnamed yet).
     blocks_reported: usize,
     blocks_named: usize,
     /// Sections of the report (`____ test_x ____`), each a failure or error.
@@ -484,7 +482,6 @@ impl Pytest {
         if !self.open {
             // `--tb=line`: no section before its `E` lines; the summary names it.
             self.failures.push(number, "");
-            self.unnamed += 1;
             self.blocks.push((self.blocks_reported, number));
             self.blocks_reported += 1;
             if self.blocks.len() > BLOCKS_KEPT {
@@ -643,9 +640,8 @@ impl Pytest {
             }
             return;
         }
-        if self.unnamed > 0 {
+        if self.blocks_named < self.blocks_reported {
             // The summary's n-th failure is the report's n-th: named if it was kept.
-            self.unnamed -= 1;
             let n = self.blocks_named;
             self.blocks_named += 1;
             let line = self.blocks.iter().find(|(k, _)| *k == n).map(|b| b.1);
