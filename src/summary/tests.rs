@@ -1810,6 +1810,50 @@ fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
     );
 }
 
+/// A server logging JSON records (Fastify's pino, corpus 4): each request is counted once at
+/// its end (`res.statusCode`), named by the method and URL of its beginning (`incoming
+/// request`, same `reqId`), though Fastify logs an error record with the status before it.
+#[test]
+fn access_log_of_json_records_counts_each_request_once_at_its_end() {
+    let text = String::from_utf8(corpus4("node-fastify-log.txt")).unwrap();
+    let r = report(text.as_bytes());
+    let f = fact(&r, "access log");
+    let completed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("\"msg\":\"request completed\""))
+        .collect();
+    let count = |needle: &str| completed.iter().filter(|l| l.contains(needle)).count() as u64;
+    assert_eq!(json_u64(&f["requests"]), completed.len() as u64);
+    assert_eq!(json_u64(&f["statuses"]["500"]), count("\"statusCode\":500"));
+    assert_eq!(json_u64(&f["statuses"]["404"]), count("\"statusCode\":404"));
+    assert_eq!(
+        json_u64(&f["failed"]),
+        count("\"statusCode\":4") + count("\"statusCode\":5")
+    );
+    assert_eq!(json_u64(&f["methods"]["DELETE"]), 1);
+    let shown = r.render().join("\n");
+    assert!(shown.contains("  L21 GET /report 500\n"), "{shown}");
+}
+
+/// pino-http logs a request whole in one record (`req` and `res`), and a warning its handler
+/// logged for it (`req.log.warn`) before that: the warning is the failed request's reason.
+#[test]
+fn access_log_of_json_records_gives_a_failed_request_its_warning() {
+    let r = report(&fixture("more", "pino-http-express.txt"));
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (8, 4));
+    assert_eq!(
+        f["statuses"],
+        serde_json::json!({"200": 4, "404": 2, "400": 1, "500": 1})
+    );
+    let shown = r.render().join("\n");
+    assert!(
+        shown.contains("  L4 GET /items/9 404: item not found\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("  L5 POST /items 400\n"), "{shown}");
+}
+
 /// nginx's combined format, and lines that only look like requests in other output.
 #[test]
 fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
