@@ -496,11 +496,11 @@ impl Findings {
                 .head
                 .iter()
                 .chain(&p.tail)
-                .map(|l| l.text.as_str())
+                .map(|l| l.text.trim_end())
                 .collect();
             for fact in &mut facts {
                 fact.quoted
-                    .retain(|q| !ends.iter().any(|e| e.ends_with(q.as_str())));
+                    .retain(|q| !ends.iter().any(|e| e.ends_with(q.trim_end())));
             }
         }
         Report {

@@ -1577,7 +1577,7 @@ mod properties {
         }
     }
 
-    /// Every output of the seven corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the nine corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<Vec<u8>> {
         static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
@@ -1586,7 +1586,7 @@ mod properties {
             let mut all = Vec::new();
             for corpus in [
                 "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
-                "corpus8",
+                "corpus8", "corpus9",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
@@ -1807,6 +1807,103 @@ fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
              Unsupported method ('POST')"
         ),
         "{failures}"
+    );
+}
+
+fn corpus9(name: &str) -> Vec<u8> {
+    fixture("corpus9", name)
+}
+
+/// coverage.py's table under pytest-cov (corpus 9): files and files below 100% counted from
+/// the table, its TOTAL row and the least covered file's row quoted under its header, as
+/// printed.
+#[test]
+fn coverage_py_table_counts_files_and_quotes_the_total_and_the_least_covered() {
+    let bytes = corpus9("pytest-cov-natsort.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    let f = fact(&r, "coverage");
+    // The rows between the header's rule and TOTAL's, counted directly.
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("Name ")).unwrap();
+    let total = lines.iter().position(|l| l.starts_with("TOTAL ")).unwrap();
+    let rows: Vec<&str> = lines[header + 2..total - 1].to_vec();
+    assert_eq!(json_u64(&f["files"]), rows.len() as u64);
+    let below = rows.iter().filter(|r| !r.contains(" 100%")).count() as u64;
+    assert_eq!(json_u64(&f["below_100"]), below);
+    assert_eq!(f["total"]["line"], (total + 1) as u64);
+    assert_eq!(f["total"]["percent"], 91.0);
+    assert_eq!(
+        rendered(&r, "coverage"),
+        "coverage (coverage.py): 11 files, 5 below 100%; total 91%"
+    );
+    let shown = r.render().join("\n");
+    assert!(
+        shown.contains(
+            "Name                                 Stmts   Miss  Cover   Missing\n\
+             TOTAL                                  588     51    91%\n\
+             natsort/compat/locale.py                46     17    63%   27-55, 81\n"
+        ),
+        "{shown}"
+    );
+}
+
+/// pytest-cov under nox with `--cov-fail-under=100` (corpus 9): the minimum not reached is
+/// said, with pytest-cov's closing line (the exact total), not xdist's earlier one.
+#[test]
+fn coverage_below_its_required_minimum_is_said_with_the_closing_line() {
+    let r = report(&corpus9("nox-installer.txt"));
+    let f = fact(&r, "coverage");
+    assert_eq!(
+        f["threshold"]["text"],
+        "FAIL Required test coverage of 100% not reached. Total coverage: 99.83%"
+    );
+    assert!(rendered(&r, "coverage").ends_with("; required minimum not reached"));
+    assert_eq!((json_u64(&f["files"]), json_u64(&f["below_100"])), (10, 1));
+    assert!(
+        f["lowest"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("installer/records.py") && t.ends_with("99%   143"))
+    );
+}
+
+/// istanbul's text table (jest `--coverage`, corpus 9): files are the rows under a directory's
+/// row, the total is `All files`, a file is below 100% when any of its four figures is, and the
+/// least covered is the lowest `% Stmts`.
+#[test]
+fn istanbul_table_counts_files_and_quotes_all_files_and_the_least_covered() {
+    let bytes = corpus9("jest-coverage-cron-parser.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    let f = fact(&r, "coverage");
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("% Stmts"))
+        .skip(1)
+        .take_while(|l| l.contains('|'))
+        .collect();
+    let files: Vec<&str> = table.into_iter().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(json_u64(&f["files"]), files.len() as u64);
+    let below = files
+        .iter()
+        .filter(|l| {
+            l.split('|')
+                .skip(1)
+                .take(4)
+                .any(|c| c.trim().parse::<f64>().is_ok_and(|p| p < 100.0))
+        })
+        .count() as u64;
+    assert_eq!(json_u64(&f["below_100"]), below);
+    assert_eq!(f["tool"], "istanbul");
+    assert!(
+        f["total"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("All files                 |   99.63 |    99.37 |"))
+    );
+    assert!(
+        f["lowest"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("CronExpression.ts       |   98.41 |"))
     );
 }
 

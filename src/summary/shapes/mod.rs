@@ -14,6 +14,7 @@ mod bun;
 mod catch2;
 mod change;
 mod cmake;
+mod coverage;
 mod crash;
 mod ctest;
 mod cunit;
@@ -156,6 +157,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ounit::Ounit>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
+        Box::<coverage::Coverage>::default(),
         Box::<tasks::Tasks>::default(),
         Box::<numbered::Numbered>::default(),
         Box::<rustc::Rustc>::default(),
