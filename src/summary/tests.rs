@@ -5489,6 +5489,29 @@ fn cargo_names_the_targets_that_failed() {
 /// AVA's default reporter: its closing counts in its words, the `✔` lines counted for the
 /// passed tests it does not state beside failures, each failed test with what differed and
 /// where, an uncaught exception with its error, and the file that exited with it.
+/// AVA's `✘ [fail]:` line puts a failed assertion's message after the test's title; the
+/// failure's block is headed by the title alone, and its detail (the place, the message, what
+/// was not true) belongs to that failure, not to the block before (query-string, corpus 9).
+#[test]
+fn ava_failure_with_its_message_on_the_fail_line_gets_its_own_block() {
+    let all = failures_within(&corpus9("ava-query-string.txt"), u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "  L2 extract › extracts query string from url: at test/extract.js:5 · - \
+             '?abc=def&hij=klm' · + 'abc=def&hij=klm'\n"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "  L8 parse-url › handles query-heavy URLs without splitting the whole URL: at \
+             test/parse-url.js:30 · Expected URL parsing to avoid splitting the whole URL. Took \
+             286.7518319999999ms. · Value is not `true`: false\n"
+        ),
+        "{all}"
+    );
+}
+
 #[test]
 fn ava_counts_failures_and_crashed_files() {
     let bytes = fixture("more", "ava-camelcase.txt");

@@ -229,6 +229,10 @@ impl Shape for Ava {
     }
 }
 
+/// How long a block's title must be to name a failure whose `✘` line it begins: a shorter
+/// line of the block (`false`) begins names by chance.
+const TITLE_MIN_CHARS: usize = 8;
+
 impl Ava {
     /// A line after the first `─`: a failure's title begins its block; in a block, the place
     /// (`test.js:39`) and what differed are its detail, the source excerpt (`  39:   t.is(…`)
@@ -238,6 +242,21 @@ impl Ava {
             return;
         }
         if self.failures.named(t).is_some() {
+            self.end_block();
+            self.block = Some(t.to_owned());
+            return;
+        }
+        // AVA's `✘ [fail]:` line puts a failed assertion's message after the title (`parse ›
+        // handles … URL Expected URL parsing to avoid …`); its block is headed by the title
+        // alone, which names it from here on (the message is in the block).
+        let titled = |name: &str| {
+            name.len() > t.len() + 1 && name.starts_with(t) && name[t.len()..].starts_with(' ')
+        };
+        if t.chars().count() >= TITLE_MIN_CHARS
+            && let Some(failure) = self.failures.find(titled)
+        {
+            failure.name = t.to_owned();
+            failure.message_form = None;
             self.end_block();
             self.block = Some(t.to_owned());
             return;

@@ -511,14 +511,19 @@ impl Failures {
 
     /// The kept failure named `name`, the latest first.
     pub(crate) fn named(&mut self, name: &str) -> Option<&mut Failure> {
-        if self.last.as_ref().is_some_and(|l| l.name == name) {
+        self.find(|n| n == name)
+    }
+
+    /// The last failure kept whose name `matches`.
+    pub(crate) fn find(&mut self, matches: impl Fn(&str) -> bool) -> Option<&mut Failure> {
+        if self.last.as_ref().is_some_and(|l| matches(&l.name)) {
             return self.last.as_mut();
         }
         self.kept
             .iter_mut()
             .chain(&mut self.new_forms)
             .rev()
-            .find(|f| f.name == name)
+            .find(|f| matches(&f.name))
     }
 
     /// The list, taken out to be stated under `heading`; an empty one is left.
