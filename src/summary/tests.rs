@@ -1907,6 +1907,45 @@ fn istanbul_table_counts_files_and_quotes_all_files_and_the_least_covered() {
     );
 }
 
+/// node-tap runs each test file as a subtest: the top level's `not ok` lines are the failed
+/// files, named in the TAP line (without node-tap's `# time=` directive) since the list of
+/// failures is of the assertions under them; a coverage table of nothing but 100% is a count
+/// (node-semver, corpus 9).
+#[test]
+fn node_tap_names_its_failed_files_and_a_full_coverage_table_is_a_count() {
+    let bytes = corpus9("tap-node-semver.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    let top: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("not ok "))
+        .map(|l| {
+            l.split(" - ")
+                .nth(1)
+                .unwrap()
+                .split(" # time=")
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(top.len(), 5);
+    assert_eq!(
+        rendered(&r, "TAP:"),
+        format!("TAP: 12 planned, 7 ok, 5 not ok: {}", top.join(", "))
+    );
+    assert_eq!(
+        rendered(&r, "coverage"),
+        "coverage (istanbul): 12 files, all at 100%"
+    );
+    assert!(
+        fact(&r, "coverage")["total"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("All files           |     100 |"))
+    );
+    let shown = r.render().join("\n");
+    assert!(!shown.contains("% Stmts"), "{shown}");
+}
+
 /// A server logging JSON records (Fastify's pino, corpus 4): each request is counted once at
 /// its end (`res.statusCode`), named by the method and URL of its beginning (`incoming
 /// request`, same `reqId`), though Fastify logs an error record with the status before it.

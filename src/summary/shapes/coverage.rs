@@ -126,9 +126,13 @@ impl Shape for Coverage {
             Tool::Istanbul => "istanbul",
         };
         let mut line = format!(
-            "coverage ({tool}): {}, {} below 100%",
+            "coverage ({tool}): {}, {}",
             plural(table.files, "file", "files"),
-            thousands(table.below)
+            if table.below == 0 {
+                "all at 100%".to_owned()
+            } else {
+                format!("{} below 100%", thousands(table.below))
+            }
         );
         // istanbul's total is four figures, which its quoted row shows.
         if let Some(total) = table.total.as_ref().filter(|_| table.tool == Tool::Python) {
@@ -140,10 +144,14 @@ impl Shape for Coverage {
         if self.thresholds > 0 {
             line.push_str("; required minimum not reached");
         }
-        let mut quoted = vec![table.header.text.clone()];
-        quoted.extend(table.total.iter().map(|r| r.text.clone()));
-        quoted.extend(table.lowest.iter().map(|r| r.text.clone()));
-        quoted.extend(self.threshold.iter().map(|(_, t)| t.clone()));
+        // A table of nothing but 100% says no more than its count.
+        let mut quoted = Vec::new();
+        if table.below > 0 || self.threshold.is_some() {
+            quoted.push(table.header.text.clone());
+            quoted.extend(table.total.iter().map(|r| r.text.clone()));
+            quoted.extend(table.lowest.iter().map(|r| r.text.clone()));
+            quoted.extend(self.threshold.iter().map(|(_, t)| t.clone()));
+        }
         let row = |r: &Row| json!({"line": r.line, "text": r.text, "percent": r.percent, "lowest": r.lowest});
         let json = json!({
             "shape": "coverage",

@@ -73,6 +73,11 @@ pub(crate) struct Tap {
     check_messages: Failures,
     /// The files of the failed tests, from their YAML's `location:` (node's test runner).
     files: Counts,
+    /// The top level's `not ok` tests (node-tap's test files), named when subtests failed
+    /// under them: the list of failures is of the subtests.
+    top_failed: Names,
+    /// Whether a `not ok` was indented (a subtest's).
+    nested: bool,
 }
 
 /// What Check's closing lines said: checks, failures, errors, and in how many runs.
@@ -141,6 +146,11 @@ impl Shape for Tap {
         if let Some(rest) = text.trim_start().strip_prefix("not ok")
             && let Some(name) = not_ok_name(rest)
         {
+            if text.starts_with("not ok") {
+                self.top_failed.push(name);
+            } else {
+                self.nested = true;
+            }
             let (name, said) = match &self.test {
                 Some(test) if name.starts_with("should ") => (format!("{test} > {name}"), None),
                 _ => (name.to_owned(), Some(text.trim().to_owned())),
@@ -452,11 +462,18 @@ impl Shape for Tap {
                 .plan
                 .map(|n| format!("{} planned, ", thousands(n)))
                 .unwrap_or_default();
-            lines.push(format!(
+            let mut line = format!(
                 "TAP: {plan}{} ok, {} not ok",
                 thousands(self.ok),
                 thousands(self.not_ok)
-            ));
+            );
+            if self.nested && self.top_failed.total > 0 {
+                line.push_str(&format!(
+                    ": {}",
+                    self.top_failed.render(self.top_failed.total)
+                ));
+            }
+            lines.push(line);
         }
         let json = json!({
             "shape": "tap",
@@ -467,6 +484,7 @@ impl Shape for Tap {
             "prove_tests": self.prove_totals.map(|t| t.1),
             "result": self.result,
             "failed_files": self.failed_files.json(),
+            "top_failed": self.top_failed.json(),
             "automake_total": self.automake_total,
             "automake_failed": self.automake_failed.json(),
             "passed_of": self.passed_of.map(|(p, o)| json!({"passed": p, "of": o})),
@@ -515,6 +533,7 @@ impl Shape for Tap {
         }) + self.test.as_ref().map_or(0, String::capacity)
             + self.failures.approx_heap()
             + self.failed_files.approx_heap()
+            + self.top_failed.approx_heap()
             + self.automake_exits.approx_heap()
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
@@ -851,7 +870,8 @@ fn not_ok_name(rest: &str) -> Option<&str> {
     if name.contains("# TODO") || name.contains("# todo") {
         return None;
     }
-    Some(name)
+    // node-tap's `# time=8000.228ms` directive is no part of the name.
+    Some(name.split(" # time=").next().unwrap_or(name))
 }
 
 /// The place of a stack frame in the project's files: `Ctx.<anonymous> (/a/test/x.js:508:12)`
