@@ -489,18 +489,20 @@ impl Findings {
             notable_report(self.notable, &self.facts, omitted, &failures, preview)
         };
         // A runner's line a fact quotes is not said twice: shown in the head or tail, it is
-        // read there.
+        // read there (blanks apart: a table's row is quoted without its trailing ones).
         let mut facts = self.facts;
         if let Some(p) = preview {
-            let ends: std::collections::HashSet<&str> = p
+            let ends: Vec<String> = p
                 .head
                 .iter()
                 .chain(&p.tail)
-                .map(|l| l.text.trim_end())
+                .map(|l| single_blanks(&l.text))
                 .collect();
             for fact in &mut facts {
-                fact.quoted
-                    .retain(|q| !ends.iter().any(|e| e.ends_with(q.trim_end())));
+                fact.quoted.retain(|q| {
+                    let q = single_blanks(q);
+                    !ends.iter().any(|e| e.ends_with(&q))
+                });
             }
         }
         Report {
@@ -761,6 +763,18 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         listed.lines.push(line);
     }
     listed
+}
+
+/// `text` without its trailing blanks and with each run of blanks as one.
+fn single_blanks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if !out.is_empty() || text.starts_with(' ') {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// `text` with each run of digits as one `0`.

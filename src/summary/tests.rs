@@ -1946,6 +1946,47 @@ fn node_tap_names_its_failed_files_and_a_full_coverage_table_is_a_count() {
     assert!(!shown.contains("% Stmts"), "{shown}");
 }
 
+/// A Sphinx build with `-n -W` (pyparsing, corpus 9): warnings and errors counted line by
+/// line, errors listed, then the first warning of each category; a warning that goes on to
+/// an exception takes the exception's last line and its category from the end of it.
+#[test]
+fn sphinx_counts_its_problems_and_shows_the_first_of_each_category() {
+    let bytes = corpus9("sphinx-build-pyparsing.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    let f = fact(&r, "sphinx");
+    let count = |level: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(&format!("{level}: ")) || l.contains(&format!(": {level}: ")))
+            .count() as u64
+    };
+    assert_eq!(json_u64(&f["warnings"]), count("WARNING"));
+    assert_eq!(json_u64(&f["errors"]), count("ERROR"));
+    // Sphinx's own count is of both.
+    assert_eq!(
+        json_u64(&f["closing_warnings"]),
+        count("WARNING") + count("ERROR")
+    );
+    assert_eq!(json_u64(&f["categories"]["ref.class"]), 38);
+    // The log's reading of the same lines is superseded.
+    assert!(!shapes(&r).contains(&"log".to_string()), "{:?}", shapes(&r));
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains("  L49 /home/dev/pyparsing-3.3.3/docs/whats_new_in_3_2.rst:12: ERROR: Unknown directive type \"contentz\".\n"),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "  L29 WARNING: autodoc: failed to import 'one_of_many' from module \
+             'pyparsing.helpers'; the following exception was raised: · AttributeError: \
+             one_of_many · [autodoc.import_object]\n"
+        ),
+        "{all}"
+    );
+    let categories = all.matches("WARNING: ").count();
+    assert_eq!(categories, 8, "{all}");
+}
+
 /// A server logging JSON records (Fastify's pino, corpus 4): each request is counted once at
 /// its end (`res.statusCode`), named by the method and URL of its beginning (`incoming
 /// request`, same `reqId`), though Fastify logs an error record with the status before it.

@@ -53,7 +53,7 @@ impl Table {
             tool,
             header: Row {
                 line,
-                text: cut(text.trim_end(), ROW_CHARS),
+                text: row_text(text),
                 percent: 0.0,
                 lowest: 0.0,
             },
@@ -226,7 +226,7 @@ fn python_row(table: &mut Table, number: u64, text: &str) -> bool {
     }
     let row = Row {
         line: number,
-        text: cut(text.trim_end(), ROW_CHARS),
+        text: row_text(text),
         percent,
         lowest: percent,
     };
@@ -260,7 +260,7 @@ fn istanbul_row(table: &mut Table, number: u64, text: &str) -> bool {
     };
     let row = Row {
         line: number,
-        text: cut(text.trim_end(), ROW_CHARS),
+        text: row_text(text),
         percent,
         lowest,
     };
@@ -285,6 +285,11 @@ fn is_threshold(text: &str) -> bool {
         || text.contains("Coverage failure: total of")
         || (text.contains("coverage threshold for") && text.contains("not met"))
         || (text.contains("Coverage for ") && text.contains("does not meet"))
+}
+
+/// A row as printed, without its trailing blanks, cut to `ROW_CHARS`.
+fn row_text(text: &str) -> String {
+    cut(text.trim_end(), ROW_CHARS)
 }
 
 /// `91`, `99.83`: a percentage as a table prints it.

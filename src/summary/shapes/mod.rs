@@ -63,6 +63,7 @@ mod rustc;
 mod rustfmt;
 mod sanitizer;
 mod shellcheck;
+mod sphinx;
 mod standard;
 mod strace;
 mod tap;
@@ -170,6 +171,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<biome::Biome>::default(),
         Box::<oxlint::Oxlint>::default(),
         Box::<markdownlint::Markdownlint>::default(),
+        Box::<sphinx::Sphinx>::default(),
         Box::<shellcheck::Shellcheck>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<gcc::Gcc>::default(),
