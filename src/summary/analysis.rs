@@ -424,15 +424,18 @@ impl Findings {
                 }
             })
             .collect();
+        // The failures an earlier list showed: a later list's failure that says the same (one
+        // warning in two sections, tox's docs and doctest) is said to be the same.
+        let mut shown_before: Vec<&Failure> = Vec::new();
         for (k, f) in lists.iter().enumerate() {
             let left = limit - out.tokens.min(limit);
             let later: u64 = first_costs[k + 1..].iter().sum();
             let room = left.saturating_sub(later).max(first_costs[k].min(left));
             // Whole details while at least the first few fit; else the first line of each.
             let wanted = f.kept.len().min(COMPACT_BELOW) as u64;
-            let mut listed = list_failures(f, Detail::Whole, room, &cost);
+            let mut listed = list_failures(f, Detail::Whole, room, &cost, &shown_before);
             if listed.detailed < wanted {
-                let compact = list_failures(f, Detail::Compact, room, &cost);
+                let compact = list_failures(f, Detail::Compact, room, &cost, &shown_before);
                 if compact.detailed > listed.detailed {
                     listed = compact;
                 }
@@ -441,6 +444,10 @@ impl Findings {
                 // Not even one fits: the counts and names stated elsewhere must do.
                 continue;
             }
+            shown_before.extend(
+                f.iter()
+                    .filter(|x| x.has_detail() && listed.shown.iter().any(|s| s.0 == x.line)),
+            );
             out.tokens += listed.tokens;
             out.shown.extend(listed.shown);
             out.lines.extend(listed.lines);
@@ -578,7 +585,13 @@ fn heading(f: &Failures) -> String {
     format!("[ctxoff] {section}{} ({}):", f.heading, thousands(f.total))
 }
 
-fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -> u64) -> Listed {
+fn list_failures(
+    f: &Failures,
+    detail: Detail,
+    limit: u64,
+    cost: &dyn Fn(&str) -> u64,
+    before: &[&Failure],
+) -> Listed {
     let heading = heading(f);
     let mut listed = Listed {
         tokens: cost(&heading),
@@ -655,6 +668,16 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
     } else {
         limit - limit / NAMES_SHARE
     };
+    // A failure an earlier list showed word for word: said to be the same, after the others.
+    let echoes: Vec<Option<&Failure>> = all
+        .iter()
+        .map(|a| {
+            before
+                .iter()
+                .find(|b| a.has_detail() && b.detail == a.detail)
+                .copied()
+        })
+        .collect();
     let mut chosen = vec![false; all.len()];
     let mut tokens = listed.tokens;
     // What the failures chosen so far showed.
@@ -672,6 +695,7 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
                 let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
                 !chosen[i]
                     && !repeated
+                    && echoes[i].is_none()
                     && match round {
                         0 => {
                             forms[i].is_some()
@@ -733,11 +757,14 @@ fn list_failures(f: &Failures, detail: Detail, limit: u64, cost: &dyn Fn(&str) -
         let repeated = all[i].has_detail() && said.contains(&all[i].detail.as_slice());
         let shown_by = messages[i]
             .as_deref()
-            .and_then(|m| said_messages.iter().find(|s| s.0 == m));
-        let Some(&(_, j)) = shown_by.filter(|_| !chosen[i] && !repeated) else {
+            .and_then(|m| said_messages.iter().find(|s| s.0 == m))
+            .map(|&(_, j)| all[j])
+            .or(echoes[i]);
+        let Some(first) = shown_by.filter(|_| !chosen[i] && (!repeated || echoes[i].is_some()))
+        else {
             continue;
         };
-        let line = repeat_line(all[i], all[j]);
+        let line = repeat_line(all[i], first);
         let c = cost(&line);
         chosen[i] = true;
         let (total, after) = names_shown(&chosen, tokens + c);

@@ -1987,6 +1987,37 @@ fn sphinx_counts_its_problems_and_shows_the_first_of_each_category() {
     assert_eq!(categories, 8, "{all}");
 }
 
+/// tox runs Sphinx twice (docs, doctest), each failing on the same warning: the second
+/// section's list says it is the same as the first's, in a few tokens, and the doctest
+/// builder's own report of its failed example stays beside Sphinx's counts (corpus 7).
+#[test]
+fn a_failure_another_section_showed_is_said_to_be_the_same() {
+    let bytes = fixture("corpus7", "tox-cachetools.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    // The two warnings, word for word the same.
+    assert_eq!(lines[1238], lines[1276]);
+    assert!(lines[1238].starts_with("WARNING: failed to reach any of the inventories"));
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "[ctxoff] docs: first warning of each category (1):\n  L1,239 WARNING: failed to \
+             reach any of the inventories with the following issues: · intersphinx inventory"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "[ctxoff] doctest: first warning of each category (1):\n  L1,277 same as L1,239\n"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains("[ctxoff] doctest: failed examples (1):"),
+        "{all}"
+    );
+}
+
 /// A server logging JSON records (Fastify's pino, corpus 4): each request is counted once at
 /// its end (`res.statusCode`), named by the method and URL of its beginning (`incoming
 /// request`, same `reqId`), though Fastify logs an error record with the status before it.
