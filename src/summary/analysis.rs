@@ -672,10 +672,8 @@ fn list_failures(
     let echoes: Vec<Option<&Failure>> = all
         .iter()
         .map(|a| {
-            before
-                .iter()
-                .find(|b| a.has_detail() && b.detail == a.detail)
-                .copied()
+            let same = |b: &&&Failure| b.detail == a.detail;
+            before.iter().find(same).copied().filter(|_| a.has_detail())
         })
         .collect();
     let mut chosen = vec![false; all.len()];
@@ -760,8 +758,7 @@ fn list_failures(
             .and_then(|m| said_messages.iter().find(|s| s.0 == m))
             .map(|&(_, j)| all[j])
             .or(echoes[i]);
-        let Some(first) = shown_by.filter(|_| !chosen[i] && (!repeated || echoes[i].is_some()))
-        else {
+        let Some(first) = shown_by.filter(|_| !chosen[i] && !repeated) else {
             continue;
         };
         let line = repeat_line(all[i], first);

@@ -215,7 +215,7 @@ impl AccessLog {
         let code = res.and_then(json_status);
         let id = id
             .or_else(|| req.and_then(|q| member(q, "id")))
-            .and_then(|raw| string(raw).or_else(|| whole(raw)));
+            .and_then(|raw| string(raw).or_else(|| whole(raw).map(str::to_owned)));
         let Some(id) = id else {
             // A request logged whole without an id still counts.
             if let (Some(req), Some(code)) = (req, code) {
@@ -240,10 +240,9 @@ impl AccessLog {
             } else if let Some(req) = req
                 && self.pending.len() < PENDING_MAX
             {
+                // pino's levels are numbers (40 is warn), bunyan's too; others name them.
                 let warns = member(text, "level").is_some_and(|l| {
-                    whole(l)
-                        .and_then(|n| n.parse::<u64>().ok())
-                        .is_some_and(|n| n >= 40)
+                    l.parse::<u64>().is_ok_and(|n| n >= 40)
                         || string(l).is_some_and(|l| is_warning(&l))
                 });
                 let said = if warns { said() } else { None };
@@ -282,7 +281,7 @@ fn begun(req: &str) -> String {
 /// The status a JSON record's response ended with, from the text after `"res":{`
 /// (`"statusCode":404}`).
 fn json_status(res: &str) -> Option<u16> {
-    let code: u16 = member(res, "statusCode")?.parse().ok()?;
+    let code: u16 = whole(member(res, "statusCode")?)?.parse().ok()?;
     (100..600).contains(&code).then_some(code)
 }
 
@@ -325,8 +324,8 @@ fn string(raw: &str) -> Option<String> {
 }
 
 /// A member's value when it is a whole number.
-fn whole(raw: &str) -> Option<String> {
-    (!raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit())).then(|| raw.to_owned())
+fn whole(raw: &str) -> Option<&str> {
+    (!raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit())).then_some(raw)
 }
 
 /// Whether a level's name is a warning's or worse.

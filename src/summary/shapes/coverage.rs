@@ -9,10 +9,18 @@
 //! Of several tables (one per package), the last complete one is stated, and how many there
 //! were.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 use serde_json::{Value, json};
 
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
+
+/// What istanbul's header and every line about a required minimum have, searched for in
+/// every line (a searcher built once: `str::contains` builds one at each call).
+static STMTS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"% Stmts"));
+static OVERAGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"overage"));
 
 /// How many of the least covered files are quoted.
 const LOWEST: usize = 1;
@@ -40,7 +48,8 @@ struct Row {
 #[derive(Debug, Clone)]
 struct Table {
     tool: Tool,
-    header: Row,
+    /// Its header, as printed.
+    header: String,
     files: u64,
     below: u64,
     total: Option<Row>,
@@ -48,15 +57,10 @@ struct Table {
 }
 
 impl Table {
-    fn new(tool: Tool, line: u64, text: &str) -> Table {
+    fn new(tool: Tool, text: &str) -> Table {
         Table {
             tool,
-            header: Row {
-                line,
-                text: row_text(text),
-                percent: 0.0,
-                lowest: 0.0,
-            },
+            header: row_text(text),
             files: 0,
             below: 0,
             total: None,
@@ -90,9 +94,8 @@ pub(crate) struct Coverage {
     last: Option<Table>,
     tables: u64,
     /// The last line saying a required minimum was not reached (pytest-cov's closing one is
-    /// the most exact), and how many said so.
+    /// the most exact).
     threshold: Option<(u64, String)>,
-    thresholds: u64,
 }
 
 impl Shape for Coverage {
@@ -109,11 +112,13 @@ impl Shape for Coverage {
         }
         let trimmed = text.trim_start();
         if trimmed.starts_with("Name ") && is_python_header(trimmed) {
-            self.reading = Some(Table::new(Tool::Python, number, text));
-        } else if text.contains("% Stmts") && text.contains("% Lines") && text.contains('|') {
-            self.reading = Some(Table::new(Tool::Istanbul, number, text));
+            self.reading = Some(Table::new(Tool::Python, text));
+        } else if STMTS.find(text.as_bytes()).is_some()
+            && text.contains("% Lines")
+            && text.contains('|')
+        {
+            self.reading = Some(Table::new(Tool::Istanbul, text));
         } else if is_threshold(text) {
-            self.thresholds += 1;
             self.threshold = Some((number, cut(text.trim(), ROW_CHARS)));
         }
     }
@@ -141,13 +146,13 @@ impl Shape for Coverage {
         if self.tables > 1 {
             line.push_str(&format!(" (the last of {} tables)", thousands(self.tables)));
         }
-        if self.thresholds > 0 {
+        if self.threshold.is_some() {
             line.push_str("; required minimum not reached");
         }
         // A table of nothing but 100% says no more than its count.
         let mut quoted = Vec::new();
         if table.below > 0 || self.threshold.is_some() {
-            quoted.push(table.header.text.clone());
+            quoted.push(table.header.clone());
             quoted.extend(table.total.iter().map(|r| r.text.clone()));
             quoted.extend(table.lowest.iter().map(|r| r.text.clone()));
             quoted.extend(self.threshold.iter().map(|(_, t)| t.clone()));
@@ -172,7 +177,7 @@ impl Shape for Coverage {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         let table = |t: &Table| {
-            t.header.text.capacity()
+            t.header.capacity()
                 + t.total.as_ref().map_or(0, |r| r.text.capacity())
                 + t.lowest.iter().map(|r| r.text.capacity()).sum::<usize>()
         };
@@ -281,6 +286,10 @@ fn istanbul_row(table: &mut Table, number: u64, text: &str) -> bool {
 /// than fail-under=100`, jest's `coverage threshold for lines (90%) not met`, and nyc's, c8's
 /// and vitest's `Coverage for lines (85.5%) does not meet global threshold (90%)`.
 fn is_threshold(text: &str) -> bool {
+    // Each says `coverage` or `Coverage`: one search leaves the other lines at that.
+    if OVERAGE.find(text.as_bytes()).is_none() {
+        return false;
+    }
     (text.contains("Required test coverage of") && text.contains("not reached"))
         || text.contains("Coverage failure: total of")
         || (text.contains("coverage threshold for") && text.contains("not met"))
