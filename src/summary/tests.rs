@@ -2018,6 +2018,34 @@ fn a_failure_another_section_showed_is_said_to_be_the_same() {
     );
 }
 
+/// A Sphinx warning that goes on (it ends in `:`) ends at the next problem, which is a
+/// problem of its own even when it carries a category (lines of corpus 7's and corpus 9's
+/// builds, one after the other).
+#[test]
+fn sphinx_warning_that_goes_on_ends_at_the_next_problem() {
+    let log = concat!(
+        "Running Sphinx v9.0.4\n",
+        "WARNING: failed to reach any of the inventories with the following issues:\n",
+        "intersphinx inventory 'https://docs.python.org/3/objects.inv' not fetchable due to <class 'requests.exceptions.ConnectionError'>\n",
+        "<unknown>:4: WARNING: py:obj reference target not found: pyparsing.diagram.T [ref.obj]\n",
+        "build finished with problems, 2 warnings (with warnings treated as errors).\n",
+    );
+    let r = report(log.as_bytes());
+    let f = fact(&r, "sphinx");
+    assert_eq!(json_u64(&f["warnings"]), 2);
+    assert_eq!(json_u64(&f["categories"]["ref.obj"]), 1);
+    assert_eq!(json_u64(&f["categories"]["none"]), 1);
+    let all = failures_within(log.as_bytes(), u64::MAX).join("\n");
+    assert!(
+        all.contains("  L2 WARNING: failed to reach any of the inventories with the following issues: · intersphinx inventory"),
+        "{all}"
+    );
+    assert!(
+        all.contains("  L4 <unknown>:4: WARNING: py:obj reference target not found: pyparsing.diagram.T [ref.obj]"),
+        "{all}"
+    );
+}
+
 /// A server logging JSON records (Fastify's pino, corpus 4): each request is counted once at
 /// its end (`res.statusCode`), named by the method and URL of its beginning (`incoming
 /// request`, same `reqId`), though Fastify logs an error record with the status before it.

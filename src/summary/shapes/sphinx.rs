@@ -62,11 +62,15 @@ impl Shape for Sphinx {
             self.closing = Some((text.to_owned(), Some(0)));
             return;
         }
+        let found = problem(text);
         if let Some(open) = &mut self.open {
-            // A warning that ended in `raised:` goes on to its exception's last line, which
-            // carries its category (`AttributeError: one_of_many [autodoc.import_object]`).
+            // A warning that ended in `:` goes on: to an exception whose last line carries its
+            // category (`AttributeError: one_of_many` then ` [autodoc.import_object]`), or to
+            // what it was about. The next problem ends it too.
             open.lines += 1;
-            if let Some((said, category)) = categorised(text) {
+            if found.is_none()
+                && let Some((said, category)) = categorised(text)
+            {
                 let mut open = self.open.take().unwrap_or_default();
                 // The category alone on its line follows the exception's.
                 let said = said.trim();
@@ -77,7 +81,7 @@ impl Shape for Sphinx {
                 self.problem(open, category);
                 return;
             }
-            if open.lines < OPEN_LINES && problem(text).is_none() {
+            if open.lines < OPEN_LINES && found.is_none() {
                 if !text.trim().is_empty() {
                     let line = cut(text.trim(), MESSAGE_CHARS);
                     // What it goes on to say is read in its first words (`intersphinx
@@ -90,7 +94,7 @@ impl Shape for Sphinx {
             let open = self.open.take().unwrap_or_default();
             self.problem(open.going_on(), "");
         }
-        let Some((place, level, message)) = problem(text) else {
+        let Some((place, level, message)) = found else {
             return;
         };
         let said = cut(&format!("{level}: {message}"), MESSAGE_CHARS);
