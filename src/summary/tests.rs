@@ -5631,21 +5631,23 @@ fn cargo_names_the_targets_that_failed() {
 /// AVA's `✘ [fail]:` line puts a failed assertion's message after the test's title; the
 /// failure's block is headed by the title alone, and its detail (the place, the message, what
 /// was not true) belongs to that failure, not to the block before (query-string, corpus 9).
+/// Each failure is shown by AVA's own line up to its title, which the reader can search for;
+/// the message follows once, in the detail.
 #[test]
 fn ava_failure_with_its_message_on_the_fail_line_gets_its_own_block() {
     let all = failures_within(&corpus9("ava-query-string.txt"), u64::MAX).join("\n");
     assert!(
         all.contains(
-            "  L2 extract › extracts query string from url: at test/extract.js:5 · - \
+            "✘ [fail]: extract › extracts query string from url\n  L2 at test/extract.js:5 · - \
              '?abc=def&hij=klm' · + 'abc=def&hij=klm'\n"
         ),
         "{all}"
     );
     assert!(
         all.contains(
-            "  L8 parse-url › handles query-heavy URLs without splitting the whole URL: at \
-             test/parse-url.js:30 · Expected URL parsing to avoid splitting the whole URL. Took \
-             286.7518319999999ms. · Value is not `true`: false\n"
+            "✘ [fail]: parse-url › handles query-heavy URLs without splitting the whole URL\n  \
+             L8 at test/parse-url.js:30 · Expected URL parsing to avoid splitting the whole URL. \
+             Took 286.7518319999999ms. · Value is not `true`: false\n"
         ),
         "{all}"
     );
@@ -5671,13 +5673,13 @@ fn ava_counts_failures_and_crashed_files() {
     ));
     assert_eq!(
         all[2],
-        "  L17 test › camelCase: at test.js:39 · - 'foobar' · + 'fooBar'"
+        "✘ [fail]: test › camelCase\n  L17 at test.js:39 · - 'foobar' · + 'fooBar'"
     );
     assert_eq!(
         all[9],
-        "  L36 test › invalid input: at test.js:411 · Function threw unexpected exception: \
-         TypeError { message: 'Input must be `string | string[]`', } · Expected message to \
-         match: /Expected the input to be/"
+        "✘ [fail]: test › invalid input\n  L36 at test.js:411 · Function threw unexpected \
+         exception: TypeError { message: 'Input must be `string | string[]`', } · Expected \
+         message to match: /Expected the input to be/"
     );
     let bytes = fixture("more", "ava-p-map.txt");
     let r = report(&bytes);
@@ -5690,7 +5692,7 @@ fn ava_counts_failures_and_crashed_files() {
     // A deep equality's diff: the line that changed, not the ones around it.
     assert_eq!(
         all[2],
-        "  L8 test › pMapSkip: at test.js:177 · -   Symbol(skip),"
+        "✘ [fail]: test › pMapSkip\n  L8 at test.js:177 · -   Symbol(skip),"
     );
     assert_eq!(
         all[4],

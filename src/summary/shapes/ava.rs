@@ -105,10 +105,10 @@ impl Shape for Ava {
                 }
             }
         }
-        if let Some(title) = t.strip_prefix("✘ [fail]: ") {
+        if let Some(title) = t.strip_prefix(FAIL_MARK) {
             self.seen = true;
             self.end_block();
-            self.failures.push(number, title);
+            self.failures.push_said(number, title, t);
             return;
         }
         if let Some(rest) = t.strip_prefix("✘ ").or_else(|| t.strip_prefix("✖ "))
@@ -229,6 +229,9 @@ impl Shape for Ava {
     }
 }
 
+/// What AVA's line for a failed test begins with, before its title.
+const FAIL_MARK: &str = "✘ [fail]: ";
+
 /// How long a block's title must be to name a failure whose `✘` line it begins: a shorter
 /// line of the block (`false`) begins names by chance.
 const TITLE_MIN_CHARS: usize = 8;
@@ -248,7 +251,8 @@ impl Ava {
         }
         // AVA's `✘ [fail]:` line puts a failed assertion's message after the title (`parse ›
         // handles … URL Expected URL parsing to avoid …`); its block is headed by the title
-        // alone, which names it from here on (the message is in the block).
+        // alone, which names it from here on (the message is in the block, and is not said
+        // twice: the runner's line is shown up to the title).
         let titled = |name: &str| {
             name.len() > t.len() + 1 && name.starts_with(t) && name[t.len()..].starts_with(' ')
         };
@@ -257,6 +261,7 @@ impl Ava {
         {
             failure.name = t.to_owned();
             failure.message_form = None;
+            failure.say(&format!("{FAIL_MARK}{t}"));
             self.end_block();
             self.block = Some(t.to_owned());
             return;
