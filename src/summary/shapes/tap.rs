@@ -147,7 +147,7 @@ impl Shape for Tap {
             && let Some(name) = not_ok_name(rest)
         {
             if text.starts_with("not ok") {
-                self.top_failed.push(name);
+                self.top_failed.push_said(name, untimed(text.trim_end()));
             } else {
                 self.nested = true;
             }
@@ -358,6 +358,7 @@ impl Shape for Tap {
             self.push_automake(&result);
         }
         let automake = self.automake_total.is_some();
+        let mut top_said = Vec::new();
         // tape leaves out `# fail 0` (and says `# ok`); node's runner prints every count.
         if self.node[0].is_some() && self.node[1].is_some() && self.not_ok == 0 {
             self.node[2].get_or_insert(0);
@@ -467,11 +468,15 @@ impl Shape for Tap {
                 thousands(self.ok),
                 thousands(self.not_ok)
             );
+            // The top level's failed tests, as printed while they are few, else named.
             if self.nested && self.top_failed.total > 0 {
-                line.push_str(&format!(
-                    ": {}",
-                    self.top_failed.render(self.top_failed.total)
-                ));
+                match self.top_failed.said_lines() {
+                    Some(said) => top_said = said.to_vec(),
+                    None => line.push_str(&format!(
+                        ": {}",
+                        self.top_failed.render(self.top_failed.total)
+                    )),
+                }
             }
             lines.push(line);
         }
@@ -502,7 +507,7 @@ impl Shape for Tap {
         // The failed tests' exit statuses, as the log says them, while they are few.
         let mut quoted = match self.automake_exits.said_lines() {
             Some(said) if automake => said.to_vec(),
-            _ => Vec::new(),
+            _ => top_said,
         };
         quoted.extend(self.closing.take());
         // Without Check's closing line an `ERROR:` line is automake's result, named above.
@@ -870,8 +875,13 @@ fn not_ok_name(rest: &str) -> Option<&str> {
     if name.contains("# TODO") || name.contains("# todo") {
         return None;
     }
-    // node-tap's `# time=8000.228ms` directive is no part of the name.
-    Some(name.split(" # time=").next().unwrap_or(name))
+    Some(untimed(name))
+}
+
+/// `text` without node-tap's `# time=8000.228ms` directive, which is no part of a name and
+/// only takes room in a line quoted.
+fn untimed(text: &str) -> &str {
+    text.split(" # time=").next().unwrap_or(text)
 }
 
 /// The place of a stack frame in the project's files: `Ctx.<anonymous> (/a/test/x.js:508:12)`
