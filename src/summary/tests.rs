@@ -1814,6 +1814,44 @@ fn corpus9(name: &str) -> Vec<u8> {
     fixture("corpus9", name)
 }
 
+/// stylelint's report is ESLint's stylish with marks for severities (animate.css, corpus 9):
+/// its total, problems counted per rule as a direct count over the file gives, and the first
+/// of each rule shown as its file joined to the line as printed, columns two spaces apart.
+#[test]
+fn stylelint_counts_its_problems_per_rule_and_shows_the_first_of_each() {
+    let bytes = corpus9("stylelint-animate.css.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    let line = rendered(&r, "stylelint:");
+    assert!(
+        line.starts_with(
+            "stylelint: 292 problems (292 errors, 0 warnings); counted: 292 errors, 0 warnings"
+        ),
+        "{line}"
+    );
+    let marked = text.lines().filter(|l| l.contains("  ✖  ")).count();
+    assert_eq!(marked, 292);
+    let kebab = text
+        .lines()
+        .filter(|l| l.ends_with("  keyframes-name-pattern"))
+        .count();
+    assert!(
+        line.contains(&format!("keyframes-name-pattern ×{kebab}")),
+        "{line}"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] first of each kind (15):");
+    assert_eq!(
+        all[1],
+        "  L3 source/_base.css:3:3  ✖  Unknown property \"animation-fill-mod\"  property-no-unknown"
+    );
+    assert_eq!(
+        all[2],
+        "  L6 source/attention_seekers/bounce.css:1:1  ✖  Unclosed block  CssSyntaxError"
+    );
+    assert_eq!(fact(&r, "stylelint")["errors"], 292);
+}
+
 /// coverage.py's table under pytest-cov (corpus 9): files and files below 100% counted from
 /// the table, its TOTAL row and the least covered file's row quoted under its header, as
 /// printed.
@@ -5553,10 +5591,12 @@ fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
     let lint = at("[ctxoff] [lint] first of each kind (5):");
     let errors: Vec<&String> = all[lint + 1..lint + 6]
         .iter()
-        .filter(|l| l.contains(" error "))
+        .filter(|l| l.contains("  error  "))
         .collect();
     assert_eq!(errors.len(), 3, "{all:#?}");
-    assert!(errors[2].contains("index.js:311:9 error 'aTime' is assigned a value but never used"));
+    assert!(errors[2].contains(
+        "index.js:311:9  error  'aTime' is assigned a value but never used  no-unused-vars"
+    ));
 }
 
 /// jest on jest-extended: a snapshot that differs is named (`Snapshot name: …`) and shown by

@@ -2,6 +2,8 @@
 //! (`path: line 43, col 3, Error - message (rule)`), with its totals (`✖ 210 problems (35 errors,
 //! 175 warnings)`, `210 problems`). Problems are counted per severity and rule; the first error
 //! and the first problem of each rule are listed, errors first, the rarest rules first.
+//! Stylelint's default report is ESLint's stylish with the severity as a mark (`  3:3  ✖
+//! Unknown property "x"  property-no-unknown`, `⚠` for a warning) and the same totals.
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
@@ -17,6 +19,8 @@ pub(crate) struct Eslint {
     file: String,
     /// `✖ 210 problems (35 errors, 175 warnings)` as printed.
     total: Option<String>,
+    /// Severities were marks (`✖`, `⚠`): stylelint's report.
+    marks: bool,
 }
 
 impl Shape for Eslint {
@@ -49,11 +53,16 @@ impl Shape for Eslint {
         if d.errors + d.warnings == 0 {
             return None;
         }
-        let line = format!("eslint: {total}; counted: {}", d.counted("error rules"));
+        let (tool, hint) = if self.marks {
+            ("stylelint", "'  ✖  ' -B 1")
+        } else {
+            ("eslint", "'  error  |, Error - ' -C 1")
+        };
+        let line = format!("{tool}: {total}; counted: {}", d.counted("error rules"));
         Some(
-            Fact::new("eslint", vec![line], d.json("eslint"))
+            Fact::new(tool, vec![line], d.json(tool))
                 .failures(d.failures(|_| 0))
-                .hint("'  error  |, Error - ' -C 1"),
+                .hint(hint),
         )
     }
 
@@ -82,24 +91,25 @@ impl Eslint {
             (Level::Error, r)
         } else if let Some(r) = rest.strip_prefix("warning") {
             (Level::Warning, r)
+        } else if let Some(r) = rest.strip_prefix("✖ ") {
+            self.marks = true;
+            (Level::Error, r)
+        } else if let Some(r) = rest.strip_prefix("⚠ ") {
+            self.marks = true;
+            (Level::Warning, r)
         } else {
             return;
         };
         let rest = rest.trim();
         // The rule is the last word, after a run of spaces.
-        let (message, rule) = match rest.rsplit_once("  ") {
+        let (_, rule) = match rest.rsplit_once("  ") {
             Some((m, r)) if !r.contains(' ') => (m.trim_end(), Some(r.trim())),
             _ => (rest, None),
         };
-        let word = if level == Level::Error {
-            "error"
-        } else {
-            "warning"
-        };
-        let header = match rule {
-            Some(rule) => format!("{}:{l}:{c} {word} {message} {rule}", self.file),
-            None => format!("{}:{l}:{c} {word} {message}", self.file),
-        };
+        // The file the line is under, joined to the line as printed (`src/a.js:43:3  error
+        // …`): where, in the form a reader opens, and then what a reader searches for, its
+        // columns two spaces apart (their alignment is room, not words).
+        let header = format!("{}:{}", self.file, columns(t));
         let file = self.file.clone();
         // Where, so that another error of a rule shown is kept too (its second
         // `no-unused-vars` is news where a compiler's cascade is not).
@@ -138,6 +148,19 @@ impl Eslint {
             .add(number, level, Some(&place), &header, rule);
         self.diagnostics.files.add(file);
     }
+}
+
+/// `text` with each run of spaces longer than two cut to two.
+fn columns(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut spaces = 0;
+    for c in text.chars() {
+        spaces = if c == ' ' { spaces + 1 } else { 0 };
+        if spaces <= 2 {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub(crate) fn is_number(s: &str) -> bool {
