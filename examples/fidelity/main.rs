@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus9"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus10"
                 );
                 std::process::exit(0);
             }
@@ -73,6 +73,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus7"),
             root.join("tests/fixtures/corpus8"),
             root.join("tests/fixtures/corpus9"),
+            root.join("tests/fixtures/corpus10"),
         ];
     }
     if !o.ctxoff.is_file() {
