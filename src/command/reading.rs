@@ -24,6 +24,8 @@ pub(crate) enum Purpose {
 const SEARCHERS: &[&str] = &["grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep"];
 /// Programs whose output is a listing of files.
 const LISTERS: &[&str] = &["find", "fd", "fdfind", "ls", "tree", "locate", "exa", "eza"];
+/// `find`'s actions that run a program for each file found.
+const EXECS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 /// Programs that print (part of) files.
 const READERS: &[&str] = &[
     "cat", "head", "tail", "sed", "bat", "batcat", "nl", "tac", "less", "more",
@@ -54,6 +56,16 @@ impl Invocation {
         let program = self.name();
         let args = self.program.get(1..).unwrap_or_default();
         let operands = || args.iter().filter(|a| !a.starts_with('-'));
+        // `find … -exec CMD {} ;` prints what CMD prints, for each file found.
+        if program == "find"
+            && let Some(at) = args.iter().position(|a| EXECS.contains(&a.as_str()))
+        {
+            let end = args[at + 1..]
+                .iter()
+                .position(|a| a == ";" || a == "+")
+                .map_or(args.len(), |n| at + 1 + n);
+            return Invocation::of(&args[at + 1..end]).purpose();
+        }
         if LISTERS.contains(&program) {
             return Purpose::Lists;
         }
@@ -115,6 +127,16 @@ mod tests {
         let source = Purpose::Reads { source: true };
         let other_content = Purpose::Reads { source: false };
         assert_eq!(purpose(&["find", ".", "-type", "f"]), Purpose::Lists);
+        // What `find` runs for each file prints the output.
+        let php = [
+            "find", "src", "-name", "*.php", "-exec", "php", "-l", "{}", ";",
+        ];
+        assert_eq!(purpose(&php), Purpose::Other);
+        let grep = ["find", ".", "-execdir", "grep", "-n", "x", "{}", "+"];
+        assert_eq!(purpose(&grep), Purpose::Searches);
+        let cat = ["find", ".", "-name", "*.rs", "-exec", "cat", "{}", ";"];
+        assert_eq!(purpose(&cat), Purpose::Reads { source: false });
+        assert_eq!(purpose(&["find", ".", "-delete"]), Purpose::Lists);
         assert_eq!(purpose(&["git", "ls-files", "-z"]), Purpose::Lists);
         assert_eq!(purpose(&["cat", "src/main.rs"]), source);
         assert_eq!(purpose(&["sed", "-n", "1,300p", "src/a.ts"]), source);

@@ -377,11 +377,28 @@ fn is_call(after: &[u8], first: u8) -> bool {
     }
 }
 
-/// `…0 ` or `…no ` (a whole word) right before a failure word: a count of zero.
+/// `…0 ` or `…no ` (a whole word) right before a failure word, or before one lower-case word
+/// before it (`No syntax errors detected`, `0 type errors`): a count of zero.
 fn after_zero_or_no(before: &[u8]) -> bool {
     let Some(before) = before.strip_suffix(b" ") else {
         return false;
     };
+    if zero_or_no(before) {
+        return true;
+    }
+    let word = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_lowercase())
+        .count();
+    word > 0
+        && before[..before.len() - word]
+            .strip_suffix(b" ")
+            .is_some_and(zero_or_no)
+}
+
+/// Whether `before` ends in the whole word `0` or `no`.
+fn zero_or_no(before: &[u8]) -> bool {
     // `0` as a whole number: `0 failed`, `(0 errors)`, but not `1.0 failed` nor `worker-0 error`.
     let word_start = |prefix: &[u8]| {
         prefix
@@ -1218,6 +1235,11 @@ mod tests {
         assert_eq!(kinds("known error; no errors here"), ["error"]);
         assert_eq!(kinds("worker-0 error"), ["error"]);
         assert!(kinds("(0 errors)").is_empty());
+        assert!(kinds("No syntax errors detected in src/Logger.php").is_empty());
+        assert!(kinds("Found 0 type errors").is_empty());
+        assert_eq!(kinds("no such error"), Vec::<String>::new());
+        assert_eq!(kinds("Errors parsing src/Logger.php"), ["error"]);
+        assert_eq!(kinds("got 1 error"), ["error"]);
     }
 
     #[test]

@@ -1577,7 +1577,7 @@ mod properties {
         }
     }
 
-    /// Every output of the nine corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the ten corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<Vec<u8>> {
         static OUTPUTS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
@@ -1586,7 +1586,7 @@ mod properties {
             let mut all = Vec::new();
             for corpus in [
                 "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
-                "corpus8", "corpus9",
+                "corpus8", "corpus9", "corpus10",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
@@ -1812,6 +1812,51 @@ fn access_log_counts_statuses_and_shows_the_first_of_each_error() {
 
 fn corpus9(name: &str) -> Vec<u8> {
     fixture("corpus9", name)
+}
+
+fn corpus10(name: &str) -> Vec<u8> {
+    fixture("corpus10", name)
+}
+
+/// `find src tests -name '*.php' -exec php -l {} ;` on monolog (corpus 10): what `find` runs
+/// prints the output, so it is no listing; PHP's parse errors are counted and each is shown as
+/// printed, the files `php -l` failed quoted, the files it passed counted as a direct count
+/// over the file gives, and `No syntax errors detected` is no error.
+#[test]
+fn php_lint_counts_its_parse_errors_and_files() {
+    let bytes = corpus10("find-php-l-monolog.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let clean = text
+        .lines()
+        .filter(|l| l.starts_with("No syntax errors detected in "))
+        .count();
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "php:"),
+        format!(
+            "php: 3 errors, 0 warnings in 3 files; kinds: Parse error ×3; php -l: 3 files with \
+             errors, {clean} without"
+        )
+    );
+    let shown = r.render();
+    let at = shown
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] php:"))
+        .expect("the php fact");
+    assert_eq!(
+        shown[at + 1..at + 4],
+        [
+            "Errors parsing src/Monolog/Formatter/JsonFormatter.php",
+            "Errors parsing src/Monolog/Logger.php",
+            "Errors parsing src/Monolog/Handler/StreamHandler.php",
+        ]
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[2],
+        "  L40 PHP Parse error:  syntax error, unexpected token \"public\" in \
+         src/Monolog/Logger.php on line 205"
+    );
 }
 
 /// stylelint's report is ESLint's stylish with marks for severities (animate.css, corpus 9):

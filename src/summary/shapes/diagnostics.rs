@@ -444,6 +444,13 @@ fn names_place(described: &str, loc: &str) -> bool {
             .strip_suffix(']')
             .and_then(|d| d.strip_suffix(loc))
             .is_some_and(|d| d.ends_with('['))
+        // PHP's `… in src/a.php on line 59`.
+        || loc.rsplit_once(':').is_some_and(|(file, line)| {
+            described
+                .strip_suffix(line)
+                .and_then(|d| d.strip_suffix(" on line "))
+                .is_some_and(|d| d.ends_with(file))
+        })
 }
 
 fn failure(line: u64, described: &str) -> Failure {

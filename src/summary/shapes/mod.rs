@@ -51,6 +51,7 @@ mod numbered;
 mod ocaml;
 mod ounit;
 mod oxlint;
+mod php;
 mod phpunit;
 mod pylint;
 mod pyright;
@@ -174,6 +175,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<sphinx::Sphinx>::default(),
         Box::<shellcheck::Shellcheck>::default(),
         Box::<bandit::Bandit>::default(),
+        Box::<php::Php>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<ocaml::Ocaml>::default(),
