@@ -1818,6 +1818,32 @@ fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
+/// mocha's TAP reporter puts no YAML under a `not ok`: the message, the error and its stack
+/// are indented lines of its own (body-parser, corpus 10). Each failure gets its message once
+/// and its first frame in the project, not one in `node_modules`.
+#[test]
+fn mocha_tap_failures_take_their_indented_message_and_frame() {
+    let bytes = corpus10("mocha-tap-body-parser.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let failed = text.lines().filter(|l| l.starts_with("not ok ")).count();
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], format!("[ctxoff] failed tests ({failed}):"));
+    assert_eq!(
+        all[1],
+        "not ok 45 bodyParser.json() with verify option should 415 on unknown charset prior to \
+         verify\n  L45 expected 415 \"Unsupported Media Type\", got 400 \"Bad Request\" · at \
+         test/json.js:528:12"
+    );
+    assert!(
+        all[3].ends_with(
+            "L240 Unexpected token 'p', \"[parameters\"... is not valid JSON · at \
+             test/urlencoded.js:499:12"
+        ),
+        "{all:#?}"
+    );
+    assert_eq!(all.len(), failed + 1);
+}
+
 /// `find src tests -name '*.php' -exec php -l {} ;` on monolog (corpus 10): what `find` runs
 /// prints the output, so it is no listing; PHP's parse errors are counted and each is shown as
 /// printed, the files `php -l` failed quoted, the files it passed counted as a direct count

@@ -59,6 +59,9 @@ pub(crate) struct Tap {
     failures: Failures,
     /// Reading the diagnostics of the last failure.
     in_diagnostic: bool,
+    /// Reading the indented lines under the last failure (mocha's TAP reporter: the message,
+    /// the error and its stack), and whether its frame in the project was read.
+    indented: Option<bool>,
     /// A `not ok` whose YAML diagnostics may follow.
     yaml: Option<Yaml>,
     /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
@@ -142,6 +145,13 @@ impl Shape for Tap {
         let died = std::mem::replace(&mut self.died, job_died(text).map(str::to_owned));
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
+        }
+        if self.indented.is_some() {
+            if text.starts_with([' ', '\t']) && !text.trim().is_empty() {
+                self.indented_line(text.trim());
+                return;
+            }
+            self.indented = None;
         }
         if let Some(rest) = text.trim_start().strip_prefix("not ok")
             && let Some(name) = not_ok_name(rest)
@@ -654,6 +664,29 @@ impl Tap {
         }
     }
 
+    /// An indented line under a failure without YAML (`t`, trimmed): its message lines until
+    /// the stack (the error's line repeating the message is not said twice), then the stack's
+    /// first frame in the project's files.
+    fn indented_line(&mut self, t: &str) {
+        let Some(framed) = self.indented else {
+            return;
+        };
+        let Some(f) = self.failures.current() else {
+            return;
+        };
+        if let Some(frame) = t.strip_prefix("at ") {
+            if !framed && let Some(place) = frame_place(frame) {
+                f.add_detail(&format!("at {place}"));
+                self.indented = Some(true);
+            }
+            return;
+        }
+        let said = f.detail.last().is_some_and(|d| t.ends_with(d.as_str()));
+        if !framed && !said && t != "----" {
+            f.add_detail(t);
+        }
+    }
+
     /// A line after a `not ok`: its YAML block, read; whether the line was the block's.
     fn yaml_line(&mut self, text: &str) -> bool {
         let Some(y) = &mut self.yaml else {
@@ -670,12 +703,21 @@ impl Tap {
             let plain = t
                 .strip_prefix('#')
                 .is_some_and(|d| !d.trim_start().starts_with("Failed test"));
-            if plain {
-                let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
+            // Else indented lines of the producer's own (mocha's message and stack).
+            let indented = !plain && !t.is_empty() && text.starts_with([' ', '\t']);
+            let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
+            self.yaml = None;
+            if plain || indented {
                 self.push(line, &name, said.as_deref());
+            }
+            if plain {
                 self.in_diagnostic = true;
             }
-            self.yaml = None;
+            if indented {
+                self.indented = Some(false);
+                self.indented_line(t);
+                return true;
+            }
             return false;
         }
         if t == "..." {
@@ -892,7 +934,9 @@ fn frame_place(frame: &str) -> Option<&str> {
         Some((_, place)) => place.strip_suffix(')')?,
         None => frame,
     };
-    let own = !place.starts_with("node:") && !place.contains("/node_modules/");
+    let own = !place.starts_with("node:")
+        && !place.contains("/node_modules/")
+        && !place.starts_with("node_modules/");
     let located = place
         .rsplit(':')
         .nth(1)
