@@ -1818,6 +1818,34 @@ fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
+/// svelte-check's human output (realworld, corpus 10): its closing total, problems counted as
+/// a direct count over the file gives, and each problem read from its place line and the
+/// `Error:` line under it, the parse error and the two typos put in by hand among them.
+#[test]
+fn svelte_check_counts_its_problems_and_shows_where() {
+    let bytes = corpus10("svelte-check-realworld.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let errors = text.lines().filter(|l| l.starts_with("Error: ")).count();
+    let r = report(&bytes);
+    assert_eq!(errors, 56);
+    assert!(
+        rendered(&r, "svelte-check found").starts_with(
+            "svelte-check found 56 errors and 1 warning in 23 files; counted: 56 errors, 1 \
+             warning in 23 files"
+        ),
+        "{}",
+        rendered(&r, "svelte-check found")
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for shown in [
+        "src/lib/ListErrors.svelte:9:5 Error: Expected token each",
+        "src/routes/Nav.svelte:10:48 Error: Property 'pathnme' does not exist",
+        "src/routes/Pagination.svelte:6:24 Error: Cannot find name 'pageCount'. (js)",
+    ] {
+        assert!(all.contains(shown), "{shown} in {all}");
+    }
+}
+
 /// mocha's TAP reporter puts no YAML under a `not ok`: the message, the error and its stack
 /// are indented lines of its own (body-parser, corpus 10). Each failure gets its message once
 /// and its first frame in the project, not one in `node_modules`.

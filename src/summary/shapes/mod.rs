@@ -67,6 +67,7 @@ mod shellcheck;
 mod sphinx;
 mod standard;
 mod strace;
+mod svelte;
 mod tap;
 mod tasks;
 mod tsc;
@@ -178,6 +179,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<php::Php>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
+        Box::<svelte::SvelteCheck>::default(),
         Box::<ocaml::Ocaml>::default(),
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
