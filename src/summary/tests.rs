@@ -1818,6 +1818,24 @@ fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
+/// minitest's error raised in the library (mustache, corpus 10): where it was raised, then the
+/// test that called it, without the test's function said again.
+#[test]
+fn a_numbered_error_raised_in_the_library_names_the_test_frame_too() {
+    let all = failures_within(&corpus10("minitest-mustache.txt"), u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L120 MustacheTest#test_liberal_tag_names_in_class: Mustache::Parser::SyntaxError: \
+         Unclosed tag · at /home/dev/mustache/lib/mustache/parser.rb:286:in `error', from \
+         /home/dev/mustache/test/mustache_test.rb:570"
+    );
+    // A failure in the test file itself has no other frame to name.
+    assert!(
+        all[5].ends_with("· at /home/dev/mustache/test/autoloading_test.rb:39"),
+        "{all:#?}"
+    );
+}
+
 /// svelte-check's human output (realworld, corpus 10): its closing total, problems counted as
 /// a direct count over the file gives, and each problem read from its place line and the
 /// `Error:` line under it, the parse error and the two typos put in by hand among them.
@@ -4521,7 +4539,8 @@ fn numbered_failures_of_runners_without_a_shape() {
         line_with(&all, "should remove periods"),
         "  L280 Test slugger functionality should remove periods: TypeError: Cannot read \
          properties of undefined (reading 'dryrun') · at Slugger.slug \
-         (/home/dev/marked/src/Slugger.js:53:47)"
+         (/home/dev/marked/src/Slugger.js:53:47), from \
+         /home/dev/marked/test/unit/marked-spec.js:59:20"
     );
     assert_eq!(
         line_with(&all, "example 62"),
@@ -4542,11 +4561,12 @@ fn numbered_failures_of_runners_without_a_shape() {
          failed · left: …{:text, 'foo', %{column: 4, line: 2}}, · right: …{:text, 'foo', \
          %{column: 3, line: 2}}, · at test/eex/tokenizer_test.exs:263: (test)"
     );
-    // A runtime's frames are passed over for the first of the code under test.
-    assert!(
-        line_with(&all, "error with missing assigns")
-            .ends_with("· at (eex 1.14.0) lib/eex/engine.ex:133: EEx.Engine.fetch_assign!/2")
-    );
+    // A runtime's frames are passed over for the first of the code under test, then the
+    // first in a test file.
+    assert!(line_with(&all, "error with missing assigns").ends_with(
+        "· at (eex 1.14.0) lib/eex/engine.ex:133: EEx.Engine.fetch_assign!/2, from \
+         test/eex/smart_engine_test.exs:56: EEx.SmartEngineTest.assert_eval/3"
+    ));
 
     let minitest = corpus5("rake-minitest-builder.txt");
     let r = report(&minitest);

@@ -284,6 +284,9 @@ struct Read {
     /// A frame of the stack outside a runtime's files, and a `file:line` alone on its line.
     frame: Option<String>,
     place: Option<String>,
+    /// The first frame in a test file, when `frame` is not (the test that called the code
+    /// that raised).
+    test_frame: Option<String>,
 }
 
 impl Read {
@@ -337,8 +340,20 @@ impl Read {
             if in_stack || is_frame(t) {
                 // Under a `stacktrace:` label, any line with a place is a frame.
                 in_stack = true;
-                if read.frame.is_none() && !is_runtime_frame(t) && has_place(t) {
-                    read.frame = Some(frame_shown(t));
+                if !is_runtime_frame(t) && has_place(t) {
+                    match &read.frame {
+                        None => read.frame = Some(frame_shown(t)),
+                        Some(first) if read.test_frame.is_none() && !is_test_path(first) => {
+                            let shown = frame_shown(t);
+                            if is_test_path(&shown) {
+                                // Its function is the test's, named already (Ruby's
+                                // `:in 'test_x'`).
+                                let place = shown.split(":in ").next().unwrap_or(&shown);
+                                read.test_frame = Some(place.to_owned());
+                            }
+                        }
+                        Some(_) => {}
+                    }
                 }
                 continue;
             }
@@ -408,7 +423,12 @@ impl Read {
         if let Some(place) = place
             && !out.iter().any(|d| d.contains(place.as_str()))
         {
-            out.push(format!("at {place}"));
+            match &self.test_frame {
+                // `at lib/parser.rb:164, from test/parser_test.rb:570`: where it raised, then
+                // the test.
+                Some(test) => out.push(format!("at {place}, from {test}")),
+                None => out.push(format!("at {place}")),
+            }
         }
         out
     }
@@ -460,6 +480,23 @@ fn is_frame(t: &str) -> bool {
             .and_then(|r| r.split_once(") "))
             .and_then(|(_, r)| r.split_once(": "))
             .is_some_and(|(place, _)| !place.contains(' ') && has_place(place))
+}
+
+/// Whether a frame's path is a test file's (`test/a_test.rb`, `spec/`, `tests/`, `a.test.js`).
+fn is_test_path(frame: &str) -> bool {
+    let path = frame
+        .split([':', ' ', '('])
+        .find(|p| p.contains('/') || p.contains('.'));
+    path.is_some_and(|p| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        ["/test/", "/tests/", "/spec/", "/__tests__/"]
+            .iter()
+            .any(|d| p.contains(d) || p.starts_with(&d[1..]))
+            || name.starts_with("test_")
+            || ["_test.", "_spec.", ".test.", ".spec."]
+                .iter()
+                .any(|m| name.contains(m))
+    })
 }
 
 /// A frame as shown: `at UserContext.<anonymous> (file:///srv/a.js:3:9)` → `/srv/a.js:3:9`,
