@@ -1818,6 +1818,44 @@ fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
+/// yamllint's report is ESLint's stylish with the rule in brackets and no total (ansible
+/// examples, corpus 10): its problems are counted as a direct count over the file gives, and
+/// the first of each rule is listed, the duplicate key and the syntax error put in by hand
+/// among them.
+#[test]
+fn yamllint_counts_its_problems_and_shows_the_first_of_each_rule() {
+    let bytes = corpus10("yamllint-ansible-examples.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |level: &str| {
+        text.lines()
+            .filter(|l| {
+                let t = l.trim_start();
+                t.split_whitespace().nth(1) == Some(level)
+                    && t.split(' ').next().is_some_and(|p| p.contains(':'))
+            })
+            .count()
+    };
+    let r = report(&bytes);
+    let line = rendered(&r, "yamllint:");
+    assert!(
+        line.starts_with(&format!(
+            "yamllint: {} errors, {} warnings; error rules: line-length ×",
+            count("error"),
+            count("warning")
+        )),
+        "{line}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for shown in [
+        "./lamp_simple/site.yml:14:3  error  duplication of key \"hosts\" in mapping  \
+         (key-duplicates)",
+        "./lamp_simple/roles/web/tasks/main.yml:4:3  error  syntax error: expected <block end>, \
+         but found '-' (syntax)",
+    ] {
+        assert!(all.contains(shown), "{shown} in {all}");
+    }
+}
+
 /// minitest's error raised in the library (mustache, corpus 10): where it was raised, then the
 /// test that called it, without the test's function said again.
 #[test]

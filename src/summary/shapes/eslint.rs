@@ -3,7 +3,9 @@
 //! 175 warnings)`, `210 problems`). Problems are counted per severity and rule; the first error
 //! and the first problem of each rule are listed, errors first, the rarest rules first.
 //! Stylelint's default report is ESLint's stylish with the severity as a mark (`  3:3  ✖
-//! Unknown property "x"  property-no-unknown`, `⚠` for a warning) and the same totals.
+//! Unknown property "x"  property-no-unknown`, `⚠` for a warning) and the same totals;
+//! yamllint's is stylish with the rule in brackets (`  17:81  error  line too long (101 > 80
+//! characters)  (line-length)`) and no total, so its problems are counted only.
 
 use super::diagnostics::{Diagnostics, Level};
 use super::{Fact, Shape};
@@ -21,6 +23,8 @@ pub(crate) struct Eslint {
     total: Option<String>,
     /// Severities were marks (`✖`, `⚠`): stylelint's report.
     marks: bool,
+    /// Rules were in brackets (`(line-length)`): yamllint's report.
+    bracketed: bool,
 }
 
 impl Shape for Eslint {
@@ -49,16 +53,20 @@ impl Shape for Eslint {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let d = &self.diagnostics;
-        let total = self.total.as_ref()?;
-        if d.errors + d.warnings == 0 {
+        if d.errors + d.warnings == 0 || (self.total.is_none() && !self.bracketed) {
             return None;
         }
         let (tool, hint) = if self.marks {
             ("stylelint", "'  ✖  ' -B 1")
+        } else if self.bracketed {
+            ("yamllint", "'  error  '")
         } else {
             ("eslint", "'  error  |, Error - ' -C 1")
         };
-        let line = format!("{tool}: {total}; counted: {}", d.counted("error rules"));
+        let line = match &self.total {
+            Some(total) => format!("{tool}: {total}; counted: {}", d.counted("error rules")),
+            None => format!("{tool}: {}", d.counted("error rules")),
+        };
         Some(
             Fact::new(tool, vec![line], d.json(tool))
                 .failures(d.failures(|_| 0))
@@ -101,11 +109,15 @@ impl Eslint {
             return;
         };
         let rest = rest.trim();
-        // The rule is the last word, after a run of spaces.
-        let (_, rule) = match rest.rsplit_once("  ") {
+        // The rule is the last word, after a run of spaces (in brackets, yamllint's).
+        let (_, mut rule) = match rest.rsplit_once("  ") {
             Some((m, r)) if !r.contains(' ') => (m.trim_end(), Some(r.trim())),
             _ => (rest, None),
         };
+        if let Some(bare) = rule.and_then(|r| r.strip_prefix('(')?.strip_suffix(')')) {
+            self.bracketed = true;
+            rule = Some(bare);
+        }
         // The file the line is under, joined to the line as printed (`src/a.js:43:3  error
         // …`): where, in the form a reader opens, and then what a reader searches for, its
         // columns two spaces apart (their alignment is room, not words).
