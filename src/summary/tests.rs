@@ -1818,6 +1818,29 @@ fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
+/// uvu (klona, corpus 10): its closing counts, failed ones derived from them, and each
+/// failure by its `FAIL` heading with the assertion, the values compared and the test's line.
+#[test]
+fn uvu_counts_its_tests_and_shows_each_failure() {
+    let bytes = corpus10("uvu-klona.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 137 run, 133 passed, 4 failed, 0 skipped (uvu)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (4):");
+    assert_eq!(
+        all[1],
+        "FAIL  RegExp  \"state\"\n  L30 Expected values to be loosely deep-equal: · ++/foo/gi · \
+         --/foo/gi · at /home/dev/klona/test/suites/regexp.js:25:10"
+    );
+    assert!(
+        all[2].ends_with("· at /home/dev/klona/test/suites/map.js:31:10"),
+        "{all:#?}"
+    );
+}
+
 /// yamllint's report is ESLint's stylish with the rule in brackets and no total (ansible
 /// examples, corpus 10): its problems are counted as a direct count over the file gives, and
 /// the first of each rule is listed, the duplicate key and the syntax error put in by hand

@@ -73,6 +73,7 @@ mod tasks;
 mod tsc;
 mod unittest;
 mod unity;
+mod uvu;
 pub(crate) mod valgrind;
 mod vitest;
 
@@ -141,6 +142,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
+        Box::<uvu::Uvu>::default(),
         Box::<ava::Ava>::default(),
         Box::<bun::Bun>::default(),
         Box::<deno::Deno>::default(),

@@ -1,0 +1,126 @@
+//! uvu's report: a line per suite with a mark per test, then each failure as a block headed
+//! `FAIL  Suite  "test"`, its assertion's message, uvu's `++expected (Expected)` and
+//! `--actual (Actual)` lines and the stack, whose first frame outside `node_modules` is the
+//! test's line; it closes with `Total:`, `Passed:` and `Skipped:` counts. A failure is named
+//! `Suite > test`.
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::tap::frame_place;
+use super::{Fact, Shape};
+use crate::format::thousands;
+
+#[derive(Debug, Default)]
+pub(crate) struct Uvu {
+    failures: Failures,
+    /// The failure whose block is being read, and whether its frame was read.
+    in_block: Option<bool>,
+    /// `Total:`, `Passed:`, `Skipped:`.
+    counts: [Option<u64>; 3],
+}
+
+const COUNTS: [&str; 3] = ["Total:", "Passed:", "Skipped:"];
+
+impl Shape for Uvu {
+    fn line(&mut self, number: u64, text: &str) {
+        let t = text.trim();
+        if let Some((suite, test)) = fail_heading(t) {
+            self.failures
+                .push_said(number, &format!("{suite} > {test}"), t);
+            self.in_block = Some(false);
+            return;
+        }
+        if let Some(i) = COUNTS.iter().position(|c| t.starts_with(c)) {
+            self.counts[i] = t[COUNTS[i].len()..].trim().parse().ok();
+            self.in_block = None;
+            return;
+        }
+        let Some(framed) = self.in_block else {
+            return;
+        };
+        let Some(f) = self.failures.current() else {
+            return;
+        };
+        if let Some(frame) = t.strip_prefix("at ") {
+            if !framed && let Some(place) = frame_place(frame) {
+                f.add_detail(&format!("at {place}"));
+                self.in_block = Some(true);
+            }
+            return;
+        }
+        if framed || t.is_empty() {
+            return;
+        }
+        // `++/foo/gi    (Expected)`, `--/foo/gi    (Actual)`: the values compared.
+        let value = t
+            .strip_suffix("(Expected)")
+            .or_else(|| t.strip_suffix("(Actual)"));
+        if let Some(value) = value {
+            f.add_essential_detail(value.trim_end());
+        } else if f.detail.is_empty() {
+            // The assertion's message, first.
+            f.add_detail(t);
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        let [Some(total), Some(passed)] = [self.counts[0], self.counts[1]] else {
+            return None;
+        };
+        let skipped = self.counts[2].unwrap_or(0);
+        let failed = total.saturating_sub(passed + skipped);
+        let line = format!(
+            "tests: {} run, {} passed, {} failed, {} skipped (uvu)",
+            thousands(total),
+            thousands(passed),
+            thousands(failed),
+            thousands(skipped)
+        );
+        let json = json!({
+            "shape": "uvu",
+            "total": total,
+            "passed": passed,
+            "skipped": skipped,
+            "failed": failed,
+        });
+        Some(
+            Fact::new("uvu", vec![line], json)
+                .failures(self.failures.take_as("failed tests"))
+                .hint_if_failed(failed > 0, "'^ *FAIL ' -A 12"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.failures.approx_heap()
+    }
+}
+
+/// `FAIL  RegExp  "state"` → (`RegExp`, `state`).
+fn fail_heading(t: &str) -> Option<(&str, &str)> {
+    let rest = t.strip_prefix("FAIL ")?.trim_start();
+    let (suite, test) = rest.split_once(" \"")?;
+    let test = test.strip_suffix('"')?;
+    let suite = suite.trim_end();
+    (!suite.is_empty() && !test.is_empty()).then_some((suite, test))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failures_heading_names_its_suite_and_test() {
+        assert_eq!(
+            fail_heading("FAIL  Map  \"nested :: keys\""),
+            Some(("Map", "nested :: keys"))
+        );
+        assert_eq!(
+            fail_heading("FAIL  RegExp  \"state\""),
+            Some(("RegExp", "state"))
+        );
+        assert_eq!(fail_heading("FAIL: test_a"), None);
+        assert_eq!(fail_heading("FAIL src/a.test.ts"), None);
+    }
+}
