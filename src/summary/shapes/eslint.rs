@@ -110,10 +110,10 @@ impl Eslint {
         };
         let rest = rest.trim();
         // The rule is the last word, after a run of spaces (in brackets, yamllint's).
-        let (_, mut rule) = match rest.rsplit_once("  ") {
-            Some((m, r)) if !r.contains(' ') => (m.trim_end(), Some(r.trim())),
-            _ => (rest, None),
-        };
+        let mut rule = rest
+            .rsplit_once("  ")
+            .map(|(_, r)| r)
+            .filter(|r| !r.contains(' '));
         if let Some(bare) = rule.and_then(|r| r.strip_prefix('(')?.strip_suffix(')')) {
             self.bracketed = true;
             rule = Some(bare);

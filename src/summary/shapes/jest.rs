@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::names::{Failure, Failures, Names, js_test_counts, where_they_differ};
+use super::names::{Failure, Failures, Names, is_test_file, js_test_counts, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -371,17 +371,6 @@ fn compare_last_two(failure: &mut Failure) {
         let (e, r) = where_they_differ(expected, received, COMPARED_CHARS);
         (*expected, *received) = (e, r);
     }
-}
-
-/// A place in a test's file: `tests/a.test.js:9:3`, `src/__tests__/b.ts:1:2`, `test/c.js:4:1`.
-fn is_test_file(place: &str) -> bool {
-    let path = place.split(':').next().unwrap_or(place);
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.contains(".test.")
-        || name.contains(".spec.")
-        || path
-            .split('/')
-            .any(|d| d == "test" || d == "tests" || d == "__tests__" || d == "spec")
 }
 
 /// How much of a long value compared is shown, around where it differs.

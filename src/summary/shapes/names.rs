@@ -204,6 +204,20 @@ pub(crate) struct Failure {
     pub(crate) said: Option<String>,
 }
 
+/// A place in a test's file: `tests/a.test.js:9:3`, `src/__tests__/b.ts:1:2`, `test/c.js:4:1`,
+/// `test_a.py:3`, `a_test.go:12` (what follows the path is left alone: `… :in 'test_x'`).
+pub(crate) fn is_test_file(place: &str) -> bool {
+    let path = place.split(':').next().unwrap_or(place);
+    let name = path.rsplit('/').next().unwrap_or(path);
+    [".test.", ".spec.", "_test.", "_spec."]
+        .iter()
+        .any(|m| name.contains(m))
+        || name.starts_with("test_")
+        || path
+            .split('/')
+            .any(|d| d == "test" || d == "tests" || d == "__tests__" || d == "spec")
+}
+
 /// `text` with each path under the directory `root` written from it on: `root/` left out
 /// where a path starts (at the start, after a space, a quote, a bracket, `=` or `:`).
 /// The root `/` is left alone: every absolute path is under it.

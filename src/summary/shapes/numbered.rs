@@ -11,7 +11,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, where_they_differ};
+use super::names::{Failures, is_test_file, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -343,9 +343,9 @@ impl Read {
                 if !is_runtime_frame(t) && has_place(t) {
                     match &read.frame {
                         None => read.frame = Some(frame_shown(t)),
-                        Some(first) if read.test_frame.is_none() && !is_test_path(first) => {
+                        Some(first) if read.test_frame.is_none() && !is_test_file(first) => {
                             let shown = frame_shown(t);
-                            if is_test_path(&shown) {
+                            if is_test_file(&shown) {
                                 // Its function is the test's, named already (Ruby's
                                 // `:in 'test_x'`).
                                 let place = shown.split(":in ").next().unwrap_or(&shown);
@@ -480,23 +480,6 @@ fn is_frame(t: &str) -> bool {
             .and_then(|r| r.split_once(") "))
             .and_then(|(_, r)| r.split_once(": "))
             .is_some_and(|(place, _)| !place.contains(' ') && has_place(place))
-}
-
-/// Whether a frame's path is a test file's (`test/a_test.rb`, `spec/`, `tests/`, `a.test.js`).
-fn is_test_path(frame: &str) -> bool {
-    let path = frame
-        .split([':', ' ', '('])
-        .find(|p| p.contains('/') || p.contains('.'));
-    path.is_some_and(|p| {
-        let name = p.rsplit('/').next().unwrap_or(p);
-        ["/test/", "/tests/", "/spec/", "/__tests__/"]
-            .iter()
-            .any(|d| p.contains(d) || p.starts_with(&d[1..]))
-            || name.starts_with("test_")
-            || ["_test.", "_spec.", ".test.", ".spec."]
-                .iter()
-                .any(|m| name.contains(m))
-    })
 }
 
 /// A frame as shown: `at UserContext.<anonymous> (file:///srv/a.js:3:9)` → `/srv/a.js:3:9`,

@@ -18,7 +18,7 @@
 use serde_json::json;
 
 use super::change::Change;
-use super::names::{Counts, Failures, Names};
+use super::names::{Counts, Failure, Failures, Names};
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
 
@@ -368,7 +368,6 @@ impl Shape for Tap {
             self.push_automake(&result);
         }
         let automake = self.automake_total.is_some();
-        let mut top_said = Vec::new();
         // tape leaves out `# fail 0` (and says `# ok`); node's runner prints every count.
         if self.node[0].is_some() && self.node[1].is_some() && self.not_ok == 0 {
             self.node[2].get_or_insert(0);
@@ -441,6 +440,8 @@ impl Shape for Tap {
             line.push(')');
             lines.push(line);
         }
+        // The top level's failed tests as printed, quoted instead of named in the TAP line.
+        let mut top_said = Vec::new();
         if let [
             Some(tests),
             Some(pass),
@@ -674,11 +675,8 @@ impl Tap {
         let Some(f) = self.failures.current() else {
             return;
         };
-        if let Some(frame) = t.strip_prefix("at ") {
-            if !framed && let Some(place) = frame_place(frame) {
-                f.add_detail(&format!("at {place}"));
-                self.indented = Some(true);
-            }
+        if let Some(framed) = stack_line(t, framed, f) {
+            self.indented = Some(framed);
             return;
         }
         let said = f.detail.last().is_some_and(|d| t.ends_with(d.as_str()));
@@ -926,9 +924,21 @@ fn untimed(text: &str) -> &str {
     text.split(" # time=").next().unwrap_or(text)
 }
 
+/// A line of a failure's stack (`t`, trimmed: `at f (/a/test/x.js:508:12)`): the first frame
+/// in the project's files is added to `f`'s detail as `at /a/test/x.js:508:12`. Whether a
+/// frame was added now or before (`framed`); `None` for a line that is no frame.
+pub(crate) fn stack_line(t: &str, framed: bool, f: &mut Failure) -> Option<bool> {
+    let frame = t.strip_prefix("at ")?;
+    if !framed && let Some(place) = frame_place(frame) {
+        f.add_detail(&format!("at {place}"));
+        return Some(true);
+    }
+    Some(framed)
+}
+
 /// The place of a stack frame in the project's files: `Ctx.<anonymous> (/a/test/x.js:508:12)`
 /// → `/a/test/x.js:508:12`; Node's own (`node:internal/…`) and installed packages' are none.
-pub(crate) fn frame_place(frame: &str) -> Option<&str> {
+fn frame_place(frame: &str) -> Option<&str> {
     let frame = frame.strip_prefix("at ").unwrap_or(frame);
     let place = match frame.rsplit_once(" (") {
         Some((_, place)) => place.strip_suffix(')')?,

@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use super::names::Failures;
-use super::tap::frame_place;
+use super::tap::stack_line;
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -18,6 +18,9 @@ pub(crate) struct Uvu {
     in_block: Option<bool>,
     /// `Total:`, `Passed:`, `Skipped:`.
     counts: [Option<u64>; 3],
+    /// A line only uvu prints was seen (a suite's `(2 / 3)` or a `FAIL` heading): its
+    /// counts are words many runners print.
+    seen: bool,
 }
 
 const COUNTS: [&str; 3] = ["Total:", "Passed:", "Skipped:"];
@@ -29,7 +32,11 @@ impl Shape for Uvu {
             self.failures
                 .push_said(number, &format!("{suite} > {test}"), t);
             self.in_block = Some(false);
+            self.seen = true;
             return;
+        }
+        if !self.seen && is_suite_line(t) {
+            self.seen = true;
         }
         if let Some(i) = COUNTS.iter().position(|c| t.starts_with(c)) {
             self.counts[i] = t[COUNTS[i].len()..].trim().parse().ok();
@@ -42,11 +49,8 @@ impl Shape for Uvu {
         let Some(f) = self.failures.current() else {
             return;
         };
-        if let Some(frame) = t.strip_prefix("at ") {
-            if !framed && let Some(place) = frame_place(frame) {
-                f.add_detail(&format!("at {place}"));
-                self.in_block = Some(true);
-            }
+        if let Some(framed) = stack_line(t, framed, f) {
+            self.in_block = Some(framed);
             return;
         }
         if framed || t.is_empty() {
@@ -68,6 +72,9 @@ impl Shape for Uvu {
         let [Some(total), Some(passed)] = [self.counts[0], self.counts[1]] else {
             return None;
         };
+        if !self.seen {
+            return None;
+        }
         let skipped = self.counts[2].unwrap_or(0);
         let failed = total.saturating_sub(passed + skipped);
         let line = format!(
@@ -97,6 +104,14 @@ impl Shape for Uvu {
     }
 }
 
+/// A suite's line of marks, ending in how many of its tests passed: `Arrays  • •   (2 / 2)`.
+fn is_suite_line(t: &str) -> bool {
+    t.strip_suffix(')')
+        .and_then(|r| r.rsplit_once('('))
+        .and_then(|(_, r)| r.split_once(" / "))
+        .is_some_and(|(a, b)| super::eslint::is_number(a) && super::eslint::is_number(b))
+}
+
 /// `FAIL  RegExp  "state"` → (`RegExp`, `state`).
 fn fail_heading(t: &str) -> Option<(&str, &str)> {
     let rest = t.strip_prefix("FAIL ")?.trim_start();
@@ -122,5 +137,23 @@ mod tests {
         );
         assert_eq!(fail_heading("FAIL: test_a"), None);
         assert_eq!(fail_heading("FAIL src/a.test.ts"), None);
+    }
+
+    #[test]
+    fn counts_alone_are_not_uvus() {
+        let mut other = Box::<Uvu>::default();
+        for line in ["Total: 10", "Passed: 8", "Skipped: 0"] {
+            other.line(1, line);
+        }
+        assert!(other.finish().is_none());
+        let mut uvu = Box::<Uvu>::default();
+        for line in [" Arrays  • •   (2 / 2)", "  Total:     2", "  Passed:    2"] {
+            uvu.line(1, line);
+        }
+        let fact = uvu.finish().expect("uvu's counts");
+        assert_eq!(
+            fact.lines,
+            ["tests: 2 run, 2 passed, 0 failed, 0 skipped (uvu)"]
+        );
     }
 }
