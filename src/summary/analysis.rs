@@ -980,7 +980,9 @@ fn repeat_line(failure: &Failure, first: &Failure) -> String {
 }
 
 /// `  … 51 more failed: a, b, … 46 more …, L1,590 z`: the failures not detailed (`failed` when
-/// the list is of failed tests or targets, so the line reads on its own).
+/// the list is of failed tests or targets, so the line reads on its own). Names that are
+/// phrases (`two sets are not equal (reversed)`) or hold a comma go one to a line under it
+/// instead: joined by commas, where one ends would be a guess.
 fn more_line(count: u64, failed: bool, names: &[&str], last: Option<&Failure>) -> String {
     let mut line = format!("  … {} more", thousands(count));
     if failed {
@@ -989,37 +991,48 @@ fn more_line(count: u64, failed: bool, names: &[&str], last: Option<&Failure>) -
     if names.is_empty() && last.is_none() {
         return line;
     }
-    line.push_str(": ");
-    line.push_str(&join_runs(names));
+    let mut parts = runs(names);
     let unnamed = count - names.len() as u64 - u64::from(last.is_some());
     if unnamed > 0 {
-        if !names.is_empty() {
-            line.push_str(", ");
-        }
-        line.push_str(&format!("… {} more", thousands(unnamed)));
+        parts.push(match last {
+            Some(_) => format!("… {} more …", thousands(unnamed)),
+            None => format!("… {} more", thousands(unnamed)),
+        });
     }
     if let Some(last) = last {
-        if unnamed > 0 {
-            line.push_str(" …");
+        parts.push(format!("L{} {}", thousands(last.line), last.name));
+    }
+    let phrases = parts.len() > 1
+        && names
+            .iter()
+            .chain(last.map(|l| l.name.as_str()).as_ref())
+            .any(|n| n.contains(',') || n.matches(' ').count() >= PHRASE_SPACES);
+    if phrases {
+        line.push(':');
+        for part in parts {
+            line.push_str("\n    ");
+            line.push_str(&part);
         }
-        if !names.is_empty() || unnamed > 0 {
-            line.push_str(", ");
-        }
-        line.push_str(&format!("L{} {}", thousands(last.line), last.name));
+    } else {
+        line.push_str(": ");
+        line.push_str(&parts.join(", "));
     }
     line
 }
 
-/// Names joined by commas, a run of one name once with its count (`Invalid read of size 1 ×20`).
-fn join_runs(names: &[&str]) -> String {
-    let mut parts = Vec::new();
-    for run in names.chunk_by(|a, b| a == b) {
-        parts.push(match run.len() {
+/// A failure's name of this many spaces or more is a phrase (`fails when not given an array`),
+/// not an identifier with a parameter (`MarkEndsTests.test_basic (size=2)`).
+const PHRASE_SPACES: usize = 3;
+
+/// Names, a run of one name once with its count (`Invalid read of size 1 ×20`).
+fn runs(names: &[&str]) -> Vec<String> {
+    names
+        .chunk_by(|a, b| a == b)
+        .map(|run| match run.len() {
             1 => run[0].to_owned(),
             n => format!("{} ×{}", run[0], thousands(n as u64)),
-        });
-    }
-    parts.join(", ")
+        })
+        .collect()
 }
 
 /// What the analysis found: notable lines in the omitted range and facts about the output.

@@ -6411,3 +6411,23 @@ fn the_names_line_ends_with_the_last_failure_when_all_were_kept() {
     );
     assert!(names.contains(" more …, L"), "{names}");
 }
+
+/// Failing tests not detailed whose names are phrases go one to a line: joined by commas,
+/// `… not equal (reversed), strict: two errors …` leaves where a name ends to a guess.
+/// Names like identifiers stay on one line.
+#[test]
+fn failures_not_detailed_with_phrase_names_are_listed_one_to_a_line() {
+    let shown = failures_within(&corpus7("concurrently-npm-deep-equal.txt"), 1_000).join("\n");
+    assert!(
+        shown.contains(
+            "  … 3 more failed:\n    strict: two inequally sized Sets are not equal\n    two \
+             errors of the same type with a different message are not equal (reversed)\n"
+        ),
+        "{shown}"
+    );
+    let shown = failures_within(&corpus2("pytest-v-more-itertools.txt"), 250).join("\n");
+    assert!(
+        shown.contains("more failed: MarkEndsTests.test_basic (size=2), MarkEndsTests"),
+        "{shown}"
+    );
+}
