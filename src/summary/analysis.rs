@@ -52,6 +52,8 @@ pub(crate) struct Analysis {
     sections: Sections,
     /// The directory the command ran in (see [`Source::root`]).
     root: Option<String>,
+    /// Lines were `go test -json` events (see [`test2json_output`]).
+    events: bool,
 }
 
 impl Analysis {
@@ -71,6 +73,7 @@ impl Analysis {
             prefixes: Prefixes::default(),
             sections: Sections::new(source),
             root: source.root.clone(),
+            events: false,
         }
     }
 
@@ -129,8 +132,16 @@ impl Analysis {
     }
 
     /// Every live shape reads the line, without a runner's prefix (see [`Prefixes`]), and so
-    /// do the shapes of its section (see [`Sections`]).
+    /// do the shapes of its section (see [`Sections`]). A `go test -json` event is read as the
+    /// text it carries, numbered as its own line (see [`test2json_output`]).
     fn shapes(&mut self, number: u64, text: &str) {
+        if let Some(output) = test2json_output(text) {
+            self.events = true;
+            for line in output.lines() {
+                self.shapes(number, &clean_line(line.as_bytes()));
+            }
+            return;
+        }
         let (shapes, sections) = (&mut self.shapes, &mut self.sections);
         self.prefixes.line(number, text, |number, text, name| {
             read(shapes, number, text);
@@ -178,6 +189,12 @@ impl Analysis {
             };
             if lines(&all) <= lines(&facts) + SECTION_LINES * sections {
                 facts = all;
+            }
+        }
+        if self.events {
+            // The text a hint looks for is inside each event, not at the start of its line.
+            for fact in &mut facts {
+                fact.hint = fact.hint.as_deref().map(unanchored);
             }
         }
         if let Some(root) = &self.root {
@@ -1033,6 +1050,27 @@ fn runs(names: &[&str]) -> Vec<String> {
             n => format!("{} ×{}", run[0], thousands(n as u64)),
         })
         .collect()
+}
+
+/// The text a `go test -json` event carries (`{"Time":…,"Action":"output",…,"Output":"--- FAIL:
+/// TestX (0.00s)\n"}`, or a compiler's `build-output`), which is what `go test` prints without
+/// `-json`: its runner reads it as such. Its other events (`run`, `pass`, `fail`) say again
+/// what that text said, and carry none.
+fn test2json_output(line: &str) -> Option<String> {
+    let carries =
+        line.contains(r#""Action":"output""#) || line.contains(r#""Action":"build-output""#);
+    if !line.starts_with('{') || !carries {
+        return None;
+    }
+    let event: Value = serde_json::from_str(line).ok()?;
+    Some(event.get("Output")?.as_str()?.to_owned())
+}
+
+/// A `ctxoff grep` hint for `go test -json` events: what it looks for at the start of a line
+/// is at the start of an event's text, after its opening quote (`'^\s*--- FAIL|^panic:' -A 2`
+/// → `'"\s*--- FAIL|"panic:' -A 2`).
+fn unanchored(hint: &str) -> String {
+    hint.replace("'^", "'\"").replace("|^", "|\"")
 }
 
 /// What the analysis found: notable lines in the omitted range and facts about the output.

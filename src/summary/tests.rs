@@ -6431,3 +6431,37 @@ fn failures_not_detailed_with_phrase_names_are_listed_one_to_a_line() {
         "{shown}"
     );
 }
+
+fn corpus11(name: &str) -> Vec<u8> {
+    fixture("corpus11", name)
+}
+
+/// `go test -json` is go test's own output in events: each failing test is named by its
+/// `--- FAIL` line and detailed by its log line, numbered as the event's line, as without
+/// `-json` (it had only a JSON Lines tally and `fail ×8`).
+#[test]
+fn go_test_json_events_are_read_as_the_text_they_carry() {
+    let bytes = corpus11("go-test-json-google-uuid.txt");
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "--- FAIL: TestUUID (0.00s)\n  L48 uuid_test.go:104: Variant(f47ac10b-58cc-4372-c567-0e02b2c3d479) got 2 expected 3",
+        "--- FAIL: TestMD5 (0.00s)\n  L97 uuid_test.go:409: MD5: got",
+        "--- FAIL: TestSHA1 (0.00s)",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let line_48 = String::from_utf8_lossy(&bytes)
+        .lines()
+        .nth(47)
+        .unwrap()
+        .to_owned();
+    assert!(
+        line_48.contains(r#""Output":"    uuid_test.go:104: Variant("#),
+        "{line_48}"
+    );
+    // The hint finds go test's lines inside the events, where `^` would find none.
+    assert_eq!(
+        report(&bytes).hint().as_deref(),
+        Some(r#"'"\s*--- FAIL|"panic:|_test\.go:\d+:' -A 2"#)
+    );
+}
