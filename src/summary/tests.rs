@@ -6465,3 +6465,59 @@ fn go_test_json_events_are_read_as_the_text_they_carry() {
         Some(r#"'"\s*--- FAIL|"panic:|_test\.go:\d+:' -A 2"#)
     );
 }
+
+/// zope.testrunner and green head each failure with a line of their own (`Failure in test …`,
+/// `Error in …`) and its traceback under it: the run's totals, each failure by its heading
+/// with what was raised, where in the project and from which test line (zope's run was read
+/// as a log of 53 exceptions, with no test counted).
+#[test]
+fn zope_and_green_failures_are_read_under_their_headings() {
+    let bytes = corpus11("zope-testrunner-vv-zope.schema.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "tests:"),
+        "tests: 1,097 run, 1,043 passed, 21 failed, 32 errors, 1 skipped (zope.testrunner)"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "Error in test test_validate_max (zope.schema.tests.test__bootstrapfields.ComplexTests.test_validate_max)\n  L40 zope.schema._bootstrapinterfaces.TooBig: (20, 20) · File \"/home/dev/zope_schema-8.1/src/zope/schema/_bootstrapfields.py\", line 493, in _validate · File \"/home/dev/zope_schema-8.1/src/zope/schema/tests/test__bootstrapfields.py\", line 210, in test_validate_max"
+        ),
+        "{shown}"
+    );
+    let bytes = corpus11("green-vvv-jsonpatch.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 429 run, 317 passed, 44 failed, 68 errors (green)"
+    );
+    assert_eq!(fact(&r, "green")["headings"]["error"], 68);
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "Failure in tests.ApplyPatchTestCase.test_test_literals_differ_from_numbers\n  L671 AssertionError: JsonPatchTestFailed not raised · File \"/home/dev/jsonpatch-1.48/tests.py\", line 462",
+        // A module green could not load is an error of its own, not the test's before it.
+        "Error in green.loader.N/A.poolRunner\n  L3,027 Exception: Exception while loading doctest",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}
+
+/// stestr's subunit-trace: the totals block, and each `... FAILED` test with what its
+/// indented `Captured traceback:` raised (it had notable counts only).
+#[test]
+fn stestr_failures_and_totals_are_read() {
+    let bytes = corpus11("stestr-run-fixtures.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "tests:"),
+        "tests: 142 run, 129 passed, 8 failed, 5 skipped (stestr)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all.len(), 9, "{all:#?}");
+    assert!(
+        all[1].starts_with(
+            "  L4 tests.test_fixture.TestFixture.test_exit_runs_all_raises_first_exception: \
+             testtools.matchers._impl.MismatchError: ('woo',) != ('hoo',) · File \
+             \"/home/dev/fixtures-4.3.2/tests/test_fixture.py\", line 120"
+        ),
+        "{all:#?}"
+    );
+}

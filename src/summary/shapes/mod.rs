@@ -31,6 +31,7 @@ mod gotest;
 mod govet;
 mod grep;
 mod gtest;
+mod headed;
 mod install;
 mod jest;
 mod json;
@@ -67,6 +68,7 @@ mod shellcheck;
 mod sphinx;
 mod standard;
 mod strace;
+mod subunit;
 mod svelte;
 mod tap;
 mod tasks;
@@ -137,6 +139,8 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<nextest::Nextest>::default(),
         Box::<pytest::Pytest>::default(),
         Box::<unittest::Unittest>::default(),
+        Box::<headed::Headed>::default(),
+        Box::<subunit::Subunit>::default(),
         Box::<doctest::Doctest>::default(),
         Box::<gotest::GoTest>::default(),
         Box::<jest::Jest>::default(),

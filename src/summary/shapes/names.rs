@@ -213,6 +213,8 @@ pub(crate) fn is_test_file(place: &str) -> bool {
         .iter()
         .any(|m| name.contains(m))
         || name.starts_with("test_")
+        || name == "tests.py"
+        || name == "test.py"
         || path
             .split('/')
             .any(|d| d == "test" || d == "tests" || d == "__tests__" || d == "spec")

@@ -161,6 +161,80 @@ impl Traceback {
     }
 }
 
+/// A failing test's traceback as a test runner prints it under the test's name (zope's
+/// `Failure in test …`, green's `Error in …`, stestr's `Captured traceback:`), chains included:
+/// what was raised in the end, where in the program's own code, and the first frame in a test
+/// file when that is elsewhere (where the test reached what raised).
+#[derive(Debug, Default)]
+pub(crate) struct TestTraceback {
+    trace: Traceback,
+    raised: Option<Raised>,
+    /// The first frame in a test file: its place (`tests/test_a.py:42`) and as printed.
+    test_frame: Option<(String, String)>,
+}
+
+impl TestTraceback {
+    /// A traceback whose frames may come without a `Traceback (most recent call last):` line
+    /// (green prints none).
+    pub(crate) fn open() -> TestTraceback {
+        let mut t = TestTraceback::default();
+        t.trace.line("Traceback (most recent call last):");
+        t
+    }
+
+    pub(crate) fn line(&mut self, text: &str) {
+        if text.starts_with("During handling of the above exception")
+            || text.starts_with("The above exception was the direct cause")
+        {
+            self.trace.line("Traceback (most recent call last):");
+            return;
+        }
+        if self.test_frame.is_none()
+            && self.trace.is_open()
+            && let Some(place) = frame_place(text.trim_start())
+            && super::names::is_test_file(&place)
+        {
+            self.test_frame = Some((place, text.trim().to_owned()));
+        }
+        if let Some(raised) = self.trace.line(text) {
+            self.raised = Some(match self.raised.take() {
+                Some(first) => first.chained(raised),
+                None => raised,
+            });
+        }
+    }
+
+    /// Whether an exception ended it and no chained traceback follows yet.
+    pub(crate) fn is_done(&self) -> bool {
+        self.raised.is_some() && !self.trace.is_open()
+    }
+
+    /// The exception, the frame of the project's own code where it was raised and the first
+    /// frame in a test file when that is another, as Python prints them (`File "pkg/a.py",
+    /// line 12, in f`), and what it came from; none when nothing was raised.
+    pub(crate) fn details(self) -> Vec<String> {
+        let Some(raised) = self.raised else {
+            return Vec::new();
+        };
+        let from = self
+            .test_frame
+            .filter(|t| raised.frame.as_deref().and_then(frame_place).as_ref() != Some(&t.0));
+        let mut details = vec![raised.exception];
+        details.extend(raised.frame);
+        details.extend(from.map(|t| t.1));
+        details.extend(raised.cause);
+        details
+    }
+}
+
+/// `File "pkg/a.py", line 12, in f` → `pkg/a.py:12`.
+pub(crate) fn frame_place(frame: &str) -> Option<String> {
+    let rest = frame.strip_prefix("File \"")?;
+    let (path, rest) = rest.split_once("\", line ")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0).then(|| format!("{path}:{}", &rest[..digits]))
+}
+
 /// `  | Traceback …` → `Traceback …` (the sub-tracebacks of an exception group, at any depth).
 fn without_group_prefix(text: &str) -> &str {
     let trimmed = text.trim_start();

@@ -201,7 +201,7 @@ impl Block {
 
 /// `test_x (module.Class.test_x)` → `module.Class.test_x`; Python before 3.11 prints
 /// `test_x (module.Class)`; a subtest adds its parameters (`… (i=3)`), kept.
-fn test_id(header: &str) -> Option<String> {
+pub(crate) fn test_id(header: &str) -> Option<String> {
     let (method, rest) = header.split_once(" (")?;
     let (inner, params) = rest.split_once(')')?;
     if method.is_empty() || method.contains(' ') || inner.is_empty() || inner.contains(' ') {
