@@ -6521,3 +6521,25 @@ fn stestr_failures_and_totals_are_read() {
         "{all:#?}"
     );
 }
+
+/// Ruby's test-unit: its closing counts, each failure by its heading with its message (the
+/// source around the line and the diff left out) and where, each error with the frame of the
+/// project's code and the test's (it had a failure-word tally only).
+#[test]
+fn test_unit_failures_and_errors_are_read_from_their_blocks() {
+    let bytes = corpus11("ruby-test-unit-v-csv.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "tests:"),
+        "tests: 527 run, 494 passed, 31 failed, 2 errors (test-unit, 4,026 assertions)"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "Failure: test_builtin_integer_converter(TestCSVDataConverters)\n  L28 <-5> expected but \
+         was · <\"-5\"> · at /home/dev/csv/test/csv/test_data_converters.rb:17",
+        "Error: test_to_hash_with_block_transform_entries(TestCSVRow)\n  L478 NoMethodError: \
+         undefined method `include_key?' for {}:Hash · at /home/dev/csv/lib/csv/row.rb:671, \
+         from /home/dev/csv/test/csv/test_row.rb:360",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -72,6 +72,7 @@ mod subunit;
 mod svelte;
 mod tap;
 mod tasks;
+mod testunit;
 mod tsc;
 mod unittest;
 mod unity;
@@ -151,6 +152,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<bun::Bun>::default(),
         Box::<deno::Deno>::default(),
         Box::<rspec::Rspec>::default(),
+        Box::<testunit::TestUnit>::default(),
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<meson::Meson>::default(),
