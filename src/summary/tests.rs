@@ -6543,3 +6543,29 @@ fn test_unit_failures_and_errors_are_read_from_their_blocks() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// cmocka prints GoogleTest's tags in a form of its own (`[==========] 51 test(s) run.`, a
+/// failed test's `[  FAILED  ] name` without a time, its `[  ERROR   ] --- …` and
+/// `[   LINE   ] --- file:line: error: Failure!`): its totals and each failure with them
+/// (the run had a sanitizer's report only).
+#[test]
+fn cmocka_runs_are_read_as_googletest_is() {
+    let bytes = corpus11("cmocka-libcbor.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 51 run, 45 passed, 6 failed (cmocka)"
+    );
+    assert_eq!(fact(&r, "cmocka")["failed_lines"], 6);
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "[  FAILED  ] test_serialize_negint16\n  L17 difference at offset 0 0x19 0x39 · 1 bytes of \
+         0x56285c67f200 and 0x7fffe23aa410 differ · \
+         /home/dev/libcbor/test/cbor_serialize_test.c:100: error: Failure!",
+        "[  FAILED  ] test_serialize_tags\n  L74 /home/dev/libcbor/test/assertions.c:64: error: \
+         Failure! · (/home/dev/libcbor/test/cbor_serialize_test.c:462) assert_size_equal: \
+         Expected 2 to equal 1",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -23,6 +23,8 @@ pub(crate) struct Gtest {
     failures: Failures,
     /// The running test's failure so far: its line and lines.
     running: Option<(Option<u64>, Vec<String>)>,
+    /// cmocka's run (`[==========] 51 test(s) run.`, `[  ERROR   ] --- …`), not GoogleTest's.
+    cmocka: bool,
 }
 
 impl Shape for Gtest {
@@ -37,6 +39,29 @@ impl Shape for Gtest {
         match tag {
             "RUN" => self.running = Some((None, Vec::new())),
             "OK" => self.running = None,
+            "ERROR" | "LINE" => {
+                // cmocka: `[  ERROR   ] --- difference at offset 0`, `[   LINE   ] ---
+                // test/a.c:100: error: Failure!`.
+                if let Some((at, lines)) = &mut self.running {
+                    self.cmocka = true;
+                    at.get_or_insert(number);
+                    let message = cmocka_message(rest);
+                    if lines.len() < DETAIL_LINES && !message.is_empty() {
+                        lines.push(message.to_owned());
+                    }
+                }
+            }
+            "FAILED" if self.running.is_some() && !rest.contains(' ') && !rest.is_empty() => {
+                // cmocka's `[  FAILED  ] test_x`, without GoogleTest's time.
+                self.failed_lines += 1;
+                let (at, lines) = self.running.take().unwrap_or_default();
+                self.failures.push_said(at.unwrap_or(number), rest, text);
+                if let Some(failure) = self.failures.current() {
+                    for line in &lines {
+                        failure.add_detail(line);
+                    }
+                }
+            }
             "FAILED" => {
                 if let Some((name, _)) = rest.strip_suffix(" ms)").and_then(|r| r.rsplit_once(" ("))
                 {
@@ -80,6 +105,14 @@ impl Shape for Gtest {
                     self.binaries += 1;
                     self.totals[0] = self.totals[0].saturating_add(n);
                     self.totals[1] += s;
+                } else if let Some(n) = rest
+                    .strip_suffix(" test(s) run.")
+                    .and_then(|n| n.parse::<u64>().ok())
+                {
+                    // cmocka's `51 test(s) run.`
+                    self.cmocka = true;
+                    self.binaries += 1;
+                    self.totals[0] = self.totals[0].saturating_add(n);
                 }
             }
             _ => {}
@@ -103,16 +136,21 @@ impl Shape for Gtest {
         if disabled > 0 {
             line.push_str(&format!(", {} disabled", thousands(disabled)));
         }
-        line.push_str(&format!(
-            " (googletest: {}",
-            plural(suites, "test suite", "test suites")
-        ));
+        if self.cmocka {
+            line.push_str(" (cmocka");
+        } else {
+            line.push_str(&format!(
+                " (googletest: {}",
+                plural(suites, "test suite", "test suites")
+            ));
+        }
         if self.binaries > 1 {
             line.push_str(&format!(", {} binaries", thousands(self.binaries)));
         }
         line.push(')');
+        let shape = if self.cmocka { "cmocka" } else { "googletest" };
         let json = json!({
-            "shape": "googletest",
+            "shape": shape,
             "binaries": self.binaries,
             "ran": ran,
             "suites": suites,
@@ -123,10 +161,15 @@ impl Shape for Gtest {
             "failed_lines": self.failed_lines,
         });
         let listed = self.failures.take_as("failed tests");
+        let hint = if self.cmocka {
+            "'^\\[ +(ERROR|LINE|FAILED) +\\] ' -A 2"
+        } else {
+            "': Failure$|^\\[  FAILED  \\]' -A 5"
+        };
         Some(
-            Fact::new("googletest", vec![line], json)
+            Fact::new(shape, vec![line], json)
                 .failures(listed)
-                .hint_if_failed(failed > 0, "': Failure$|^\\[  FAILED  \\]' -A 5"),
+                .hint_if_failed(failed > 0, hint),
         )
     }
 
@@ -220,6 +263,24 @@ fn is_located(t: &str) -> bool {
         && path.contains('.')
 }
 
+/// cmocka's `--- [   LINE   ] --- test/a.c:64: error: Failure!` → `test/a.c:64: error:
+/// Failure!` (an `ERROR` line may hold a `LINE` one).
+fn cmocka_message(rest: &str) -> &str {
+    let mut m = rest.trim();
+    loop {
+        let before = m;
+        m = m.strip_prefix("---").map_or(m, str::trim_start);
+        if let Some((tag, after)) = tagged(m)
+            && matches!(tag, "ERROR" | "LINE")
+        {
+            m = after.trim_start();
+        }
+        if m == before {
+            return m;
+        }
+    }
+}
+
 /// `[  FAILED  ] Suite.Test (0 ms)` → (`FAILED`, `Suite.Test (0 ms)`).
 fn tagged(text: &str) -> Option<(&str, &str)> {
     let rest = text.strip_prefix('[')?;
@@ -227,7 +288,16 @@ fn tagged(text: &str) -> Option<(&str, &str)> {
     let tag = tag.trim();
     let known = matches!(
         tag,
-        "RUN" | "OK" | "FAILED" | "PASSED" | "SKIPPED" | "==========" | "----------" | "DISABLED"
+        "RUN"
+            | "OK"
+            | "FAILED"
+            | "PASSED"
+            | "SKIPPED"
+            | "=========="
+            | "----------"
+            | "DISABLED"
+            | "ERROR"
+            | "LINE"
     );
     known.then_some((tag, rest))
 }
