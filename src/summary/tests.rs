@@ -6569,3 +6569,29 @@ fn cmocka_runs_are_read_as_googletest_is() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// trybuild's cases are listed by their lines as printed, each mismatch with where its
+/// expected and actual compiler output first differ (`$DIR` read as trybuild reads it), and
+/// the diagnostics inside the blocks are not counted as the build's errors.
+#[test]
+fn trybuild_mismatches_show_where_expected_and_actual_differ() {
+    let bytes = corpus11("cargo-test-trybuild-num-enum.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "trybuild:"),
+        "trybuild: 5 of 26 tests failed (4 mismatch, 1 error)"
+    );
+    assert!(
+        !r.render().iter().any(|l| l.contains("rustc: ")),
+        "{:#?}",
+        r.render()
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "test tests/try_build/compile_fail/garbage_attribute.rs ... mismatch\n  L85 expected: 5 |     #[num_enum(garbage)] · actual: 5 |     #[num_enum(rubbish)]",
+        "test tests/try_build/compile_fail/multiple_defaults.rs ... mismatch\n  L136 expected: (no more) · actual: error[E0308]: mismatched types · --> tests/try_build/compile_fail/multiple_defaults.rs:12:23",
+        "test tests/try_build/compile_fail/repr_c.rs ... error\n  L168 Expected test case to fail to compile, but it succeeded.",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

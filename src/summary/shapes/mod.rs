@@ -73,6 +73,7 @@ mod svelte;
 mod tap;
 mod tasks;
 mod testunit;
+mod trybuild;
 mod tsc;
 mod unittest;
 mod unity;
@@ -138,6 +139,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
     vec![
         Box::<libtest::Libtest>::default(),
         Box::<nextest::Nextest>::default(),
+        Box::<trybuild::Trybuild>::default(),
         Box::<pytest::Pytest>::default(),
         Box::<unittest::Unittest>::default(),
         Box::<headed::Headed>::default(),
