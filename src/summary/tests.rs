@@ -6595,3 +6595,35 @@ fn trybuild_mismatches_show_where_expected_and_actual_differ() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// perlcritic: violations counted by severity and file, its own policy tally, and the first
+/// of each message, the most severe first, as printed up to its place (it had notable counts
+/// only, with 'fail' words from messages as examples).
+#[test]
+fn perlcritic_violations_are_counted_by_severity_most_severe_first() {
+    let bytes = corpus11("perlcritic-severity3-statistics-path-tiny.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "perlcritic:"),
+        "perlcritic: 460 violations in 34 files (severity 5 ×24, severity 4 ×143, severity 3 ×293)"
+    );
+    assert!(
+        rendered(&r, "perlcritic policies:")
+            .contains("RegularExpressions::RequireExtendedFormatting ×79")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L71 lib/Path/Tiny.pm: Bareword file handle opened at line 1077, column 5. (Severity: 5)"
+    );
+    let severe = all
+        .iter()
+        .take_while(|l| !l.contains("(Severity: 4)"))
+        .count();
+    assert!(
+        all[1..severe]
+            .iter()
+            .all(|l| l.contains("(Severity: 5)") || l.contains("same as")),
+        "{all:#?}"
+    );
+}

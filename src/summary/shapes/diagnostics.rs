@@ -31,10 +31,15 @@ const TALLY_SHOWN: usize = 5;
 
 impl Tally {
     pub(crate) fn add(&mut self, key: &str) {
+        self.add_count(key, 1);
+    }
+
+    /// `count` more of `key` (a tool's own tally: `8 violations of X.`).
+    pub(crate) fn add_count(&mut self, key: &str, count: u64) {
         if let Some((_, n)) = self.counts.iter_mut().rev().find(|(k, _)| k == key) {
-            *n += 1;
+            *n += count;
         } else if self.counts.len() < TALLY_KEYS {
-            self.counts.push((key.to_owned(), 1));
+            self.counts.push((key.to_owned(), count));
         } else {
             self.overflow = true;
         }

@@ -52,6 +52,7 @@ mod numbered;
 mod ocaml;
 mod ounit;
 mod oxlint;
+mod perlcritic;
 mod php;
 mod phpunit;
 mod pylint;
@@ -187,6 +188,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<shellcheck::Shellcheck>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<php::Php>::default(),
+        Box::<perlcritic::Perlcritic>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<svelte::SvelteCheck>::default(),
