@@ -6627,3 +6627,26 @@ fn perlcritic_violations_are_counted_by_severity_most_severe_first() {
         "{all:#?}"
     );
 }
+
+/// lintian: tags counted by level, and each error and warning tag by its line as printed,
+/// errors first, then the first of each info and pedantic tag (it had notable counts whose
+/// examples were `N:   Visibility: error` lines).
+#[test]
+fn lintian_tags_are_counted_by_level_errors_first() {
+    let bytes = corpus11("lintian-info-pedantic-hello.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "lintian:"),
+        "lintian: 4 errors, 8 warnings, 7 info, 6 pedantic"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[1], "  L3 E: hello: dir-in-usr-local [usr/local/bin/]");
+    assert!(
+        all[4].starts_with("  L50 W: hello: debug-suffix-not-dbg"),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter().any(|l| l == "  L190 I: hello source: out-of-date-standards-version 3.9.8 (released 2016-04-06) (current is 4.6.2)"),
+        "{all:#?}"
+    );
+}

@@ -37,6 +37,7 @@ mod jest;
 mod json;
 mod junit;
 mod libtest;
+mod lintian;
 mod listing;
 mod log;
 mod make;
@@ -189,6 +190,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<bandit::Bandit>::default(),
         Box::<php::Php>::default(),
         Box::<perlcritic::Perlcritic>::default(),
+        Box::<lintian::Lintian>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
         Box::<svelte::SvelteCheck>::default(),
