@@ -6650,3 +6650,45 @@ fn lintian_tags_are_counted_by_level_errors_first() {
         "{all:#?}"
     );
 }
+
+/// Lines of `path:line: CODE message` without a column (doc8) are read as flake8's are:
+/// findings counted per rule, the first of each listed, the rarest first (doc8's run had no
+/// facts at all: its codes are not failure words).
+#[test]
+fn lint_lines_without_a_column_are_counted_per_rule() {
+    let bytes = corpus11("doc8-pyramid.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "lint:"),
+        "lint: 1,185 findings; rules: D001 ×1,068, D002 ×108, D003 ×6, D000 ×2, D005 ×1"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        shown.contains("  L406 docs/narr/router.rst:10: D000 Title underline too short."),
+        "{shown}"
+    );
+    assert_eq!(
+        r.hint().as_deref(),
+        Some("':[0-9]+(:[0-9]+)?: [A-Z]+[0-9]+ |^  --> ' -B 1")
+    );
+}
+
+/// JSHint's reporter: problems counted per file, the first of each kind of message listed
+/// (the five put into q.js among 513 in vendored code were a notable count of 5).
+#[test]
+fn jshint_problems_are_counted_per_file_and_kind() {
+    let bytes = corpus11("jshint-q.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "jshint:").starts_with("jshint: 518 problems in 21 files; files: "),
+        "{}",
+        rendered(&r, "jshint:")
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "  L92 q.js: line 350, col 20, Expected '===' and instead saw '=='.",
+        "  L93 q.js: line 350, col 34, Missing semicolon.",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -34,6 +34,7 @@ mod gtest;
 mod headed;
 mod install;
 mod jest;
+mod jshint;
 mod json;
 mod junit;
 mod libtest;
@@ -182,6 +183,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
         Box::<standard::Standard>::default(),
+        Box::<jshint::Jshint>::default(),
         Box::<biome::Biome>::default(),
         Box::<oxlint::Oxlint>::default(),
         Box::<markdownlint::Markdownlint>::default(),

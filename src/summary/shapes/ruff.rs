@@ -96,7 +96,7 @@ impl Shape for Ruff {
                     .take_as("likely bugs (syntax errors, undefined names, bad comparisons)"),
             )
             .failures(d.failures_of(|_| 0, |code| !breaks(code)))
-            .hint("':[0-9]+:[0-9]+: [A-Z]+[0-9]+ |^  --> ' -B 1")
+            .hint("':[0-9]+(:[0-9]+)?: [A-Z]+[0-9]+ |^  --> ' -B 1")
             .supersedes(&["gcc"]),
         )
     }
@@ -148,7 +148,8 @@ fn breaks(code: &str) -> bool {
         .any(|p| code.starts_with(p))
 }
 
-/// `path:12:5: rest` → (`path:12:5`, `rest`).
+/// `path:12:5: rest` → (`path:12:5`, `rest`); without the column too (doc8's
+/// `docs/a.rst:4: D001 Line too long`).
 fn located(text: &str) -> Option<(&str, &str)> {
     let (path, rest) = text.split_once(':')?;
     if path.is_empty() || path.contains(' ') {
@@ -156,9 +157,12 @@ fn located(text: &str) -> Option<(&str, &str)> {
     }
     let mut end = path.len();
     let mut rest = rest;
-    for _ in 0..2 {
+    for k in 0..2 {
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits == 0 || !rest[digits..].starts_with(':') {
+            if k == 1 {
+                break;
+            }
             return None;
         }
         end += 1 + digits;
@@ -190,6 +194,11 @@ mod tests {
             located("src/a.py:69:37: PLR2004 Magic"),
             Some(("src/a.py:69:37", "PLR2004 Magic"))
         );
+        assert_eq!(
+            located("docs/a.rst:4: D001 Line too long"),
+            Some(("docs/a.rst:4", "D001 Line too long"))
+        );
+        assert_eq!(located("docs/a.rst:x: D001 Line"), None);
         assert_eq!(
             rule_then_message("F821 Undefined name"),
             Some(("F821", "Undefined name"))
