@@ -6692,3 +6692,26 @@ fn jshint_problems_are_counted_per_file_and_kind() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// Twisted's trial: its verdict's counts, and each test named under a `[FAIL]` or `[ERROR]`
+/// block with what the block's traceback raised, a message of several lines included (the
+/// run had notable counts only: trial's `successes=` is no count unittest knows).
+#[test]
+fn trial_blocks_name_their_tests_after_the_traceback() {
+    let bytes = corpus11("trial-treq.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "tests:"),
+        "tests: 248 run, 224 passed, 17 failed, 7 errors (trial: FAILED)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (24):");
+    let shown = all.join("\n");
+    assert!(
+        shown.contains(
+            "  L378 treq.test.test_content.EncodingFromHeadersTests.test_quotedString: \
+             builtins.AssertionError: 'ascii' != 'ASCII' · File \
+             \"/home/dev/treq-26.7.0/src/treq/test/test_content.py\", line 314, in test_quotedString"
+        ),
+        "{shown}"
+    );
+}

@@ -76,6 +76,7 @@ mod svelte;
 mod tap;
 mod tasks;
 mod testunit;
+mod trial;
 mod trybuild;
 mod tsc;
 mod unittest;
@@ -147,6 +148,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<unittest::Unittest>::default(),
         Box::<headed::Headed>::default(),
         Box::<subunit::Subunit>::default(),
+        Box::<trial::Trial>::default(),
         Box::<doctest::Doctest>::default(),
         Box::<gotest::GoTest>::default(),
         Box::<jest::Jest>::default(),
