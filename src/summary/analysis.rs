@@ -1057,9 +1057,10 @@ fn runs(names: &[&str]) -> Vec<String> {
 /// `-json`: its runner reads it as such. Its other events (`run`, `pass`, `fail`) say again
 /// what that text said, and carry none.
 fn test2json_output(line: &str) -> Option<String> {
-    let carries =
-        line.contains(r#""Action":"output""#) || line.contains(r#""Action":"build-output""#);
-    if !line.starts_with('{') || !carries {
+    // Most lines are not JSON: they are passed over on their first byte.
+    let carries = line.starts_with('{')
+        && (line.contains(r#""Action":"output""#) || line.contains(r#""Action":"build-output""#));
+    if !carries {
         return None;
     }
     let event: Value = serde_json::from_str(line).ok()?;
