@@ -64,7 +64,8 @@ impl Shape for Perlcritic {
             .and_then(|n| n.replace(',', "").parse().ok())
         {
             self.stated = Some(n);
-        } else if let Some((n, policy)) = t.split_once(" violations of ")
+        } else if t.starts_with(|c: char| c.is_ascii_digit())
+            && let Some((n, policy)) = t.split_once(" violations of ")
             && let Some(policy) = policy.strip_suffix('.')
             && let Ok(n) = n.parse::<u64>()
         {

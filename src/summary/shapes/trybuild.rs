@@ -228,8 +228,7 @@ fn case_line(text: &str) -> Option<(&str, &str)> {
 
 /// The panic's `5 of 26 tests failed`.
 fn stated(text: &str) -> Option<(u64, u64)> {
-    let (failed, rest) = text.split_once(" of ")?;
-    let of = rest.strip_suffix(" tests failed")?;
+    let (failed, of) = text.strip_suffix(" tests failed")?.split_once(" of ")?;
     Some((failed.parse().ok()?, of.parse().ok()?))
 }
 
