@@ -189,6 +189,12 @@ impl TestTraceback {
             self.trace.line("Traceback (most recent call last):");
             return;
         }
+        // Twisted's failure without a stack: `Traceback (failure with no frames): <class
+        // 'KeyError'>: 'a'`.
+        if let Some(exception) = text.strip_prefix("Traceback (failure with no frames): ") {
+            self.raised = Some(Raised::at(exception.to_owned(), None));
+            return;
+        }
         if self.test_frame.is_none()
             && self.trace.is_open()
             && let Some(place) = frame_place(text.trim_start())
@@ -228,7 +234,7 @@ impl TestTraceback {
 }
 
 /// `File "pkg/a.py", line 12, in f` → `pkg/a.py:12`.
-pub(crate) fn frame_place(frame: &str) -> Option<String> {
+fn frame_place(frame: &str) -> Option<String> {
     let rest = frame.strip_prefix("File \"")?;
     let (path, rest) = rest.split_once("\", line ")?;
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
@@ -315,6 +321,42 @@ mod tests {
         );
         let again = own("ValueError: v", 4).chained(own("ValueError: v", 6));
         assert_eq!(again.cause, None);
+    }
+
+    /// A test's traceback: the chain's last exception at the project's frame, from the test's
+    /// line; green's frames without a `Traceback` line; trial's failure without frames.
+    #[test]
+    fn a_tests_traceback_says_what_was_raised_where_and_from_which_test_line() {
+        let mut t = TestTraceback::open();
+        for line in [
+            "  File \"/p/tests/test_a.py\", line 40, in test_x",
+            "    f()",
+            "  File \"/p/pkg/a.py\", line 12, in f",
+            "    raise KeyError('k')",
+            "KeyError: 'k'",
+            "",
+            "During handling of the above exception, another exception occurred:",
+            "",
+            "  File \"/p/pkg/a.py\", line 14, in f",
+            "    raise ValueError(msg)",
+            "ValueError: bad k",
+        ] {
+            t.line(line);
+        }
+        assert!(t.is_done());
+        assert_eq!(
+            t.details(),
+            [
+                "ValueError: bad k",
+                "File \"/p/pkg/a.py\", line 12, in f",
+                "File \"/p/tests/test_a.py\", line 40, in test_x",
+                "from KeyError: 'k'"
+            ]
+        );
+        let mut t = TestTraceback::default();
+        t.line("Traceback (failure with no frames): <class 'KeyError'>: 'a'");
+        assert!(t.is_done());
+        assert_eq!(t.details(), ["<class 'KeyError'>: 'a'"]);
     }
 
     #[test]
