@@ -6528,9 +6528,19 @@ fn stestr_failures_and_totals_are_read() {
 #[test]
 fn test_unit_failures_and_errors_are_read_from_their_blocks() {
     let bytes = corpus11("ruby-test-unit-v-csv.txt");
+    let r = report(&bytes);
     assert_eq!(
-        rendered(&report(&bytes), "tests:"),
+        rendered(&r, "tests:"),
         "tests: 527 run, 494 passed, 31 failed, 2 errors (test-unit, 4,026 assertions)"
+    );
+    // `failures` in a fact's JSON is its list of failures, not a count.
+    let json = fact(&r, "test-unit");
+    assert_eq!(
+        (
+            json["failed"].as_u64(),
+            json["failures"][0]["total"].as_u64()
+        ),
+        (Some(31), Some(33))
     );
     let shown = failures_within(&bytes, u64::MAX).join("\n");
     for wanted in [

@@ -116,7 +116,7 @@ impl Shape for TestUnit {
             "tests": tests,
             "passed": passed,
             "assertions": assertions,
-            "failures": failures,
+            "failed": failures,
             "errors": errors,
             "pendings": pendings,
             "omissions": omissions,
