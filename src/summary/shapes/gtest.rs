@@ -51,20 +51,18 @@ impl Shape for Gtest {
                     }
                 }
             }
-            "FAILED" if self.running.is_some() && !rest.contains(' ') && !rest.is_empty() => {
-                // cmocka's `[  FAILED  ] test_x`, without GoogleTest's time.
-                self.failed_lines += 1;
-                let (at, lines) = self.running.take().unwrap_or_default();
-                self.failures.push_said(at.unwrap_or(number), rest, text);
-                if let Some(failure) = self.failures.current() {
-                    for line in &lines {
-                        failure.add_detail(line);
-                    }
-                }
-            }
             "FAILED" => {
-                if let Some((name, _)) = rest.strip_suffix(" ms)").and_then(|r| r.rsplit_once(" ("))
-                {
+                // GoogleTest's `Suite.Test (0 ms)`; cmocka's name alone, under a test running
+                // (the list after the totals names them again).
+                let name = rest
+                    .strip_suffix(" ms)")
+                    .and_then(|r| r.rsplit_once(" ("))
+                    .map(|(name, _)| name)
+                    .or_else(|| {
+                        let alone = !rest.is_empty() && !rest.contains(' ');
+                        (alone && self.running.is_some()).then_some(rest)
+                    });
+                if let Some(name) = name {
                     self.failed_lines += 1;
                     let (at, lines) = self.running.take().unwrap_or_default();
                     self.failures.push_said(

@@ -15,11 +15,10 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, test_counts};
 use super::pytrace::TestTraceback;
 use super::unittest::test_id;
 use super::{Fact, Shape};
-use crate::format::thousands;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Runner {
@@ -115,17 +114,14 @@ impl Shape for Headed {
         let passed = c
             .passed
             .unwrap_or_else(|| c.ran.saturating_sub(c.failures + c.errors + c.skipped));
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed, {} errors",
-            thousands(c.ran),
-            thousands(passed),
-            thousands(c.failures),
-            thousands(c.errors)
+        let line = test_counts(
+            c.ran,
+            passed,
+            c.failures,
+            Some(c.errors),
+            &[(c.skipped, "skipped")],
+            runner.name(),
         );
-        if c.skipped > 0 {
-            line.push_str(&format!(", {} skipped", thousands(c.skipped)));
-        }
-        line.push_str(&format!(" ({})", runner.name()));
         let json = json!({
             "shape": runner.name(),
             "ran": c.ran,
@@ -157,13 +153,8 @@ impl Shape for Headed {
 impl Headed {
     /// The failure being read is complete: its traceback is its detail.
     fn end_failure(&mut self) {
-        let Some(trace) = self.trace.take() else {
-            return;
-        };
-        if let Some(failure) = self.failures.current() {
-            for detail in trace.details() {
-                failure.add_detail(&detail);
-            }
+        if let Some(trace) = self.trace.take() {
+            self.failures.add_details(&trace.details());
         }
     }
 }

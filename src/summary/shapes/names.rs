@@ -30,6 +30,39 @@ pub(crate) fn js_test_counts(
     line
 }
 
+/// `tests: 1,097 run, 1,043 passed, 21 failed, 32 errors, 1 skipped (zope.testrunner)`: the
+/// counts of a runner that counts errors apart from failures (`errors` when it does), then
+/// each of its `others` that is not zero, then `runner` in parentheses.
+pub(crate) fn test_counts(
+    run: u64,
+    passed: u64,
+    failed: u64,
+    errors: Option<u64>,
+    others: &[(u64, &str)],
+    runner: &str,
+) -> String {
+    let mut line = format!(
+        "tests: {} run, {} passed, {} failed",
+        thousands(run),
+        thousands(passed),
+        thousands(failed)
+    );
+    if let Some(errors) = errors {
+        line.push_str(&format!(", {} errors", thousands(errors)));
+    }
+    for (n, word) in others.iter().filter(|(n, _)| *n > 0) {
+        line.push_str(&format!(", {} {word}", thousands(*n)));
+    }
+    line.push_str(&format!(" ({runner})"));
+    line
+}
+
+/// A line of one character repeated, at least `min` long: a runner's rule between blocks
+/// (`=====…`, `-----…`).
+pub(crate) fn is_rule(text: &str, c: u8, min: usize) -> bool {
+    text.len() >= min && text.bytes().all(|b| b == c)
+}
+
 /// A numbered entry of a runner's failure list, `  12) title` → `title` (mocha, RSpec).
 pub(crate) fn numbered(text: &str) -> Option<&str> {
     let t = text.strip_prefix("  ")?;
@@ -468,6 +501,15 @@ impl Failures {
     pub(crate) fn say(&mut self, said: &str) {
         if let Some(f) = self.current() {
             f.say(said);
+        }
+    }
+
+    /// Lines of detail for the failure pushed last (see [`Failure::add_detail`]).
+    pub(crate) fn add_details(&mut self, details: &[String]) {
+        if let Some(f) = self.current() {
+            for detail in details {
+                f.add_detail(detail);
+            }
         }
     }
 

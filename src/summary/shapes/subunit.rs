@@ -8,10 +8,9 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, test_counts};
 use super::pytrace::TestTraceback;
 use super::{Fact, Shape};
-use crate::format::thousands;
 
 /// The totals' lines, in subunit-trace's order.
 const TOTALS: [&str; 5] = [
@@ -90,22 +89,12 @@ impl Shape for Subunit {
         let ran = self.ran?;
         let [passed, skipped, xfail, uxsuccess, failed] = self.totals.map(|t| t.unwrap_or(0));
         self.totals[0]?;
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed",
-            thousands(ran),
-            thousands(passed),
-            thousands(failed)
-        );
-        for (n, word) in [
+        let others = [
             (skipped, "skipped"),
             (xfail, "expected failures"),
             (uxsuccess, "unexpected successes"),
-        ] {
-            if n > 0 {
-                line.push_str(&format!(", {} {word}", thousands(n)));
-            }
-        }
-        line.push_str(" (stestr)");
+        ];
+        let line = test_counts(ran, passed, failed, None, &others, "stestr");
         let json = json!({
             "shape": "stestr",
             "ran": ran,
@@ -133,14 +122,9 @@ impl Shape for Subunit {
 
 impl Subunit {
     fn end_failure(&mut self) {
-        let Some(trace) = self.trace.take() else {
-            return;
-        };
         self.after_frame = false;
-        if let Some(failure) = self.failures.current() {
-            for detail in trace.details() {
-                failure.add_detail(&detail);
-            }
+        if let Some(trace) = self.trace.take() {
+            self.failures.add_details(&trace.details());
         }
     }
 }

@@ -11,7 +11,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, is_test_file};
+use super::names::{Failures, is_rule, is_test_file, test_counts};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -56,7 +56,7 @@ struct Block {
 
 impl Shape for TestUnit {
     fn line(&mut self, number: u64, text: &str) {
-        let rule = text.len() >= 20 && text.bytes().all(|b| b == b'=');
+        let rule = is_rule(text, b'=', 20);
         if rule {
             self.end_block();
             self.after_rule = true;
@@ -95,22 +95,14 @@ impl Shape for TestUnit {
             notifications,
         ] = self.counts?;
         let passed = tests.saturating_sub(failures + errors + pendings + omissions);
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed, {} errors",
-            thousands(tests),
-            thousands(passed),
-            thousands(failures),
-            thousands(errors)
+        let line = test_counts(
+            tests,
+            passed,
+            failures,
+            Some(errors),
+            &[(pendings, "pending"), (omissions, "omitted")],
+            &format!("test-unit, {} assertions", thousands(assertions)),
         );
-        for (n, word) in [(pendings, "pending"), (omissions, "omitted")] {
-            if n > 0 {
-                line.push_str(&format!(", {} {word}", thousands(n)));
-            }
-        }
-        line.push_str(&format!(
-            " (test-unit, {} assertions)",
-            thousands(assertions)
-        ));
         let json = json!({
             "shape": "test-unit",
             "tests": tests,

@@ -7,10 +7,9 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, is_rule, test_counts};
 use super::pytrace::TestTraceback;
 use super::{Fact, Shape};
-use crate::format::thousands;
 
 /// The verdict's counts, in the order stated.
 const COUNTS: [&str; 6] = [
@@ -42,7 +41,7 @@ struct Block {
 
 impl Shape for Trial {
     fn line(&mut self, number: u64, text: &str) {
-        let rule = text.len() >= 40 && text.bytes().all(|b| b == b'=');
+        let rule = is_rule(text, b'=', 40);
         if rule {
             self.block = None;
             self.after_rule = true;
@@ -75,12 +74,8 @@ impl Shape for Trial {
                 Some(details) => {
                     if is_test_id(text) {
                         self.failures.push(number, text);
-                        if let Some(failure) = self.failures.current() {
-                            for d in details {
-                                failure.add_detail(d);
-                            }
-                        }
-                    } else if text.len() >= 40 && text.bytes().all(|b| b == b'-') {
+                        self.failures.add_details(details);
+                    } else if is_rule(text, b'-', 40) {
                         // The line above `Ran N tests`.
                         self.block = None;
                     }
@@ -105,27 +100,17 @@ impl Shape for Trial {
         let ran = self.ran?;
         let (passed_run, counts) = self.verdict?;
         let [failures, errors, skips, xfail, xpass, successes] = counts;
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed, {} errors",
-            thousands(ran),
-            thousands(successes),
-            thousands(failures),
-            thousands(errors)
-        );
-        for (n, word) in [
+        let others = [
             (skips, "skipped"),
             (xfail, "expected failures"),
             (xpass, "unexpected successes"),
-        ] {
-            if n > 0 {
-                line.push_str(&format!(", {} {word}", thousands(n)));
-            }
-        }
-        line.push_str(if passed_run {
-            " (trial: PASSED)"
+        ];
+        let runner = if passed_run {
+            "trial: PASSED"
         } else {
-            " (trial: FAILED)"
-        });
+            "trial: FAILED"
+        };
+        let line = test_counts(ran, successes, failures, Some(errors), &others, runner);
         let json = json!({
             "shape": "trial",
             "ran": ran,

@@ -6,9 +6,8 @@
 
 use serde_json::json;
 
-use super::names::Failures;
+use super::names::{Failures, is_rule, test_counts};
 use super::{Fact, Shape};
-use crate::format::thousands;
 
 /// The outcome counts unittest reports in parentheses, in its order.
 const OUTCOMES: [&str; 5] = [
@@ -50,8 +49,8 @@ struct Block {
 
 impl Shape for Unittest {
     fn line(&mut self, number: u64, text: &str) {
-        let separator = text.len() >= 20 && text.bytes().all(|b| b == b'=');
-        let dashes = text.len() >= 20 && text.bytes().all(|b| b == b'-');
+        let separator = is_rule(text, b'=', 20);
+        let dashes = is_rule(text, b'-', 20);
         if separator {
             self.end_block();
             self.after_separator = true;
@@ -102,22 +101,23 @@ impl Shape for Unittest {
         let (ok, counts) = self.verdict?;
         let [failures, errors, skipped, expected, unexpected] = counts;
         let passed = ran.saturating_sub(failures + errors + skipped + expected + unexpected);
-        let mut line = format!(
-            "tests: {} run, {} passed, {} failed, {} errors",
-            thousands(ran),
-            thousands(passed),
-            thousands(failures),
-            thousands(errors)
+        let others: Vec<(u64, &str)> = counts[2..]
+            .iter()
+            .copied()
+            .zip(OUTCOMES[2..].iter().copied())
+            .collect();
+        let line = test_counts(
+            ran,
+            passed,
+            failures,
+            Some(errors),
+            &others,
+            if ok {
+                "unittest: OK"
+            } else {
+                "unittest: FAILED"
+            },
         );
-        for (n, word) in counts[2..].iter().zip(&OUTCOMES[2..]) {
-            if *n > 0 {
-                line.push_str(&format!(", {} {word}", thousands(*n)));
-            }
-        }
-        line.push_str(&format!(
-            " (unittest: {})",
-            if ok { "OK" } else { "FAILED" }
-        ));
         let json = json!({
             "shape": "unittest",
             "ran": ran,
