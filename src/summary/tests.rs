@@ -4421,6 +4421,43 @@ fn a_chained_traceback_is_stated_by_its_last_exception_and_the_app_s_own_frame()
     assert!(of("L29 ").contains("views.py\", line 22, in note_detail"));
 }
 
+/// Uvicorn logs a failed request and then `Exception in ASGI application`, which does not say
+/// which request it was: the request on the line before is that error's. Flask logs its error
+/// first and the request after the traceback, so the request before its next error is the
+/// last one's and is not given to it. Uvicorn's access lines (no date, the status's reason
+/// after the code) are counted as requests.
+#[test]
+fn a_uvicorn_error_names_the_request_logged_just_before_it() {
+    let all = failures_within(&corpus11("uvicorn-log-inventory-api.txt"), u64::MAX);
+    assert!(
+        line_with(&all, "  L72 ").starts_with(
+            "  L72 ERROR Exception in ASGI application: \"GET /items/9/value HTTP/1.1\" 500 \
+             Internal Server Error · KeyError: 9 · File \"/home/dev/inventory-api/app.py\", \
+             line 55, in stock_value"
+        ),
+        "{all:#?}"
+    );
+    let r = report(&corpus11("uvicorn-log-inventory-api.txt"));
+    let access = fact(&r, "access log");
+    assert_eq!(
+        (access["requests"].as_u64(), access["failed"].as_u64()),
+        (Some(22), Some(11))
+    );
+    assert!(
+        all.iter()
+            .any(|l| l == "  L239 \"POST /orders HTTP/1.1\" 409 Conflict"),
+        "{all:#?}"
+    );
+    let flask = failures_within(&corpus3("flask-run-flaskr-log.txt"), u64::MAX);
+    assert!(
+        flask
+            .iter()
+            .filter(|l| l.contains("ERROR in app"))
+            .all(|l| !l.contains("HTTP/1.1")),
+        "{flask:#?}"
+    );
+}
+
 /// Python's `--- Logging error ---` (a log call whose arguments do not fit its format): the
 /// failure is the formatting error, the app's own frame in the `Call stack:` that made the
 /// call, and the message and arguments it passed, not the logging module's frames.

@@ -1,5 +1,6 @@
 //! HTTP access logs: requests in the Common or Combined Log Format that nginx, Apache and most
-//! servers write, and Python's `http.server` (`HOST - - [DATE] "GET /a HTTP/1.1" 404 -`). A
+//! servers write, Python's `http.server` (`HOST - - [DATE] "GET /a HTTP/1.1" 404 -`) and
+//! Uvicorn's (`INFO:     HOST:PORT - "GET /a HTTP/1.1" 404 Not Found`). A
 //! server log is no content: its failed requests are what a reader looks for, and they carry no
 //! failure word. Counted: requests by status and by method; the first request of each error
 //! status (4xx, 5xx) is a failure, with the server's own message for it when it printed one on
@@ -60,7 +61,16 @@ impl Shape for AccessLog {
             return;
         }
         let Some(at) = AFTER_DATE.find(text.as_bytes()) else {
-            if reason_path(text).is_some() {
+            // Uvicorn's has no date: `INFO:     127.0.0.1:38378 - "GET /a HTTP/1.1" 404 Not
+            // Found`, its status's reason as the last words.
+            static AFTER_PEER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+                std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" - \""));
+            if let Some(at) = AFTER_PEER.find(text.as_bytes())
+                && let rest = &text[at + 3..]
+                && let Some((method, _, code, _)) = request(rest)
+            {
+                self.request(number, method, code, || cut(rest.trim_end(), REASON_CHARS));
+            } else if reason_path(text).is_some() {
                 self.reason = Some(cut(text, REASON_CHARS));
             }
             return;
@@ -354,7 +364,7 @@ fn status(text: &str) -> Option<u16> {
 
 /// `"GET /a HTTP/1.1" 404 153 …` → (`GET`, `"GET /a HTTP/1.1"`, 404, `153`): the size, when
 /// it is a number of bytes or `-`.
-fn request(text: &str) -> Option<(&str, &str, u16, Option<&str>)> {
+pub(super) fn request(text: &str) -> Option<(&str, &str, u16, Option<&str>)> {
     let inner = text.strip_prefix('"')?;
     let end = inner.find("\" ")?;
     let request = &text[..end + 2];

@@ -79,6 +79,9 @@ pub(crate) struct Log {
     report_start: u64,
     /// The line before, which may introduce a crash report.
     before: String,
+    /// The line before that one was, while `before` holds this line's text (two buffers
+    /// swapped, so that keeping the line before costs no copy).
+    prior: String,
     /// `During handling of the above exception, another exception occurred:` was the last
     /// line that said something.
     chained: bool,
@@ -147,7 +150,8 @@ impl Shape for Log {
             self.throw_site = Some((number, cut(text, 300), None));
         }
         // Kept whole, in one buffer (most lines introduce nothing; it is read when a report
-        // opens).
+        // opens), and the line before it in the other.
+        std::mem::swap(&mut self.before, &mut self.prior);
         self.before.clear();
         self.before
             .push_str(&text[..text.floor_char_boundary(BEFORE_KEPT)]);
@@ -193,6 +197,14 @@ impl Shape for Log {
             if let Some(f) = self.failures.current() {
                 // As the log wrote it, so the line reads (and greps) the same.
                 f.add_detail(&r.shown());
+                // Uvicorn logs a request that failed, then the error it failed with, which
+                // does not say which request that was. (Other servers log the request after
+                // the error and its traceback: the request before is another error's.)
+                if r.message == "Exception in ASGI application"
+                    && let Some(request) = server_error(&self.prior)
+                {
+                    f.add_detail(request);
+                }
             }
             self.error_line = Some(number);
         }
@@ -455,7 +467,7 @@ impl Log {
             Attach::Failure if !self.failures.is_empty() => {
                 if let Some(f) = self.failures.current()
                     && f.name.is_empty()
-                    && f.detail.len() == 1
+                    && !f.detail.is_empty()
                 {
                     f.name = f.detail.remove(0);
                     f.message_form = None;
@@ -518,6 +530,14 @@ const LEVELS: [(&str, &str); 24] = [
     ("QUERY", "detail"),
     ("LOCATION", "detail"),
 ];
+
+/// The request a line of an access log records, as logged, when the server failed it (status
+/// 5xx): `"GET /report HTTP/1.1" 500 Internal Server Error`.
+fn server_error(line: &str) -> Option<&str> {
+    let at = memchr::memmem::find(line.as_bytes(), b" \"")? + 1;
+    let (_, _, code, _) = super::access::request(&line[at..])?;
+    (code >= 500).then(|| line[at..].trim_end())
+}
 
 /// node's line naming where an uncaught error was thrown: `path:line`, alone on its line.
 fn is_throw_site(text: &str) -> bool {
