@@ -6766,3 +6766,66 @@ fn trial_blocks_name_their_tests_after_the_traceback() {
         "{shown}"
     );
 }
+
+/// vitest's JUnit reporter printed to the terminal: the root's totals exactly, every failed
+/// suite as its element with its counts, and each failed test as the report names it, with
+/// the exception its body names (as printed, escapes left) and its place in the test's file.
+#[test]
+fn a_junit_xml_report_states_its_totals_suites_and_failures() {
+    let bytes = corpus12("vitest-junit-ufo.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["junit xml"]);
+    let f = fact(&r, "junit xml");
+    assert_eq!(
+        (
+            f["tests"].as_u64(),
+            f["failed"].as_u64(),
+            f["errors"].as_u64()
+        ),
+        (Some(485), Some(49), Some(0))
+    );
+    // The cases the report holds agree with its totals.
+    assert_eq!(f["cases"]["tests"], 485);
+    assert_eq!(f["cases"]["failed"], 49);
+    let all = failures_within(&bytes, u64::MAX);
+    let shown = all.join("\n");
+    assert!(
+        shown.contains(
+            "<testcase classname=\"test/base.test.ts\" name=\"withBase &gt; &quot;/foo&quot; + \
+             &quot;/bar&quot;\"\n  L10 AssertionError: expected &apos;/foo//bar&apos; to be \
+             &apos;/foo/bar&apos; // Object.is equality · at test/base.test.ts:36:41"
+        ),
+        "{shown}"
+    );
+    let lines = r.render().join("\n");
+    assert!(lines.contains("[ctxoff] suites failed (9):"), "{lines}");
+    assert!(
+        lines.contains("<testsuite name=\"test/query.test.ts\" tests=\"34\" failures=\"14\">"),
+        "{lines}"
+    );
+}
+
+/// A JUnit XML report written on one line (as some writers do) is read the same: its
+/// elements are found wherever they are on the line, a failure's body included.
+#[test]
+fn a_junit_xml_report_on_one_line_is_read_the_same() {
+    let xml = "<?xml version=\"1.0\"?><testsuites><testsuite name=\"pkg\" tests=\"3\" \
+               failures=\"1\" errors=\"1\"><testcase classname=\"pkg\" name=\"TestA\" \
+               time=\"0\"><failure message=\"Failed\" type=\"\">a_test.go:12: got 1, want \
+               2</failure></testcase><testcase classname=\"pkg\" name=\"TestB\"><error \
+               message=\"boom\" type=\"RuntimeError\"/></testcase><testcase classname=\"pkg\" \
+               name=\"TestC\"/></testsuite></testsuites>\n";
+    let r = report(xml.as_bytes());
+    let f = fact(&r, "junit xml");
+    assert_eq!(
+        (
+            f["tests"].as_u64(),
+            f["failed"].as_u64(),
+            f["errors"].as_u64()
+        ),
+        (Some(3), Some(1), Some(1))
+    );
+    let all = failures_within(xml.as_bytes(), u64::MAX).join("\n");
+    assert!(all.contains("L1 a_test.go:12: got 1, want 2\n"), "{all}");
+    assert!(all.contains("RuntimeError: boom"), "{all}");
+}

@@ -37,6 +37,7 @@ mod jest;
 mod jshint;
 mod json;
 mod junit;
+mod junitxml;
 mod libtest;
 mod lintian;
 mod listing;
@@ -168,6 +169,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gtest::Gtest>::default(),
         Box::<maven::Maven>::default(),
         Box::<junit::Junit>::default(),
+        Box::<junitxml::JunitXml>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
         Box::<gherkin::Gherkin>::default(),
