@@ -6829,3 +6829,47 @@ fn a_junit_xml_report_on_one_line_is_read_the_same() {
     assert!(all.contains("L1 a_test.go:12: got 1, want 2\n"), "{all}");
     assert!(all.contains("RuntimeError: boom"), "{all}");
 }
+
+/// Node's spec reporter: its totals exactly, and each failed test once (from its list under
+/// `✖ failing tests:`, which leaves out the suites that failed by them) as its line, with its
+/// error's message, the values under `+ actual - expected` labelled, and the project's frame.
+#[test]
+fn node_s_spec_reporter_names_each_failed_test_with_its_values() {
+    let bytes = fixture("more", "node-test-spec-suites.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "node test");
+    assert_eq!(
+        (
+            f["tests"].as_u64(),
+            f["passed"].as_u64(),
+            f["failed"].as_u64()
+        ),
+        (Some(8), Some(2), Some(4))
+    );
+    assert_eq!(
+        (f["skipped"].as_u64(), f["todo"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (4):", "{all:#?}");
+    assert_eq!(
+        all[2],
+        "✖ multiplies (1.499717ms)\n  L121 AssertionError [ERR_ASSERTION]: Expected values to \
+         be strictly deep-equal: · + 2 (actual) · - 3 (expected) · at \
+         /home/dev/nt/a.test.js:7:35"
+    );
+    assert!(
+        all[4].ends_with("· assert.ok(0 > 1) · at /home/dev/nt/a.test.js:13:33"),
+        "{all:#?}"
+    );
+    assert!(!all.iter().any(|l| l.contains("✖ math")), "{all:#?}");
+    // The corpus's run: every failure's values.
+    let run = failures_within(&corpus12("node-test-spec-light-my-request.txt"), u64::MAX);
+    assert!(
+        run[1].ends_with(
+            "· + 'SUPER' (actual) · - 'Super' (expected) · at \
+             /home/dev/light-my-request-6.8.1/test/index.test.js:43:14"
+        ),
+        "{run:#?}"
+    );
+}

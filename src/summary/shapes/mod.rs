@@ -50,6 +50,7 @@ mod mocha;
 mod mypy;
 pub(crate) mod names;
 mod nextest;
+mod nodespec;
 mod nul;
 mod numbered;
 mod ocaml;
@@ -159,6 +160,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ava::Ava>::default(),
         Box::<bun::Bun>::default(),
         Box::<deno::Deno>::default(),
+        Box::<nodespec::NodeSpec>::default(),
         Box::<rspec::Rspec>::default(),
         Box::<testunit::TestUnit>::default(),
         Box::<tap::Tap>::default(),
