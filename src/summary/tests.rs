@@ -6720,7 +6720,7 @@ fn lint_lines_without_a_column_are_counted_per_rule() {
     );
     assert_eq!(
         r.hint().as_deref(),
-        Some("':[0-9]+(:[0-9]+)?: [A-Z]+[0-9]+ |^  --> ' -B 1")
+        Some("':[0-9]+(:[0-9]+)?:? [A-Z]+[0-9]+ |^  --> ' -B 1")
     );
 }
 
@@ -6871,5 +6871,30 @@ fn node_s_spec_reporter_names_each_failed_test_with_its_values() {
              /home/dev/light-my-request-6.8.1/test/index.test.js:43:14"
         ),
         "{run:#?}"
+    );
+}
+
+/// pylama's lines (`path:line:col CODE message [linter]`, no `:` after the place) are read as
+/// flake8's: counted by rule, shown as printed, and its pylint-style error codes (`E0602
+/// undefined name`, `E` and four digits) listed each as likely bugs.
+#[test]
+fn pylama_s_findings_are_counted_and_its_errors_listed() {
+    let bytes = corpus12("pylama-isodate.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "ruff");
+    assert_eq!(f["errors"], 205, "{f:#}");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[..2],
+        [
+            "[ctxoff] likely bugs (syntax errors, undefined names, bad comparisons) (1):",
+            "  L66 src/isodate/duration.py:31:23 E0602 undefined name 'calendar' [pyflakes]"
+        ],
+        "{all:#?}"
+    );
+    assert!(
+        all.iter().any(|l| l
+            == "  L61 src/isodate/duration.py:10:1 W0611 'math' imported but unused [pyflakes]"),
+        "{all:#?}"
     );
 }

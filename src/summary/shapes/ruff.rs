@@ -1,4 +1,5 @@
-//! ruff (and flake8-style) lint output: the concise `path:line:col: CODE message` lines, or
+//! ruff (and flake8-style) lint output: the concise `path:line:col: CODE message` lines (and
+//! pylama's, `path:line:col CODE message [linter]`, kept as printed), or
 //! ruff's full format (`CODE message` then `  --> path:line:col` and a code frame), with
 //! ruff's totals (`Found 225 errors.`, `[*] 31 fixable with `--fix``). Findings are counted
 //! per rule. Findings of rules that find likely bugs (syntax errors, undefined names, bad
@@ -96,7 +97,7 @@ impl Shape for Ruff {
                     .take_as("likely bugs (syntax errors, undefined names, bad comparisons)"),
             )
             .failures(d.failures_of(|_| 0, |code| !breaks(code)))
-            .hint("':[0-9]+(:[0-9]+)?: [A-Z]+[0-9]+ |^  --> ' -B 1")
+            .hint("':[0-9]+(:[0-9]+)?:? [A-Z]+[0-9]+ |^  --> ' -B 1")
             .supersedes(&["gcc"]),
         )
     }
@@ -121,19 +122,37 @@ impl Ruff {
         let Some((code, message)) = rule_then_message(rest) else {
             return;
         };
-        self.add(number, location, code, message);
+        // pylama's lines (`a.py:3:1 E0602 undefined name 'x' [pyflakes]`, no `:` after the
+        // place) are kept as printed.
+        let printed = !text[location.len()..].starts_with(':');
+        self.add_as(number, location, code, message, printed.then_some(text));
     }
 
     fn add(&mut self, at: u64, location: &str, code: &str, message: &str) {
+        self.add_as(at, location, code, message, None);
+    }
+
+    /// A finding, described as `location: CODE message`, or as `printed` when given.
+    fn add_as(
+        &mut self,
+        at: u64,
+        location: &str,
+        code: &str,
+        message: &str,
+        printed: Option<&str>,
+    ) {
         let file = location.split(':').next().unwrap_or(location);
-        let header = format!("{code} {message}");
+        let header = printed.map_or_else(|| format!("{code} {message}"), str::to_owned);
         self.diagnostics
             .add(at, Level::Error, Some(location), &header, Some(code));
         self.diagnostics.files.add(file);
         if breaks(code) {
             self.breaking.push(at, "");
             if let Some(f) = self.breaking.current() {
-                f.add_detail(&format!("{location}: {header}"));
+                match printed {
+                    Some(line) => f.add_detail(line),
+                    None => f.add_detail(&format!("{location}: {header}")),
+                };
             }
         }
     }
@@ -141,11 +160,14 @@ impl Ruff {
 
 /// A rule whose findings are likely bugs: syntax errors (`E9…`), pyflakes' undefined names
 /// (`F821`–`F823`), bad comparisons, repeated keys and misplaced statements (`F6…`, `F7…`),
-/// pylint's errors (`PLE…`).
+/// pylint's errors (`PLE…`, and `E0602` as pylama names pyflakes' and pylint's errors: `E` and
+/// four digits, where pycodestyle's have three).
 fn breaks(code: &str) -> bool {
-    ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
-        .iter()
-        .any(|p| code.starts_with(p))
+    let pylint_error = code.len() == 5 && code.starts_with('E');
+    pylint_error
+        || ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
+            .iter()
+            .any(|p| code.starts_with(p))
 }
 
 /// `path:12:5: rest` → (`path:12:5`, `rest`); without the column too (doc8's
@@ -159,6 +181,12 @@ fn located(text: &str) -> Option<(&str, &str)> {
     let mut rest = rest;
     for k in 0..2 {
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if k == 1 && digits > 0 && rest[digits..].starts_with(' ') {
+            // pylama's column, then a space.
+            end += 1 + digits;
+            rest = &rest[digits..];
+            break;
+        }
         if digits == 0 || !rest[digits..].starts_with(':') {
             if k == 1 {
                 break;
@@ -199,6 +227,12 @@ mod tests {
             Some(("docs/a.rst:4", "D001 Line too long"))
         );
         assert_eq!(located("docs/a.rst:x: D001 Line"), None);
+        // pylama: no `:` after the column.
+        assert_eq!(
+            located("src/a.py:31:23 E0602 undefined name 'x' [pyflakes]"),
+            Some(("src/a.py:31:23", "E0602 undefined name 'x' [pyflakes]"))
+        );
+        assert!(breaks("E0602") && !breaks("E501") && !breaks("W0611"));
         assert_eq!(
             rule_then_message("F821 Undefined name"),
             Some(("F821", "Undefined name"))
