@@ -1,4 +1,5 @@
-//! pylint's text output: `path:line:col: CODE: message (symbol)` lines under `*************
+//! pylint's text output: `path:line:col: CODE: message (symbol)` lines (or, parseable,
+//! `path:line: [CODE(symbol), obj] message`) under `*************
 //! Module name` headers, and its score (`Your code has been rated at 8.99/10`). Messages are
 //! counted by category (the code's letter: fatal, error, warning, refactor, convention, info)
 //! and by code; the errors come first, each at its place in a list of their own, then the first
@@ -85,7 +86,7 @@ impl Shape for Pylint {
                         .failures_of(|_| 0, |code| !is_error(code))
                         .take_as("first of each other kind"),
                 )
-                .hint_if_failed(failing, "': [EF][0-9]{4}: '")
+                .hint_if_failed(failing, "': \\[?[EF][0-9]{4}[:(]'")
                 .supersedes(&["gcc", "lint"]),
         )
     }
@@ -111,7 +112,14 @@ impl Pylint {
         else {
             return;
         };
-        let Some((code, _)) = rest.trim_start().split_once(": ") else {
+        let rest = rest.trim_start();
+        // `CODE: message (symbol)`, or `--output-format=parseable`'s `[CODE(symbol), obj]
+        // message`.
+        let code = match rest.strip_prefix('[') {
+            Some(bracketed) => bracketed.split_once('(').map(|(code, _)| code),
+            None => rest.split_once(": ").map(|(code, _)| code),
+        };
+        let Some(code) = code else {
             return;
         };
         let letter = code.as_bytes().first().copied().unwrap_or(0);
@@ -127,7 +135,7 @@ impl Pylint {
         } else {
             Level::Warning
         };
-        let header = rest.trim_start();
+        let header = rest;
         self.diagnostics
             .add(number, level, Some(location), header, Some(code));
         if is_error(code) {
@@ -154,6 +162,7 @@ mod tests {
             "tabulate/__init__.py:185:54: W0613: Unused argument 'colwidths' (unused-argument)",
             "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)",
             "src/a.c:3:1: error: expected ';'",
+            "glom/grouping.py:33: [E0602(undefined-variable), target_iter] Undefined variable 'T'",
             "Your code has been rated at 8.99/10 (previous run: 8.99/10, +0.00)",
         ]
         .iter()
@@ -164,13 +173,18 @@ mod tests {
         let fact = p.finish().unwrap();
         assert_eq!(
             fact.lines[0],
-            "pylint: 3 messages (error ×1, warning ×1, convention ×1); codes: E0602 ×1; rated at \
+            "pylint: 4 messages (error ×2, warning ×1, convention ×1); codes: E0602 ×2; rated at \
              8.99/10 (previous run: 8.99/10, +0.00)"
         );
         let first = fact.failures[0].iter().next().unwrap();
         assert_eq!(
             first.detail[0],
             "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)"
+        );
+        let parseable = fact.failures[0].iter().nth(1).unwrap();
+        assert_eq!(
+            parseable.detail[0],
+            "glom/grouping.py:33: [E0602(undefined-variable), target_iter] Undefined variable 'T'"
         );
     }
 }
