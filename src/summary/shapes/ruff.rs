@@ -163,7 +163,8 @@ impl Ruff {
 /// pylint's errors (`PLE…`, and `E0602` as pylama names pyflakes' and pylint's errors: `E` and
 /// four digits, where pycodestyle's have three).
 fn breaks(code: &str) -> bool {
-    let pylint_error = code.len() == 5 && code.starts_with('E');
+    let pylint_error =
+        code.len() == 5 && code.starts_with('E') && code[1..].bytes().all(|b| b.is_ascii_digit());
     pylint_error
         || ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
             .iter()
@@ -232,7 +233,7 @@ mod tests {
             located("src/a.py:31:23 E0602 undefined name 'x' [pyflakes]"),
             Some(("src/a.py:31:23", "E0602 undefined name 'x' [pyflakes]"))
         );
-        assert!(breaks("E0602") && !breaks("E501") && !breaks("W0611"));
+        assert!(breaks("E0602") && !breaks("E501") && !breaks("W0611") && !breaks("EM102"));
         assert_eq!(
             rule_then_message("F821 Undefined name"),
             Some(("F821", "Undefined name"))
