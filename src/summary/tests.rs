@@ -6898,3 +6898,29 @@ fn pylama_s_findings_are_counted_and_its_errors_listed() {
         "{all:#?}"
     );
 }
+
+/// checkbashisms: its bashisms counted by kind and file, the first of each kind as printed
+/// with its line of script, and each script it could not read to the end.
+#[test]
+fn checkbashisms_counts_its_kinds_and_lists_what_it_could_not_read() {
+    let bytes = corpus12("checkbashisms-acme-sh.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "checkbashisms");
+    assert_eq!(
+        (f["bashisms"].as_u64(), f["unread"].as_u64()),
+        (Some(39), Some(15))
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(|l| l
+            == "  L46 possible bashism in dnsapi/dns_gd.sh line 17 (should be '.', not \
+                'source'): · source \"$LE_WORKING_DIR/gd.env\""),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter().any(|l| l
+            == "  L11 error: dnsapi/dns_ali.sh: Unterminated quoted string found, EOF reached. \
+                Wanted: <\">, opened in line 211"),
+        "{all:#?}"
+    );
+}

@@ -13,6 +13,7 @@ mod biome;
 mod bun;
 mod catch2;
 mod change;
+mod checkbashisms;
 mod cmake;
 mod coverage;
 mod crash;
@@ -195,6 +196,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<markdownlint::Markdownlint>::default(),
         Box::<sphinx::Sphinx>::default(),
         Box::<shellcheck::Shellcheck>::default(),
+        Box::<checkbashisms::Checkbashisms>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<php::Php>::default(),
         Box::<perlcritic::Perlcritic>::default(),
