@@ -6924,3 +6924,22 @@ fn checkbashisms_counts_its_kinds_and_lists_what_it_could_not_read() {
         "{all:#?}"
     );
 }
+
+/// A `should_panic` test whose panic was not the one expected: with `RUST_BACKTRACE=1` libtest
+/// prints what it expected after the frames, which are otherwise not read; it is the
+/// failure's detail, after the panic.
+#[test]
+fn a_should_panic_test_s_expected_substring_is_read_after_its_backtrace() {
+    let all = failures_within(&corpus12("cargo-test-backtrace-cfb.txt"), u64::MAX);
+    let line = all
+        .iter()
+        .find(|l| l.contains("non_null_terminated_name_strict"))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(
+        line.ends_with(
+            "(name not NUL-terminated)\" } · expected substring: \"Malformed directory entry \
+             (name not null-terminated)\""
+        ),
+        "{line}"
+    );
+}

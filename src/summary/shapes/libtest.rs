@@ -394,6 +394,15 @@ impl Libtest {
             self.trace = true;
         }
         if self.trace
+            && t.starts_with("expected substring: ")
+            && let Some(failure) = self.failures.named(name)
+        {
+            // A `should_panic` test's panic, the wrong one: what it expected follows the
+            // frames.
+            failure.add_detail(t);
+            return;
+        }
+        if self.trace
             || t.is_empty()
             || t == "stderr:"
             || t == "stdout:"
