@@ -586,8 +586,12 @@ impl Pytest {
             return;
         }
         let from = self.test_frame.take().filter(|_| !is_test(path));
-        // An absolute path from the tests' directory on (`tests/conftest.py`).
-        let path = path.rfind("/tests/").map_or(path, |i| &path[i + 1..]);
+        // An absolute path from the tests' directory on (`tests/conftest.py`); a relative
+        // one is the reader's way to the file already (`src/pkg/tests/test_a.py`).
+        let path = match path.rfind("/tests/") {
+            Some(i) if path.starts_with('/') => &path[i + 1..],
+            _ => path,
+        };
         // An installed package is placed from its `site-packages` (the virtualenv's way to
         // it, `.tox/py/lib/python3.11/`, is the same for every frame and says nothing).
         let path = path
@@ -601,7 +605,16 @@ impl Pytest {
         {
             failure.add_detail(&format!("> {source}"));
         }
-        let mut at = format!("at {path}:{}", &rest[..digits]);
+        // As pytest prints it, `tests/a.py:12: AssertionError`, when it names the exception
+        // (`--tb=line` names the message there, which is the detail already).
+        let kind = after
+            .strip_prefix(": ")
+            .map(str::trim_end)
+            .filter(|k| !k.is_empty() && !k.contains(' '));
+        let mut at = match kind {
+            Some(kind) => format!("{path}:{}: {kind}", &rest[..digits]),
+            None => format!("at {path}:{}", &rest[..digits]),
+        };
         if let Some(from) = from {
             // Raised in the code under test, reached from the test's own line.
             at.push_str(&format!(", from {from}"));
