@@ -17,10 +17,10 @@ use crate::format::{cut, thousands};
 pub(crate) struct Pytest {
     sessions: u64,
     /// passed, failed, skipped, xfailed, xpassed, errors, deselected, warnings
-    counts: [u64; 8],
+    counts: [u64; 9],
     /// The same words counted for subtests (`21190 subtests passed`, pytest 9 and
     /// pytest-subtests).
-    subtests: [u64; 8],
+    subtests: [u64; 9],
     in_short_summary: bool,
     /// Inside the `FAILURES` or `ERRORS` report.
     in_report: bool,
@@ -81,7 +81,7 @@ const COMPARED_CHARS: usize = 70;
 /// How long a doctest's expected or actual output may be, joined on one line.
 const DOCTEST_CHARS: usize = 160;
 
-const WORDS: [&[&str]; 8] = [
+const WORDS: [&[&str]; 9] = [
     &["passed"],
     &["failed"],
     &["skipped"],
@@ -90,6 +90,8 @@ const WORDS: [&[&str]; 8] = [
     &["error", "errors"],
     &["deselected"],
     &["warning", "warnings"],
+    // pytest-rerunfailures: the tries again, past the first, of tests that failed.
+    &["rerun"],
 ];
 
 impl Shape for Pytest {
@@ -216,6 +218,7 @@ impl Shape for Pytest {
             errors,
             deselected,
             _,
+            rerun,
         ] = self.counts;
         let run = passed + failed + xfailed + xpassed;
         let mut line = format!(
@@ -230,6 +233,7 @@ impl Shape for Pytest {
             (xfailed, "xfailed"),
             (xpassed, "xpassed"),
             (deselected, "deselected"),
+            (rerun, "rerun"),
         ] {
             if n > 0 {
                 line.push_str(&format!(", {} {word}", thousands(n)));
@@ -277,6 +281,7 @@ impl Shape for Pytest {
             "xfailed": xfailed,
             "xpassed": xpassed,
             "deselected": deselected,
+            "rerun": rerun,
             "subtests": {
                 "passed": self.subtests[0],
                 "failed": self.subtests[1],
@@ -768,7 +773,7 @@ fn message_at(rest: &str) -> Option<usize> {
 
 /// `==== 3 failed, 59 passed, 1 error in 0.10s ====`, `3 failed, 59 passed in 0.10s`,
 /// `no tests ran in 0.01s`.
-fn parse_final_line(text: &str) -> Option<([u64; 8], [u64; 8])> {
+fn parse_final_line(text: &str) -> Option<([u64; 9], [u64; 9])> {
     let core = text.trim_matches('=').trim();
     // Most lines are not final lines: settle that from the front, before searching the line.
     let counts_first = core.starts_with("no tests ran")
@@ -785,8 +790,8 @@ fn parse_final_line(text: &str) -> Option<([u64; 8], [u64; 8])> {
     if seconds.is_empty() || !seconds.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return None;
     }
-    let mut parsed = [0u64; 8];
-    let mut subtests = [0u64; 8];
+    let mut parsed = [0u64; 9];
+    let mut subtests = [0u64; 9];
     if counts == "no tests ran" {
         return Some((parsed, subtests));
     }
@@ -837,26 +842,34 @@ mod tests {
 
     #[test]
     fn final_lines() {
-        let plain = |counts| Some((counts, [0; 8]));
+        let plain = |counts| Some((counts, [0; 9]));
         assert_eq!(
             parse_final_line("=== 3 failed, 59 passed, 1 error in 0.10s ==="),
-            plain([59, 3, 0, 0, 0, 1, 0, 0])
+            plain([59, 3, 0, 0, 0, 1, 0, 0, 0])
         );
         assert_eq!(
             parse_final_line("3 failed, 59 passed in 0.10s"),
-            plain([59, 3, 0, 0, 0, 0, 0, 0])
+            plain([59, 3, 0, 0, 0, 0, 0, 0, 0])
         );
         assert_eq!(
             parse_final_line("== 2 passed, 3 warnings in 1.20s (0:00:01) =="),
-            plain([2, 0, 0, 0, 0, 0, 0, 3])
+            plain([2, 0, 0, 0, 0, 0, 0, 3, 0])
         );
         assert_eq!(
             parse_final_line(
                 "== 7 failed, 762 passed, 21190 subtests passed in 97.39s (0:01:37) =="
             ),
-            Some(([762, 7, 0, 0, 0, 0, 0, 0], [21190, 0, 0, 0, 0, 0, 0, 0]))
+            Some((
+                [762, 7, 0, 0, 0, 0, 0, 0, 0],
+                [21190, 0, 0, 0, 0, 0, 0, 0, 0]
+            ))
         );
-        assert_eq!(parse_final_line("no tests ran in 0.01s"), plain([0; 8]));
+        assert_eq!(parse_final_line("no tests ran in 0.01s"), plain([0; 9]));
+        // pytest-rerunfailures' tries again.
+        assert_eq!(
+            parse_final_line("=== 5 failed, 262 passed, 11 rerun in 10.90s ==="),
+            plain([262, 5, 0, 0, 0, 0, 0, 0, 11])
+        );
         assert_eq!(parse_final_line("3 apples in 2s"), None);
         assert_eq!(parse_final_line("3 subtests apples in 2s"), None);
         assert_eq!(parse_final_line("=== test session starts ==="), None);
