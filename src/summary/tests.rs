@@ -6943,3 +6943,15 @@ fn a_should_panic_test_s_expected_substring_is_read_after_its_backtrace() {
         "{line}"
     );
 }
+
+/// automake's test summary points to the log that holds the failed tests' output when that was
+/// not printed (`See test/test-suite.log`): the totals say where to look.
+#[test]
+fn automake_s_totals_say_where_the_failed_tests_output_is() {
+    let r = report(&corpus12("make-distcheck-cjose.txt"));
+    let line = rendered(&r, "tests: TOTAL: 1");
+    assert_eq!(
+        line,
+        "tests: TOTAL: 1, FAIL: 1 (automake): FAIL: check_cjose; See test/test-suite.log"
+    );
+}

@@ -44,6 +44,8 @@ pub(crate) struct Tap {
     automake_summary: [Option<u64>; 6],
     automake_total: Option<u64>,
     automake_failed: Names,
+    /// The log its summary points to for the failures' output (`See test/test-suite.log`).
+    automake_see: Option<String>,
     /// A result line (`FAIL: main`) waiting for the next: when that is a rule of `=` as long,
     /// it is the heading of the test's log in `test-suite.log`, printed after the results.
     automake_heading: Option<String>,
@@ -205,6 +207,14 @@ impl Shape for Tap {
                 return;
             }
             self.in_diagnostic = false;
+        }
+        if self.automake_total.is_some()
+            && let Some(log) = text.strip_prefix("See ")
+            && log.ends_with(".log")
+            && !log.contains(' ')
+        {
+            self.automake_see = Some(crate::format::cut(text, 200));
+            return;
         }
         if matches!(text.as_bytes().first(), Some(b'F' | b'E' | b'X')) && is_log_verdict(text) {
             self.automake_exits.push_said(text, text);
@@ -412,6 +422,10 @@ impl Shape for Tap {
                 let failed = self.automake_failed.render(self.automake_failed.total);
                 line.push_str(&format!(" (automake): {failed}"));
             }
+            // Where the failed tests' output is when it was not printed.
+            if let Some(see) = &self.automake_see {
+                line.push_str(&format!("; {see}"));
+            }
             lines.push(line);
         }
         if let Some((passed, of)) = self.passed_of {
@@ -554,6 +568,7 @@ impl Shape for Tap {
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
             + self.report_file.as_ref().map_or(0, String::capacity)
+            + self.automake_see.as_ref().map_or(0, String::capacity)
             + self.result.as_ref().map_or(0, String::capacity)
     }
 }
