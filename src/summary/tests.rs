@@ -6955,3 +6955,25 @@ fn automake_s_totals_say_where_the_failed_tests_output_is() {
         "tests: TOTAL: 1, FAIL: 1 (automake): FAIL: check_cjose; See test/test-suite.log"
     );
 }
+
+/// Criterion under `cargo bench`: a panic is the failure of the benchmark running, named by
+/// its `Benchmarking NAME` line, with the panic's place and message; the benchmarks measured
+/// are counted.
+#[test]
+fn a_criterion_benchmark_that_panicked_is_named_with_its_panic() {
+    let bytes = corpus11("cargo-bench-criterion-quick-xml.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "criterion");
+    assert_eq!(
+        (f["measured"].as_u64(), f["panicked"].as_u64()),
+        (Some(26), Some(2))
+    );
+    assert!(!shapes(&r).contains(&"log".to_owned()), "{:?}", shapes(&r));
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L264 Benchmarking parse_document_nocopy_with_namespaces/rpm_primary.xml: thread \
+         'main' (22791) panicked at benches/macrobenches.rs:192:70: called `Result::unwrap()` on \
+         an `Err` value: Namespace(InvalidPrefixForXmlns([114, 112, 109]))"
+    );
+}

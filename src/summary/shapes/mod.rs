@@ -17,6 +17,7 @@ mod checkbashisms;
 mod cmake;
 mod coverage;
 mod crash;
+mod criterion;
 mod ctest;
 mod cunit;
 mod deno;
@@ -180,6 +181,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ounit::Ounit>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
+        Box::<criterion::Criterion>::default(),
         Box::<coverage::Coverage>::default(),
         Box::<tasks::Tasks>::default(),
         Box::<numbered::Numbered>::default(),
