@@ -6977,3 +6977,28 @@ fn a_criterion_benchmark_that_panicked_is_named_with_its_panic() {
          an `Err` value: Namespace(InvalidPrefixForXmlns([114, 112, 109]))"
     );
 }
+
+/// radon's complexity report: blocks counted by rank, each file it could not parse with its
+/// error, and the most complex blocks (rank D–F), the highest score first, with their file.
+#[test]
+fn radon_lists_what_it_could_not_parse_and_the_most_complex_blocks() {
+    let bytes = corpus11("radon-cc-s-a-paramiko.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "radon");
+    assert_eq!(
+        (f["blocks"].as_u64(), f["unparsed"].as_u64()),
+        (Some(941), Some(1))
+    );
+    assert_eq!(f["ranks"]["E"], 4, "{f:#}");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[..4],
+        [
+            "[ctxoff] files it could not parse (1):",
+            "  L938 paramiko/kex_gex.py: ERROR: expected ':' (<unknown>, line 105)",
+            "[ctxoff] most complex blocks (rank D–F) (8):",
+            "  L215 paramiko/transport.py: M 2019:4 Transport.run - E (38)",
+        ],
+        "{all:#?}"
+    );
+}

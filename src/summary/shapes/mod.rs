@@ -65,6 +65,7 @@ mod pylint;
 mod pyright;
 mod pytest;
 mod pytrace;
+mod radon;
 mod robot;
 mod rspec;
 mod ruff;
@@ -200,6 +201,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<shellcheck::Shellcheck>::default(),
         Box::<checkbashisms::Checkbashisms>::default(),
         Box::<bandit::Bandit>::default(),
+        Box::<radon::Radon>::default(),
         Box::<php::Php>::default(),
         Box::<perlcritic::Perlcritic>::default(),
         Box::<lintian::Lintian>::default(),
