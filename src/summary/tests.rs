@@ -6290,7 +6290,7 @@ fn automake_names_a_failed_test_once_with_its_exit_status() {
     let r = report(&bytes);
     assert_eq!(
         rendered(&r, "tests: TOTAL"),
-        "tests: TOTAL: 2, PASS: 1, FAIL: 1 (automake): FAIL: main"
+        "tests: TOTAL: 2, PASS: 1, FAIL: 1 (automake): FAIL: main; See tests/test-suite.log"
     );
     let lines = r.render();
     let at = lines
