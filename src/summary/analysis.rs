@@ -937,7 +937,7 @@ fn failure_line(failure: &Failure, detail: Detail) -> String {
                 let mut first = &failure.detail[0];
                 let mut at = failure.detail[1..]
                     .iter()
-                    .find(|d| d.starts_with("at ") || d.starts_with("File \""));
+                    .find(|d| super::shapes::names::says_where(d));
                 if at.is_none()
                     && super::shapes::names::is_place(first)
                     && let Some(how) = failure.detail[1..].first()

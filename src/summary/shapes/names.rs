@@ -759,6 +759,26 @@ impl Failure {
     }
 }
 
+/// A line of detail that says where a failure happened: `at src/x.js:4:2`, Python's `File
+/// "a.py", line 3, in f`, or pytest's `tests/test_a.py:12: AssertionError` (with `, from …`
+/// when it was raised outside the tests).
+pub(crate) fn says_where(detail: &str) -> bool {
+    if detail.starts_with("at ") || detail.starts_with("File \"") {
+        return true;
+    }
+    let Some((place, kind)) = detail.split_once(": ") else {
+        return false;
+    };
+    let kind = kind.split(", from ").next().unwrap_or(kind);
+    let located = place.rsplit_once(':').is_some_and(|(path, line)| {
+        path.contains('.')
+            && !path.contains(' ')
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+    });
+    located && !kind.is_empty() && !kind.contains(' ')
+}
+
 /// A line of detail that says only where a failure happened (`panicked at src/a.rs:4:5:`).
 pub(crate) fn is_place(detail: &str) -> bool {
     detail
@@ -770,6 +790,25 @@ pub(crate) fn is_place(detail: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_that_says_where() {
+        for d in [
+            "at src/x.js:4:2",
+            "File \"a.py\", line 3, in f",
+            "tests/test_a.py:12: AssertionError",
+            "src/pkg/a.py:1277: TypeError, from tests/conftest.py:27",
+        ] {
+            assert!(says_where(d), "{d}");
+        }
+        for d in [
+            "AssertionError: assert 1 == 2",
+            "a.py:3: assert x == y",
+            "expected 1",
+        ] {
+            assert!(!says_where(d), "{d}");
+        }
+    }
 
     #[test]
     fn paths_under_the_root_are_written_from_it_on() {
