@@ -164,7 +164,12 @@ impl Shape for Tap {
                 self.nested = true;
             }
             let (name, said) = match &self.test {
-                Some(test) if name.starts_with("should ") => (format!("{test} > {name}"), None),
+                // tape's default message names no test: its test is the comment above,
+                // and both lines are shown as printed.
+                Some(test) if name.starts_with("should ") => (
+                    format!("{test} > {name}"),
+                    Some(format!("# {test}\n{}", text.trim())),
+                ),
                 _ => (name.to_owned(), Some(text.trim().to_owned())),
             };
             self.yaml = Some(Yaml {
