@@ -7005,3 +7005,39 @@ fn radon_lists_what_it_could_not_parse_and_the_most_complex_blocks() {
         "{all:#?}"
     );
 }
+
+/// ansible-lint: violations counted by rule, the first of each at its place with what it is
+/// about (YAML's own error for a file that did not load), the rules that keep a playbook from
+/// loading or running first, whether or not marked `(warning)`.
+#[test]
+fn ansible_lint_lists_the_rules_that_break_a_playbook_first() {
+    let bytes = corpus11("ansible-lint-offline-ansible-for-devops.txt");
+    let r = report(&bytes);
+    let f = fact(&r, "ansible-lint");
+    assert_eq!(
+        (f["violations"].as_u64(), f["marked_warning"].as_u64()),
+        (Some(55), Some(2))
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let listed: Vec<&str> = all[1..5]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "syntax-check[unknown-module]",
+            "args[module]",
+            "syntax-check[specific]",
+            "load-failure[yaml]"
+        ],
+        "{all:#?}"
+    );
+    assert!(
+        all[4].ends_with(
+            "load-failure[yaml]: Failed to load YAML file (warning) · did not find \
+                          expected key"
+        ),
+        "{all:#?}"
+    );
+}

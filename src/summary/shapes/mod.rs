@@ -6,6 +6,7 @@
 mod access;
 mod alcotest;
 mod ansible;
+mod ansiblelint;
 mod autoconf;
 mod ava;
 mod bandit;
@@ -216,6 +217,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<cmake::Cmake>::default(),
         Box::<autoconf::Autoconf>::default(),
         Box::<ansible::Ansible>::default(),
+        Box::<ansiblelint::AnsibleLint>::default(),
         Box::<strace::Strace>::default(),
         Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
