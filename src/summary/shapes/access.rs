@@ -65,7 +65,8 @@ impl Shape for AccessLog {
             // Found`, its status's reason as the last words.
             static AFTER_PEER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
                 std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" - \""));
-            if let Some(at) = AFTER_PEER.find(text.as_bytes())
+            if text.starts_with("INFO:")
+                && let Some(at) = AFTER_PEER.find(text.as_bytes())
                 && let rest = &text[at + 3..]
                 && let Some((method, _, code, _)) = request(rest)
             {

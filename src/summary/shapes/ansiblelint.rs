@@ -53,7 +53,8 @@ impl Shape for AnsibleLint {
         }
         if let Some(rule) = rule(text) {
             self.pending = Some((number, rule.to_owned(), cut(text, 300)));
-        } else if (text.starts_with("Failed: ") || text.starts_with("Passed: "))
+        } else if matches!(text.as_bytes().first(), Some(b'F' | b'P'))
+            && (text.starts_with("Failed: ") || text.starts_with("Passed: "))
             && text.contains(" failure(s), ")
         {
             self.verdict = Some(cut(text, 200));
@@ -115,6 +116,10 @@ impl Shape for AnsibleLint {
 /// `fqcn[action-core]: Use FQCN …` → `fqcn[action-core]`: a rule's name, lower case with
 /// dashes, and its tag in brackets.
 fn rule(text: &str) -> Option<&str> {
+    // Most lines are passed over on their first byte.
+    if !text.as_bytes().first().is_some_and(u8::is_ascii_lowercase) {
+        return None;
+    }
     let (rule, message) = text.split_once(": ")?;
     let name = rule.split('[').next().unwrap_or(rule);
     let tag = &rule[name.len()..];

@@ -50,13 +50,14 @@ impl Shape for Criterion {
                 self.started += 1;
                 self.running = Some((number, cut(rest, 200)));
             }
-        } else if let Some(range) = text.trim_start().strip_prefix("time:")
+        } else if text.starts_with(' ')
+            && let Some(range) = text.trim_start().strip_prefix("time:")
             && range.trim_start().starts_with('[')
-            && text.starts_with(' ')
         {
             self.measured += 1;
             self.running = None;
             self.result = Some(cut(self.before.trim(), 200));
+        } else if self.started == 0 {
         } else if text.trim() == "Performance has regressed." {
             if let Some(name) = self.result.take() {
                 self.regressed.push(&name);
@@ -64,7 +65,8 @@ impl Shape for Criterion {
         } else if text.trim() == "Performance has improved." {
             self.improved += 1;
         }
-        if !text.starts_with(' ') {
+        // Kept only once benchmarks run: most outputs have none.
+        if self.started > 0 && !text.starts_with(' ') {
             self.before.clear();
             self.before.push_str(&text[..text.floor_char_boundary(200)]);
         }
@@ -74,7 +76,7 @@ impl Shape for Criterion {
         if let Some(raised) = self.crashes.finish() {
             self.panicked(u64::MAX, raised.detail());
         }
-        if self.measured == 0 && self.failures.is_empty() {
+        if self.started == 0 || (self.measured == 0 && self.failures.is_empty()) {
             return None;
         }
         let panicked = self.failures.total;
