@@ -311,6 +311,11 @@ impl JunitXml {
 
 /// The value of attribute `key` in an element's tag, as written (its escapes left).
 fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    attribute_at(tag, key).map(|(_, value)| value)
+}
+
+/// [`attribute`], with where its value starts in the tag.
+fn attribute_at<'a>(tag: &'a str, key: &str) -> Option<(usize, &'a str)> {
     let mut from = 0;
     while let Some(at) = tag[from..].find(key) {
         let start = from + at;
@@ -322,7 +327,8 @@ fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
         let Some(rest) = tag[from..].strip_prefix("=\"") else {
             continue;
         };
-        return rest.find('"').map(|end| &rest[..end]);
+        let value_start = from + 2;
+        return rest.find('"').map(|end| (value_start, &rest[..end]));
     }
     None
 }
@@ -333,8 +339,7 @@ fn named_part(tag: &str) -> String {
     let end = ["classname", "name"]
         .iter()
         .filter_map(|key| {
-            let value = attribute(tag, key)?;
-            let start = value.as_ptr() as usize - tag.as_ptr() as usize;
+            let (start, value) = attribute_at(tag, key)?;
             Some(start + value.len() + 1)
         })
         .max()
@@ -350,8 +355,8 @@ fn shortened(tag: &str) -> String {
     let mut keys: Vec<(usize, &str, &str)> = ["name", "tests", "failures", "errors", "skipped"]
         .iter()
         .filter_map(|key| {
-            let value = attribute(tag, key)?;
-            Some((value.as_ptr() as usize - tag.as_ptr() as usize, *key, value))
+            let (start, value) = attribute_at(tag, key)?;
+            Some((start, *key, value))
         })
         .collect();
     keys.sort();

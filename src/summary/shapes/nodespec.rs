@@ -84,7 +84,9 @@ impl Shape for NodeSpec {
             if !self.listed {
                 self.failed_lines += 1;
             }
-            let name = t["✖ ".len()..t.rfind(" (").unwrap_or(t.len())].trim_end();
+            let start = "✖ ".len();
+            let end = t.rfind(" (").filter(|&e| e >= start).unwrap_or(t.len());
+            let name = t[start..end].trim_end();
             self.failures.push_said(number, name, t.trim_end());
             self.error = Some(Error {
                 indent,
@@ -199,5 +201,18 @@ mod tests {
         assert!(timed("✖ a (b) (3ms)"));
         assert!(!timed("✖ failing tests:"));
         assert!(!timed("✖ a (b)"));
+    }
+
+    #[test]
+    fn a_line_without_a_name_is_read_without_a_panic() {
+        let mut spec = NodeSpec::default();
+        for (k, line) in ["✖ (3ms)", "✖  (3ms)", "ℹ tests 2", "ℹ pass 0", "ℹ fail 2"]
+            .iter()
+            .enumerate()
+        {
+            spec.line(k as u64 + 1, line);
+        }
+        let fact = Box::new(spec).finish().expect("a run");
+        assert_eq!(fact.failures[0].total, 2);
     }
 }
