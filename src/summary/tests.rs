@@ -7041,3 +7041,33 @@ fn ansible_lint_lists_the_rules_that_break_a_playbook_first() {
         "{all:#?}"
     );
 }
+
+/// ESLint's checkstyle report, one line of 93 KB: its problems read from the tags on the line,
+/// counted exactly (550 `<error` tags in 126 files), the first of each rule at its place. A
+/// report cut short (a capture reads a line to its first 64 KiB) says its counts are of the
+/// part read: its `</checkstyle>` was not.
+#[test]
+fn a_checkstyle_report_on_one_line_says_what_it_read() {
+    let bytes = corpus11("eslint-f-checkstyle-jquery-ui.txt");
+    let whole = report(&bytes);
+    let f = fact(&whole, "checkstyle xml");
+    assert_eq!(
+        (f["complete"].as_bool(), f["errors"].as_u64()),
+        (Some(true), Some(550))
+    );
+    assert_eq!(f["files_read"], 126);
+    let r = report(&bytes[..64 * 1024]);
+    assert_eq!(fact(&r, "checkstyle xml")["complete"], false);
+    let line = rendered(&r, "checkstyle XML: ");
+    assert!(line.starts_with("checkstyle XML: at least "), "{line}");
+    assert!(
+        line.ends_with("(the report's end, </checkstyle>, was not read)"),
+        "{line}"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L1 /home/dev/jquery-ui/ui/widgets/dialog.js:118:7 error &apos;unusedHeight&apos; is \
+         assigned a value but never used. (no-unused-vars)"
+    );
+}

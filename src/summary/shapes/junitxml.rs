@@ -310,7 +310,7 @@ impl JunitXml {
 }
 
 /// The value of attribute `key` in an element's tag, as written (its escapes left).
-fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+pub(super) fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
     attribute_at(tag, key).map(|(_, value)| value)
 }
 

@@ -15,6 +15,7 @@ mod bun;
 mod catch2;
 mod change;
 mod checkbashisms;
+mod checkstylexml;
 mod cmake;
 mod coverage;
 mod crash;
@@ -201,6 +202,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<sphinx::Sphinx>::default(),
         Box::<shellcheck::Shellcheck>::default(),
         Box::<checkbashisms::Checkbashisms>::default(),
+        Box::<checkstylexml::CheckstyleXml>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<radon::Radon>::default(),
         Box::<php::Php>::default(),
