@@ -8,7 +8,7 @@
 use serde_json::json;
 
 use super::diagnostics::{Diagnostics, Level};
-use super::junitxml::attribute;
+use super::xml::{attribute, elements};
 use super::{Fact, Shape};
 use crate::format::{cut, plural};
 
@@ -46,9 +46,7 @@ impl Shape for CheckstyleXml {
         if !self.open && !text[first..].contains("<checkstyle") {
             return;
         }
-        for (at, _) in text[first..].match_indices('<') {
-            let rest = &text[first + at..];
-            let tag = &rest[..rest.find('>').map_or(rest.len(), |e| e + 1)];
+        for (tag, _) in elements(&text[first..]) {
             self.element(number, tag);
         }
     }
@@ -107,8 +105,12 @@ impl CheckstyleXml {
     fn element(&mut self, number: u64, tag: &str) {
         if tag.starts_with("<checkstyle") {
             self.open = true;
-        } else if !self.open {
-        } else if tag.starts_with("<file ") {
+            return;
+        }
+        if !self.open {
+            return;
+        }
+        if tag.starts_with("<file ") {
             self.files_read += 1;
             self.file = attribute(tag, "name").map(|n| cut(n, 300));
         } else if tag.starts_with("</checkstyle") {

@@ -34,15 +34,16 @@ pub(crate) struct Criterion {
 
 impl Shape for Criterion {
     fn line(&mut self, number: u64, text: &str) {
-        // Only a run that started a benchmark has panics of its own to read.
-        if self.started > 0 {
-            let (raised, consumed) = self.crashes.line(text);
-            if let Some(raised) = raised {
-                self.panicked(number, raised.detail());
-            }
-            if consumed {
-                return;
-            }
+        // Nothing is criterion's before a benchmark starts: most outputs are passed over here.
+        if self.started == 0 && !text.starts_with("Benchmarking ") {
+            return;
+        }
+        let (raised, consumed) = self.crashes.line(text);
+        if let Some(raised) = raised {
+            self.panicked(number, raised.detail());
+        }
+        if consumed {
+            return;
         }
         if let Some(rest) = text.strip_prefix("Benchmarking ") {
             let is_step = STEPS.iter().any(|s| rest.contains(s));
@@ -57,7 +58,6 @@ impl Shape for Criterion {
             self.measured += 1;
             self.running = None;
             self.result = Some(cut(self.before.trim(), 200));
-        } else if self.started == 0 {
         } else if text.trim() == "Performance has regressed." {
             if let Some(name) = self.result.take() {
                 self.regressed.push(&name);
@@ -65,8 +65,7 @@ impl Shape for Criterion {
         } else if text.trim() == "Performance has improved." {
             self.improved += 1;
         }
-        // Kept only once benchmarks run: most outputs have none.
-        if self.started > 0 && !text.starts_with(' ') {
+        if !text.starts_with(' ') {
             self.before.clear();
             self.before.push_str(&text[..text.floor_char_boundary(200)]);
         }

@@ -14,6 +14,7 @@
 use serde_json::json;
 
 use super::names::{Failures, Names, is_test_file, test_counts};
+use super::xml::{attribute, attribute_at, elements};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -91,19 +92,10 @@ impl Shape for JunitXml {
             // Text before the element that may end the body is the body's.
             self.body_line(&text[..first]);
         }
-        let mut at = first;
-        while let Some(rest) = text.get(at..) {
-            let end = rest.find('>').map_or(rest.len(), |e| e + 1);
-            let tag = &rest[..end];
+        for (tag, after) in elements(&text[first..]) {
             self.element(number, tag);
-            let after = &rest[end..];
-            let next = after.find('<');
             if self.body.is_some() {
-                self.body_line(&after[..next.unwrap_or(after.len())]);
-            }
-            match next {
-                Some(n) => at += end + n,
-                None => break,
+                self.body_line(after);
             }
         }
     }
@@ -307,30 +299,6 @@ impl JunitXml {
         }
         self.failures.add_details(&detail);
     }
-}
-
-/// The value of attribute `key` in an element's tag, as written (its escapes left).
-pub(super) fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
-    attribute_at(tag, key).map(|(_, value)| value)
-}
-
-/// [`attribute`], with where its value starts in the tag.
-fn attribute_at<'a>(tag: &'a str, key: &str) -> Option<(usize, &'a str)> {
-    let mut from = 0;
-    while let Some(at) = tag[from..].find(key) {
-        let start = from + at;
-        from = start + key.len();
-        let before = tag[..start].chars().next_back();
-        if !matches!(before, Some(' ' | '\t')) {
-            continue;
-        }
-        let Some(rest) = tag[from..].strip_prefix("=\"") else {
-            continue;
-        };
-        let value_start = from + 2;
-        return rest.find('"').map(|end| (value_start, &rest[..end]));
-    }
-    None
 }
 
 /// A test case's element up to its names (`<testcase classname="a" name="b"`), as printed:

@@ -91,6 +91,7 @@ mod unity;
 mod uvu;
 pub(crate) mod valgrind;
 mod vitest;
+mod xml;
 
 use serde_json::Value;
 

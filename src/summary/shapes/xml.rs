@@ -1,0 +1,55 @@
+//! The little of XML the report readers need (JUnit's, Checkstyle's): the elements on a line
+//! with the text after each, and an element's attributes as written. A report may be written on
+//! one line, so elements are found wherever they are on it; entities are left as they are, so
+//! that what is quoted greps the same.
+
+/// The elements of `text`, which starts at a `<`: each tag from its `<` to its `>` (or the
+/// line's end), with the text after it up to the next `<`.
+pub(crate) fn elements(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let here = rest.take()?;
+        let end = here.find('>').map_or(here.len(), |e| e + 1);
+        let after = &here[end..];
+        let next = after.find('<');
+        rest = next.map(|n| &after[n..]);
+        Some((&here[..end], &after[..next.unwrap_or(after.len())]))
+    })
+}
+
+/// The value of attribute `key` in an element's tag, as written (its escapes left).
+pub(crate) fn attribute<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    attribute_at(tag, key).map(|(_, value)| value)
+}
+
+/// [`attribute`], with where its value starts in the tag.
+pub(crate) fn attribute_at<'a>(tag: &'a str, key: &str) -> Option<(usize, &'a str)> {
+    let mut from = 0;
+    while let Some(at) = tag[from..].find(key) {
+        let start = from + at;
+        from = start + key.len();
+        let before = tag[..start].chars().next_back();
+        if !matches!(before, Some(' ' | '\t')) {
+            continue;
+        }
+        let Some(rest) = tag[from..].strip_prefix("=\"") else {
+            continue;
+        };
+        let value_start = from + 2;
+        return rest.find('"').map(|end| (value_start, &rest[..end]));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_and_the_text_after_them() {
+        let got: Vec<(&str, &str)> = elements("<a x=\"1\">text<b/> <c").collect();
+        assert_eq!(got, [("<a x=\"1\">", "text"), ("<b/>", " "), ("<c", "")]);
+        assert_eq!(attribute("<a x=\"1\" yx=\"2\">", "x"), Some("1"));
+        assert_eq!(attribute_at("<a yx=\"2\" x=\"1\">", "x"), Some((13, "1")));
+    }
+}
