@@ -6833,6 +6833,47 @@ fn a_junit_xml_report_on_one_line_is_read_the_same() {
     assert!(all.contains("RuntimeError: boom"), "{all}");
 }
 
+/// A JUnit XML report cut short (a one-line report longer than the 64 KiB a capture reads of a
+/// line, or a writer killed): the root's totals stand, and the test cases counted are said to
+/// be those read, not the report's; a whole report, one with a root or without, says nothing
+/// of the kind.
+#[test]
+fn a_junit_xml_report_cut_short_says_its_cases_are_those_read() {
+    let case = "<testcase classname=\"pkg\" name=\"T\"/>";
+    let whole = format!(
+        "<testsuites tests=\"3\" failures=\"0\"><testsuite name=\"pkg\" tests=\"3\">{}\
+         </testsuite></testsuites>\n",
+        case.repeat(3)
+    );
+    let cut = format!(
+        "<testsuites tests=\"3\" failures=\"0\"><testsuite name=\"pkg\" tests=\"3\">{}\n",
+        case.repeat(2)
+    );
+    let no_root = format!(
+        "<testsuite name=\"pkg\" tests=\"3\">{}</testsuite>\n",
+        case.repeat(3)
+    );
+    let rendered_of = |xml: &str| report(xml.as_bytes()).render().join("\n");
+    for xml in [&whole, &no_root] {
+        let lines = rendered_of(xml);
+        assert!(lines.contains("tests: 3 run, 3 passed"), "{lines}");
+        assert!(!lines.contains("test cases"), "{lines}");
+        assert_eq!(fact(&report(xml.as_bytes()), "junit xml")["complete"], true);
+    }
+    let lines = rendered_of(&cut);
+    assert!(lines.contains("tests: 3 run, 3 passed"), "{lines}");
+    assert!(
+        lines.contains(
+            "test cases read: 2 (0 failed, 0 errors, 0 skipped) (the report's end was not read)"
+        ),
+        "{lines}"
+    );
+    assert_eq!(
+        fact(&report(cut.as_bytes()), "junit xml")["complete"],
+        false
+    );
+}
+
 /// Node's spec reporter: its totals exactly, and each failed test once (from its list under
 /// `✖ failing tests:`, which leaves out the suites that failed by them) as its line, with its
 /// error's message, the values under `+ actual - expected` labelled, and the project's frame.

@@ -59,6 +59,8 @@ pub(crate) struct JunitXml {
     suites: Counts,
     /// How deep in `<testsuite>` elements the reading is.
     depth: u32,
+    /// `</testsuites>` was read.
+    root_closed: bool,
     /// The suites with a failure or error, as their element, shortened.
     failed_suites: Names,
     /// Test cases read, and those failed (a failure or an error), errored and skipped.
@@ -121,9 +123,21 @@ impl Shape for JunitXml {
             &[(stated.skipped, "skipped")],
             "JUnit XML",
         )];
-        if self.cases != stated {
+        // A report on one line longer than a line is read (64 KiB), or cut short: its cases
+        // are those read, and said to be part. It was read whole when its root was closed, or,
+        // without a root, its last suite.
+        let closed = match self.root {
+            Some(_) => self.root_closed,
+            None => self.depth == 0,
+        };
+        if self.cases != stated || !closed {
+            let (which, end) = if closed {
+                ("in the report", "")
+            } else {
+                ("read", " (the report's end was not read)")
+            };
             lines.push(format!(
-                "test cases in the report: {} ({} failed, {} errors, {} skipped)",
+                "test cases {which}: {} ({} failed, {} errors, {} skipped){end}",
                 thousands(self.cases.tests),
                 thousands(self.cases.failures),
                 thousands(self.cases.errors),
@@ -151,6 +165,7 @@ impl Shape for JunitXml {
             "skipped": stated.skipped,
             "cases": {"tests": self.cases.tests, "failed": self.cases.failures,
                 "errors": self.cases.errors, "skipped": self.cases.skipped},
+            "complete": closed,
             "failed_suites": self.failed_suites.json(),
         });
         let listed = self.failures.take_as("failed tests");
@@ -192,7 +207,11 @@ impl JunitXml {
         let name = &tag[1..name_end];
         let closes_itself = tag.ends_with("/>");
         match name {
-            "testsuites" => self.root = Counts::of(tag),
+            "testsuites" => {
+                self.root = Counts::of(tag);
+                self.root_closed = closes_itself;
+            }
+            "/testsuites" => self.root_closed = true,
             "testsuite" => {
                 if self.depth == 0
                     && let Some(counts) = Counts::of(tag)
