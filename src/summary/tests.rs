@@ -7112,3 +7112,72 @@ fn a_checkstyle_report_on_one_line_says_what_it_read() {
          assigned a value but never used. (no-unused-vars)"
     );
 }
+
+/// hapi's lab on hoek with bugs put in by hand: its totals (`9 of 243 tests failed`), and each
+/// failed test of its `Failed tests:` list as its numbered title, with its message (not the
+/// values' word diff above it, run together without its colours) and its place.
+#[test]
+fn lab_states_its_totals_and_each_failed_test_with_its_message() {
+    let bytes = corpus11("lab-v-hoek.txt");
+    let r = report(&bytes);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains("[ctxoff] tests: 243 run, 234 passed, 9 failed (lab)"),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all.len(), 10, "{all:?}");
+    assert_eq!(all[0], "[ctxoff] failed tests (9):");
+    assert_eq!(
+        all[1],
+        "  L273 58) escapeHtml() encodes / characters: Expected \
+         '&ltscript&gt;alert&#x28;1&#x29;&lt&#x2f;script&gt;' to equal specified value: \
+         '&lt;script&gt;alert&#x28;1&#x29;&lt;&#x2f;script&gt;' · at \
+         /home/dev/hoek/test/escaper.js:20:28"
+    );
+    assert!(
+        all[3].ends_with(
+            "95) merge() overrides values in target: Expected 1 to equal specified value: \
+             null · at /home/dev/hoek/test/index.js:248:24"
+        ),
+        "{all:?}"
+    );
+}
+
+/// lab's errors outside any test are listed by their message and first frame; a run whose
+/// tests all passed states them complete with the skipped ones, and a coverage below the
+/// threshold is said as printed. Totals not followed by lab's duration line are not lab's.
+#[test]
+fn lab_states_script_errors_skipped_tests_and_coverage() {
+    let out = "Test script errors:\n\nCannot read properties of undefined (reading 'x')\n  \
+               at Object.<anonymous> (/home/dev/p/test/a.js:3:9)\n  at Module._compile \
+               (node:internal/modules/cjs/loader:1554:14)\n\nThere were 1 test script \
+               error(s).\n\n12 tests complete (2 skipped)\nTest duration: 30 ms\nCoverage: \
+               87.10% (12/93)\nlib/a.js missing coverage on line(s): 3, 4\nCode coverage below \
+               threshold: 87.10 < 100\n";
+    let r = report(out.as_bytes());
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains("[ctxoff] tests: 12 run, 12 passed, 0 failed, 2 skipped (lab)"),
+        "{lines}"
+    );
+    assert!(lines.contains("[ctxoff] test script errors: 1"), "{lines}");
+    assert!(
+        lines.contains("[ctxoff] Code coverage below threshold: 87.10 < 100"),
+        "{lines}"
+    );
+    let all = failures_within(out.as_bytes(), u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "[ctxoff] test script errors (1):\n  L3 Cannot read properties of undefined \
+             (reading 'x'): at /home/dev/p/test/a.js:3:9"
+        ),
+        "{all}"
+    );
+    let not_lab = report(b"9 of 243 tests failed\nand more\n");
+    assert!(
+        !shapes(&not_lab).iter().any(|s| s == "lab"),
+        "{:?}",
+        shapes(&not_lab)
+    );
+}

@@ -42,6 +42,7 @@ mod jshint;
 mod json;
 mod junit;
 mod junitxml;
+mod lab;
 mod libtest;
 mod lintian;
 mod listing;
@@ -162,6 +163,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<jest::Jest>::default(),
         Box::<vitest::Vitest>::default(),
         Box::<mocha::Mocha>::default(),
+        Box::<lab::Lab>::default(),
         Box::<uvu::Uvu>::default(),
         Box::<ava::Ava>::default(),
         Box::<bun::Bun>::default(),
