@@ -6723,7 +6723,7 @@ fn lint_lines_without_a_column_are_counted_per_rule() {
     );
     assert_eq!(
         r.hint().as_deref(),
-        Some("':[0-9]+(:[0-9]+)?:? [A-Z]+[0-9]+ |^  --> ' -B 1")
+        Some("':[0-9]+(:[0-9]+)?:? \\[?[A-Z]+[0-9]+\\]? |^  --> ' -B 1")
     );
 }
 

@@ -7,10 +7,10 @@
 
 use serde_json::json;
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, Tally};
 use super::xml::{attribute, elements};
 use super::{Fact, Shape};
-use crate::format::{cut, plural};
+use crate::format::{cut, plural, thousands};
 
 #[derive(Debug)]
 pub(crate) struct CheckstyleXml {
@@ -21,6 +21,9 @@ pub(crate) struct CheckstyleXml {
     /// The file whose problems follow.
     file: Option<String>,
     diagnostics: Diagnostics,
+    /// Problems by severity as the report names them (`error`, `warning`, ShellCheck's `info`
+    /// and `style`), in the order first seen.
+    severities: Tally,
     files_read: u64,
 }
 
@@ -31,7 +34,8 @@ impl Default for CheckstyleXml {
             closed: false,
             file: None,
             // The first of each rule: a linter's report repeats its rules at many places.
-            diagnostics: Diagnostics::firsts_only(),
+            diagnostics: Diagnostics::firsts_of_rules(),
+            severities: Tally::default(),
             files_read: 0,
         }
     }
@@ -53,18 +57,18 @@ impl Shape for CheckstyleXml {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let d = &self.diagnostics;
-        if d.errors + d.warnings == 0 {
+        let problems = d.errors + d.warnings + d.notes;
+        if problems == 0 {
             return None;
         }
         // A report on one line longer than a line is read (64 KiB), or cut short: what was
         // read is counted, and said to be part.
         let part = if self.closed { "" } else { "at least " };
         let mut line = format!(
-            "checkstyle XML: {part}{} ({} errors, {} warnings)",
-            plural(d.errors + d.warnings, "problem", "problems"),
-            d.errors,
-            d.warnings
+            "checkstyle XML: {part}{}",
+            plural(problems, "problem", "problems")
         );
+        line.push_str(&format!(" ({})", severities(&self.severities)));
         if let Some(files) = d.files.distinct() {
             line.push_str(&format!(
                 " in {} of {} read",
@@ -81,7 +85,7 @@ impl Shape for CheckstyleXml {
         let json = json!({
             "shape": "checkstyle xml",
             "errors": d.errors,
-            "warnings": d.warnings,
+            "severities": self.severities.json(),
             "files_read": self.files_read,
             "complete": self.closed,
             "rules": d.codes.json(),
@@ -90,7 +94,7 @@ impl Shape for CheckstyleXml {
         Some(
             Fact::new("checkstyle xml", vec![line], json)
                 .failures(d.failures(|_| 0))
-                .hint("'<error [^>]*severity=\"error\"'"),
+                .hint("'<error [^>]*severity=.error.'"),
         )
     }
 
@@ -119,15 +123,19 @@ impl CheckstyleXml {
         } else if tag.starts_with("</file") {
             self.file = None;
         } else if tag.starts_with("<error ")
+            // Not one cut short by the end of what was read of its line.
+            && tag.ends_with('>')
             && let Some(file) = &self.file
         {
             let at = |key| attribute(tag, key).unwrap_or_default();
             let severity = at("severity");
+            // Below a warning (`info`, `style`, `ignore`) a problem is listed with the warnings,
+            // after them when rarer; it is counted under its own severity.
             let level = match severity {
                 "error" => Level::Error,
-                "warning" => Level::Warning,
-                _ => Level::Note,
+                _ => Level::Warning,
             };
+            self.severities.add(severity);
             let place = match at("column") {
                 "" => format!("{file}:{}", at("line")),
                 column => format!("{file}:{}:{column}", at("line")),
@@ -147,6 +155,24 @@ impl CheckstyleXml {
             self.diagnostics.files.add(file);
         }
     }
+}
+
+/// `2 errors, 12 warnings, 55 info`: the problems by severity, the gravest first (as ESLint,
+/// Checkstyle and ShellCheck name them), then any other in the order first seen.
+fn severities(tally: &Tally) -> String {
+    const ORDER: [&str; 5] = ["error", "warning", "info", "style", "ignore"];
+    let rank = |s: &str| ORDER.iter().position(|o| *o == s).unwrap_or(ORDER.len());
+    let mut all: Vec<(&str, u64)> = tally.iter().collect();
+    all.sort_by_key(|(s, _)| rank(s));
+    let said: Vec<String> = all
+        .into_iter()
+        .map(|(severity, n)| match severity {
+            "error" | "warning" => plural(n, severity, &format!("{severity}s")),
+            "" => format!("{} without a severity", thousands(n)),
+            _ => format!("{} {severity}", thousands(n)),
+        })
+        .collect();
+    said.join(", ")
 }
 
 #[cfg(test)]
@@ -170,13 +196,58 @@ mod tests {
         assert_eq!(fact.json["complete"], true);
         assert_eq!(
             fact.lines[0],
-            "checkstyle XML: 2 problems (1 errors, 1 warnings) in 1 file of 2 read; error \
+            "checkstyle XML: 2 problems (1 error, 1 warning) in 1 file of 2 read; error \
              rules: eslint.rules.no-unused-vars ×1"
         );
         let first = fact.failures[0].iter().next().unwrap();
         assert_eq!(
             first.detail[0],
             "b.js:3:7 error &apos;x&apos; is unused. (no-unused-vars)"
+        );
+    }
+
+    /// ShellCheck's report: attributes in single quotes, severities below a warning (`info`,
+    /// `style`) counted as such and their rules listed, one of each rule whatever its message.
+    #[test]
+    fn every_severity_is_counted_and_each_rule_listed_once() {
+        let mut c = CheckstyleXml::default();
+        let lines = [
+            "<?xml version='1.0' encoding='UTF-8'?>",
+            "<checkstyle version='4.3'>",
+            "<file name='dehydrated' >",
+            "<error line='58' column='7' severity='info' message='Useless echo&#63;' \
+             source='ShellCheck.SC2005' />",
+            "<error line='197' column='54' severity='warning' message='print appears unused.' \
+             source='ShellCheck.SC2034' />",
+            "<error line='206' column='10' severity='warning' message='isleaf appears unused.' \
+             source='ShellCheck.SC2034' />",
+            "<error line='1086' column='36' severity='error' message='Double quote array \
+             expansions.' source='ShellCheck.SC2068' />",
+            "<error line='1090' column='3' severity='style' message='Use $(...).' \
+             source='ShellCheck.SC2006' />",
+            "</file>",
+            "</checkstyle>",
+        ];
+        for (i, line) in lines.iter().enumerate() {
+            c.line(i as u64 + 1, line);
+        }
+        let fact = Box::new(c).finish().expect("a report");
+        assert_eq!(
+            fact.lines[0],
+            "checkstyle XML: 5 problems (1 error, 2 warnings, 1 info, 1 style) in 1 file of 1 \
+             read; error rules: ShellCheck.SC2068 ×1"
+        );
+        let listed: Vec<&str> = fact.failures[0]
+            .iter()
+            .map(|f| f.detail[0].as_str())
+            .collect();
+        assert_eq!(listed.len(), 4, "{listed:?}");
+        assert_eq!(
+            listed[0],
+            "dehydrated:1086:36 error Double quote array expansions. (ShellCheck.SC2068)"
+        );
+        assert!(
+            listed.contains(&"dehydrated:197:54 warning print appears unused. (ShellCheck.SC2034)")
         );
     }
 }

@@ -45,6 +45,11 @@ impl Tally {
         }
     }
 
+    /// Each key with its count, in the order first seen.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.counts.iter().map(|(k, n)| (k.as_str(), *n))
+    }
+
     /// The number of distinct keys, when complete.
     pub(crate) fn distinct(&self) -> Option<usize> {
         (!self.overflow).then_some(self.counts.len())
@@ -142,6 +147,8 @@ pub(crate) struct Diagnostics {
     last_kept: Option<usize>,
     /// Only the first of each code is kept (a linter's repeats say nothing new).
     firsts_only: bool,
+    /// A warning with a code is of its code's kind whatever its message (a report's rules).
+    rules: bool,
 }
 
 impl Diagnostics {
@@ -150,6 +157,14 @@ impl Diagnostics {
         Diagnostics {
             firsts_only: true,
             ..Diagnostics::default()
+        }
+    }
+
+    /// [`Diagnostics::firsts_only`], a warning's kind its code too (one of each rule).
+    pub(crate) fn firsts_of_rules() -> Diagnostics {
+        Diagnostics {
+            rules: true,
+            ..Diagnostics::firsts_only()
         }
     }
 
@@ -198,7 +213,8 @@ impl Diagnostics {
             }
         }
         self.last_kept = None;
-        let form = (code.is_none() || level == Level::Warning).then(|| form(header));
+        let by_form = code.is_none() || (level == Level::Warning && !self.rules);
+        let form = by_form.then(|| form(header));
         let code = code.unwrap_or("");
         if let Some(kind) = self
             .firsts

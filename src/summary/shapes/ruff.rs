@@ -97,7 +97,7 @@ impl Shape for Ruff {
                     .take_as("likely bugs (syntax errors, undefined names, bad comparisons)"),
             )
             .failures(d.failures_of(|_| 0, |code| !breaks(code)))
-            .hint("':[0-9]+(:[0-9]+)?:? [A-Z]+[0-9]+ |^  --> ' -B 1")
+            .hint("':[0-9]+(:[0-9]+)?:? \\[?[A-Z]+[0-9]+\\]? |^  --> ' -B 1")
             .supersedes(&["gcc"]),
         )
     }
@@ -119,12 +119,17 @@ impl Ruff {
         let Some((location, rest)) = located(text) else {
             return;
         };
-        let Some((code, message)) = rule_then_message(rest) else {
+        // flake8's pylint format puts the code in brackets (`./a.py:12: [F811] redefinition …`).
+        let bracketed = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once("] "))
+            .map(|(code, message)| format!("{code} {message}"));
+        let Some((code, message)) = rule_then_message(bracketed.as_deref().unwrap_or(rest)) else {
             return;
         };
         // pylama's lines (`a.py:3:1 E0602 undefined name 'x' [pyflakes]`, no `:` after the
-        // place) are kept as printed.
-        let printed = !text[location.len()..].starts_with(':');
+        // place) and flake8's pylint format are kept as printed.
+        let printed = !text[location.len()..].starts_with(':') || bracketed.is_some();
         self.add_as(number, location, code, message, printed.then_some(text));
     }
 

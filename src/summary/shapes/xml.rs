@@ -1,5 +1,5 @@
 //! The little of XML the report readers need (JUnit's, Checkstyle's): the elements on a line
-//! with the text after each, and an element's attributes as written. A report may be written on
+//! with the text after each, and an element's attributes as written (in double quotes or single). A report may be written on
 //! one line, so elements are found wherever they are on it; entities are left as they are, so
 //! that what is quoted greps the same.
 
@@ -32,11 +32,18 @@ pub(crate) fn attribute_at<'a>(tag: &'a str, key: &str) -> Option<(usize, &'a st
         if !matches!(before, Some(' ' | '\t')) {
             continue;
         }
-        let Some(rest) = tag[from..].strip_prefix("=\"") else {
+        // In double quotes or single (ShellCheck's).
+        let rest = &tag[from..];
+        let Some(quote) = rest
+            .strip_prefix('=')
+            .and_then(|r| r.chars().next())
+            .filter(|q| matches!(q, '"' | '\''))
+        else {
             continue;
         };
         let value_start = from + 2;
-        return rest.find('"').map(|end| (value_start, &rest[..end]));
+        let value = &rest[2..];
+        return value.find(quote).map(|end| (value_start, &value[..end]));
     }
     None
 }
@@ -51,5 +58,9 @@ mod tests {
         assert_eq!(got, [("<a x=\"1\">", "text"), ("<b/>", " "), ("<c", "")]);
         assert_eq!(attribute("<a x=\"1\" yx=\"2\">", "x"), Some("1"));
         assert_eq!(attribute_at("<a yx=\"2\" x=\"1\">", "x"), Some((13, "1")));
+        assert_eq!(
+            attribute("<e line='3' m='a \"b\"' />", "m"),
+            Some("a \"b\"")
+        );
     }
 }
