@@ -2925,7 +2925,8 @@ fn mypy_lists_default_checks_before_optional_ones() {
 
 /// mocha's spec reporter on express with three bugs put in by hand: the totals of mocha's JSON
 /// report of the same tree (1,190 passing, 4 pending, 66 failing); each failure named by its
-/// title's parts, with its error and the test's own line of the stack.
+/// full title as mocha names it (its parts joined by a space, as `--grep` takes it), with its
+/// error and the test's own line of the stack.
 #[test]
 fn mocha_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("mocha-express.txt");
@@ -2946,7 +2947,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
     let all = failures_within(&bytes, u64::MAX).join("\n");
     assert!(
         all.contains(
-            "L1,934 express.static() > basic operations > should not choke on auth-looking URL: Error: expected 'Not Found' response body, got '404' · at test/express.static.js:72:10"
+            "L1,934 express.static() basic operations should not choke on auth-looking URL: Error: expected 'Not Found' response body, got '404' · at test/express.static.js:72:10"
         ),
         "{all}"
     );
@@ -2954,7 +2955,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
     // two values compared.
     assert!(
         all.contains(
-            "L3,084 utils.setCharset(type, charset) > should set charset: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: · + 'text/html; charset=UTF-8' · - 'text/html; charset=utf-8' · at test/utils.js:62:12"
+            "L3,084 utils.setCharset(type, charset) should set charset: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: · + 'text/html; charset=UTF-8' · - 'text/html; charset=utf-8' · at test/utils.js:62:12"
         ),
         "{all}"
     );
@@ -2964,7 +2965,7 @@ fn mocha_totals_and_failures_of_a_real_run() {
     // and shown before a second of any message.
     assert!(
         shown.contains(
-            "res > .sendStatus(statusCode) > should send the status code and message as body: Error: expected 'Created' response body, got '201'"
+            "res .sendStatus(statusCode) should send the status code and message as body: Error: expected 'Created' response body, got '201'"
         ),
         "{shown}"
     );

@@ -3,7 +3,8 @@
 //! (`  1) express.static()` … `should skip POST requests:`), its error (`Error: expected 'Not
 //! Found' response body, got '404'`, or an `AssertionError` with the values compared) and its
 //! stack, whose first frame outside `node_modules` and Node's internals is the test's line. A
-//! failure is named by its title's parts joined by ` > ` (its describe blocks, then the test).
+//! failure is named by its full title, its parts joined by a space (its describe blocks, then the
+//! test), as mocha names it itself (`--grep` takes it, its JSON and TAP reporters print it).
 //! The totals of several runs in one log are summed.
 
 use serde_json::json;
@@ -240,7 +241,7 @@ impl Mocha {
             parts.push(crate::format::cut(part, 160));
         }
         if last {
-            let (at, name) = (*at, parts.join(" > "));
+            let (at, name) = (*at, parts.join(" "));
             self.failures.push(at, &name);
             self.reading = Reading::Message;
         }
