@@ -7186,3 +7186,140 @@ fn lab_states_script_errors_skipped_tests_and_coverage() {
         shapes(&not_lab)
     );
 }
+
+/// ESLint's JSON report (one line of 81 KB, longer than a line is read) on fast-uri with bugs put
+/// in by hand, read from its bytes: the problems by severity and rule, the first of each rule as
+/// the report writes it (up to its column) under its file, the parsing error among them, and
+/// each file with problems by its path and its own counts.
+#[test]
+fn eslint_s_json_report_is_read_whole_from_its_bytes() {
+    let bytes = corpus13("eslint-f-json-fast-uri.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["eslint json"]);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] ESLint JSON: 17 problems (9 errors, 8 warnings) in 3 files of 35 read; \
+             error rules: eqeqeq ×6"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for said in [
+        "/home/dev/fast-uri/lib/schemes.js: \"ruleId\":null,\"nodeType\":null,\"fatal\":true,\
+         \"severity\":2,\"message\":\"Parsing error: Unexpected token ?\",\"line\":118,\
+         \"column\":7",
+        "/home/dev/fast-uri/lib/utils.js: \"ruleId\":\"eqeqeq\",\"severity\":2,\"message\":\
+         \"Expected '===' and instead saw '=='.\",\"line\":35,\"column\":14",
+        "\"filePath\":\"/home/dev/fast-uri/lib/utils.js\" · \"errorCount\":8,\
+         \"fatalErrorCount\":0,\"warningCount\":0",
+    ] {
+        assert!(all.contains(said), "{said}\n{all}");
+    }
+    // One rule, one line: eqeqeq's six are said once.
+    assert_eq!(all.matches("\"ruleId\":\"eqeqeq\"").count(), 1, "{all}");
+}
+
+/// A JSON report is read the same whatever the chunks its bytes come in, and one cut short
+/// says its counts are of the part read.
+#[test]
+fn a_json_report_is_read_the_same_in_any_chunks() {
+    let bytes = corpus13("eslint-f-json-fast-uri.txt");
+    let whole = report(&bytes).render();
+    for chunk in [1, 7, 4096] {
+        assert_eq!(
+            feed(&bytes, chunk).0.finish(None).render(),
+            whole,
+            "chunks of {chunk}"
+        );
+    }
+    let cut = report(&bytes[..bytes.len() / 2]).render().join("\n");
+    assert!(cut.contains("[ctxoff] ESLint JSON: at least "), "{cut}");
+    assert!(cut.contains("(the report's end was not read)"), "{cut}");
+}
+
+/// mocha's JSON reporter on async with bugs put in by hand (10,000 lines, pretty-printed): its
+/// stats, and each failed test by its full title with its message's first line and its place.
+#[test]
+fn mocha_s_json_report_names_each_failed_test_with_its_message() {
+    let bytes = corpus13("mocha-json-async.txt");
+    let r = report(&bytes);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains("[ctxoff] tests: 690 run, 665 passed, 25 failed (mocha JSON)"),
+        "{lines}"
+    );
+    assert!(!shapes(&r).iter().any(|s| s == "json"), "{:?}", shapes(&r));
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L5,047 async function support should handle async functions in sortBy: expected [ \
+             3, 2, 1 ] to deeply equal [ 1, 2, 3 ] · at \
+             /home/dev/async/test/es2017/asyncFunctions.js:256:31"
+        ),
+        "{all}"
+    );
+    assert!(all.contains("[ctxoff] failed tests (25):"), "{all}");
+}
+
+/// jest's `--json` report alone (stdout, its terminal report not kept): its totals, each failed
+/// test by its full name with its message's first line, the values compared and the test's
+/// place, and a file that failed to run with its error. Printed after jest's own terminal
+/// report, it gives way to that report. A JSON log is no report.
+#[test]
+fn jest_s_json_report_alone_states_its_totals_and_failures() {
+    let msg = "Error: \\u001b[2mexpect(\\u001b[22mreceived\\u001b[2m).toBe(expected)\\n\\nExpected: \
+               \\u001b[32m2\\u001b[39m\\nReceived: \\u001b[31m3\\u001b[39m\\n    at Object.<anonymous> \
+               (/home/dev/p/test/a.test.js:5:17)\\n    at node_modules/jest-circus/x.js:1:1";
+    let json = format!(
+        "{{\"numFailedTestSuites\":2,\"numFailedTests\":1,\"numPassedTests\":4,\
+         \"numPendingTests\":1,\"numTodoTests\":0,\"numTotalTestSuites\":3,\"numTotalTests\":6,\
+         \"testResults\":[{{\"assertionResults\":[{{\"ancestorTitles\":[\"a\"],\
+         \"failureMessages\":[\"{msg}\"],\"fullName\":\"a adds\",\"status\":\"failed\"}},\
+         {{\"failureMessages\":[],\"fullName\":\"a keeps\",\"status\":\"passed\"}}],\
+         \"message\":\"x\",\"name\":\"/home/dev/p/test/a.test.js\",\"status\":\"failed\"}},\
+         {{\"assertionResults\":[],\"message\":\"  \\u25cf Test suite failed to run\\n\\n    \
+         Cannot find module './b' from 'test/b.test.js'\",\"name\":\"/home/dev/p/test/b.test.js\",\
+         \"status\":\"failed\"}}]}}\n"
+    );
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+        "{json}"
+    );
+    let r = report(json.as_bytes());
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] tests: 5 run, 4 passed, 1 failed, 1 skipped of 6 (jest JSON, test files 2 \
+             failed of 3)"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(json.as_bytes(), u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L1 a adds: Error: expect(received).toBe(expected) · Expected: 2 · Received: 3 · at \
+             /home/dev/p/test/a.test.js:5:17"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "L1 FAIL /home/dev/p/test/b.test.js: Cannot find module './b' from 'test/b.test.js'"
+        ),
+        "{all}"
+    );
+    // After jest's terminal report (class-validator's run, stderr before the JSON on stdout),
+    // that report is stated, not the JSON's.
+    let r = report(&corpus13("jest-json-class-validator.txt"));
+    assert_eq!(shapes(&r), ["jest"]);
+    let log = "{\"level\":\"info\",\"msg\":\"up\"}\n{\"level\":\"error\",\"msg\":\"down\"}\n";
+    let r = report(log.as_bytes());
+    assert!(
+        !shapes(&r)
+            .iter()
+            .any(|s| s.ends_with(" json") && s != "json"),
+        "{:?}",
+        shapes(&r)
+    );
+}

@@ -158,7 +158,9 @@ impl Shape for Jest {
             Fact::new("jest", lines, json)
                 .failures(not_run)
                 .failures(failures)
-                .hint_if_failed(failing, "'●|Expected|Received' -A 3"),
+                .hint_if_failed(failing, "'●|Expected|Received' -A 3")
+                // Its own terminal report reads better than its `--json` one after it.
+                .supersedes(&["jest json"]),
         )
     }
 

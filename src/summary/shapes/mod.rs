@@ -40,6 +40,7 @@ mod install;
 mod jest;
 mod jshint;
 mod json;
+mod jsonreport;
 mod junit;
 mod junitxml;
 mod lab;
@@ -234,6 +235,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::new(listing::Listing::new(source)),
         Box::<nul::NulRecords>::default(),
         Box::<json::JsonScan>::default(),
+        Box::<jsonreport::JsonReport>::default(),
     ]
 }
 

@@ -164,7 +164,9 @@ impl Shape for Vitest {
             Fact::new("vitest", lines, json)
                 .failures(suites)
                 .failures(failures)
-                .hint_if_failed(failing, "'^ FAIL |Error|Expected|Received' -A 2"),
+                .hint_if_failed(failing, "'^ FAIL |Error|Expected|Received' -A 2")
+                // Its own terminal report reads better than its `--reporter=json` one.
+                .supersedes(&["jest json"]),
         )
     }
 

@@ -1,0 +1,754 @@
+//! Test and lint reports written as JSON, read from the raw bytes whatever their layout (ESLint
+//! and jest write theirs on one line, often far longer than a line is read, mocha pretty-prints
+//! its own): ESLint's `-f json` (an array of files, each with its `messages` and its counts),
+//! jest's `--json` and vitest's `--reporter=json` (`numTotalTests`… then `testResults`, a file
+//! each, holding `assertionResults`), mocha's `--reporter json` (`stats`, then `tests`,
+//! `failures`…).
+//!
+//! A report is a JSON document that starts a line (after what a runner printed before it) and
+//! whose first key names it. Its values are read as the document streams by, in constant
+//! memory: only the report's counts and the first failures are kept.
+//!
+//! Stated: the report's own totals; each failed test by its full name as the report gives it
+//! (what `-t` and `--grep` take), with its message's first line, the values it compared and its
+//! place, read from its failure message; each ESLint problem of a new rule as the report prints
+//! it (`"ruleId":"eqeqeq","severity":2,"message":"…","line":35,"column":14`) under its file.
+
+use serde_json::json;
+
+use super::diagnostics::{Diagnostics, Level};
+use super::jest::location;
+use super::names::{Failures, js_test_counts, test_counts};
+use super::{Fact, Shape};
+use crate::format::{cut, plural, thousands};
+
+/// Containers followed this deep; deeper ones are passed over.
+const MAX_DEPTH: usize = 16;
+/// Bytes of a key kept (longer keys are no key a report is read by).
+const KEY_BYTES: usize = 64;
+/// Bytes of a string value kept, as written.
+const VALUE_BYTES: usize = 4096;
+/// Bytes of an ESLint problem's object kept, as written.
+const PROBLEM_BYTES: usize = 1024;
+/// Lines of a failure message read for its detail.
+const MESSAGE_LINES: usize = 60;
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Report {
+    /// No document yet, or one that is no report.
+    #[default]
+    Unknown,
+    Eslint,
+    Jest,
+    Mocha,
+}
+
+/// A container open: an object (its current key) or an array (its current index).
+#[derive(Debug, Default)]
+struct Frame {
+    object: bool,
+    key: Vec<u8>,
+    /// In an object: the next string is a key.
+    expects_key: bool,
+    index: u64,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+enum Lex {
+    /// Between documents: at a line's start (or in its leading blanks) a document may begin.
+    #[default]
+    LineStart,
+    /// Between documents, past a line's start: nothing until the next line.
+    RestOfLine,
+    /// In a document, between tokens.
+    Between,
+    Str,
+    Escape,
+    /// A number, `true`, `false` or `null`.
+    Scalar,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct JsonReport {
+    lex: Lex,
+    line: u64,
+    stack: Vec<Frame>,
+    /// Containers open past `MAX_DEPTH`.
+    deep: usize,
+    value: Vec<u8>,
+    value_cut: bool,
+    report: Report,
+    /// A report was read to its end.
+    ended: bool,
+    /// The raw bytes of the container recorded (an ESLint problem), from this depth.
+    record: Option<(usize, Vec<u8>)>,
+    eslint: Eslint,
+    tests: Tests,
+}
+
+#[derive(Debug)]
+struct Eslint {
+    diagnostics: Diagnostics,
+    file: String,
+    /// The file's problems so far: (errors, warnings) by severity, its `errorCount`… as
+    /// reported: errors, fatal errors, warnings.
+    counts: [u64; 3],
+    files: u64,
+    /// The line the file's path is on.
+    file_at: u64,
+    files_with_problems: Failures,
+    /// The problem open: its line, severity, rule.
+    problem: (u64, u64, String),
+}
+
+impl Default for Eslint {
+    fn default() -> Eslint {
+        Eslint {
+            diagnostics: Diagnostics::firsts_of_rules(),
+            file: String::new(),
+            counts: [0; 3],
+            files: 0,
+            file_at: 0,
+            files_with_problems: Failures::default(),
+            problem: (0, 0, String::new()),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Tests {
+    /// jest: numTotalTests, numPassedTests, numFailedTests, numPendingTests, numTodoTests,
+    /// numTotalTestSuites, numFailedTestSuites; mocha: tests, passes, failures, pending.
+    counts: [Option<u64>; 7],
+    failures: Failures,
+    suites: Failures,
+    /// The test open (its keys come in any order): its name, status, line, and detail.
+    name: String,
+    status: String,
+    at: u64,
+    detail: Vec<String>,
+    /// The file open (jest): its name, status, message's detail, and its tests read.
+    file: String,
+    file_status: String,
+    file_detail: Vec<String>,
+    file_at: u64,
+    file_tests: u64,
+}
+
+/// jest's totals, in [`Tests::counts`]'s order.
+const JEST_COUNTS: [&str; 7] = [
+    "numTotalTests",
+    "numPassedTests",
+    "numFailedTests",
+    "numPendingTests",
+    "numTodoTests",
+    "numTotalTestSuites",
+    "numFailedTestSuites",
+];
+/// mocha's, under `stats`.
+const MOCHA_COUNTS: [&str; 4] = ["tests", "passes", "failures", "pending"];
+
+impl Shape for JsonReport {
+    fn line(&mut self, _number: u64, _text: &str) {}
+
+    fn raw(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.lex == Lex::RestOfLine {
+                match memchr::memchr(b'\n', &bytes[i..]) {
+                    Some(n) => {
+                        i += n + 1;
+                        self.line += 1;
+                        self.lex = Lex::LineStart;
+                    }
+                    None => return,
+                }
+                continue;
+            }
+            if self.lex == Lex::Str {
+                // Most of a report is its strings: taken in runs up to a quote or a backslash.
+                let start = i;
+                while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | b'\n') {
+                    i += 1;
+                }
+                self.take(&bytes[start..i]);
+                self.recorded(&bytes[start..i]);
+                if i == bytes.len() {
+                    return;
+                }
+            }
+            let b = bytes[i];
+            i += 1;
+            self.recorded(&[b]);
+            self.byte(b);
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Option<Fact> {
+        match self.report {
+            Report::Eslint => self.eslint_fact(),
+            Report::Jest | Report::Mocha => self.tests_fact(),
+            Report::Unknown => None,
+        }
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.stack
+            .iter()
+            .map(|f| f.key.capacity() + 48)
+            .sum::<usize>()
+            + self.value.capacity()
+            + self.record.as_ref().map_or(0, |(_, r)| r.capacity())
+            + self.eslint.diagnostics.approx_heap()
+            + self.eslint.files_with_problems.approx_heap()
+            + self.tests.failures.approx_heap()
+            + self.tests.suites.approx_heap()
+            + self.tests.name.capacity()
+            + self.tests.file.capacity()
+    }
+}
+
+impl JsonReport {
+    /// Bytes of the container being recorded, if one is.
+    fn recorded(&mut self, bytes: &[u8]) {
+        if let Some((_, recorded)) = &mut self.record {
+            let room = PROBLEM_BYTES.saturating_sub(recorded.len());
+            recorded.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if b == b'\n' {
+            self.line += 1;
+        }
+        match self.lex {
+            Lex::LineStart => match b {
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                b'{' | b'[' if !self.ended => {
+                    self.lex = Lex::Between;
+                    self.open(b == b'{');
+                }
+                _ => self.lex = Lex::RestOfLine,
+            },
+            Lex::RestOfLine => {
+                if b == b'\n' {
+                    self.lex = Lex::LineStart;
+                }
+            }
+            Lex::Str => match b {
+                b'"' => {
+                    self.lex = Lex::Between;
+                    self.string_done();
+                }
+                b'\\' => {
+                    self.take(b"\\");
+                    self.lex = Lex::Escape;
+                }
+                // A raw newline in a string: no JSON.
+                _ => self.abandon(),
+            },
+            Lex::Escape => {
+                self.take(&[b]);
+                self.lex = Lex::Str;
+            }
+            Lex::Scalar => match b {
+                b',' | b'}' | b']' | b' ' | b'\t' | b'\r' | b'\n' => {
+                    self.lex = Lex::Between;
+                    self.value_done();
+                    self.structural(b);
+                }
+                _ => self.take(&[b]),
+            },
+            Lex::Between => self.structural(b),
+        }
+    }
+
+    fn structural(&mut self, b: u8) {
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' | b':' => {}
+            b'{' | b'[' => self.open(b == b'{'),
+            b'}' | b']' => self.close(),
+            b',' => {
+                if let Some(frame) = self.stack.last_mut().filter(|_| self.deep == 0) {
+                    frame.index += 1;
+                    frame.expects_key = frame.object;
+                }
+            }
+            b'"' => {
+                self.value.clear();
+                self.value_cut = false;
+                self.lex = Lex::Str;
+            }
+            _ => {
+                self.value.clear();
+                self.value_cut = false;
+                self.take(&[b]);
+                self.lex = Lex::Scalar;
+            }
+        }
+    }
+
+    /// Bytes of the string or scalar being read.
+    fn take(&mut self, bytes: &[u8]) {
+        let room = VALUE_BYTES.saturating_sub(self.value.len());
+        if bytes.len() > room {
+            self.value_cut = true;
+        }
+        self.value
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// The document read is no report (or no JSON): read on from the next line.
+    fn abandon(&mut self) {
+        self.stack.clear();
+        self.deep = 0;
+        self.record = None;
+        self.lex = Lex::RestOfLine;
+    }
+
+    fn open(&mut self, object: bool) {
+        if self.stack.len() >= MAX_DEPTH || self.deep > 0 {
+            self.deep += 1;
+            return;
+        }
+        self.stack.push(Frame {
+            object,
+            expects_key: object,
+            ..Frame::default()
+        });
+        if self.report == Report::Eslint
+            && self.stack.len() == 4
+            && self.stack[1].key == b"messages"
+        {
+            // `[ {file…, "messages": [ {problem} ] } ]`: its bytes are quoted.
+            let mut recorded = Vec::with_capacity(256);
+            recorded.push(b'{');
+            self.record = Some((self.stack.len(), recorded));
+            self.eslint.problem = (self.line + 1, 0, String::new());
+        }
+    }
+
+    fn close(&mut self) {
+        if self.deep > 0 {
+            self.deep -= 1;
+            return;
+        }
+        let depth = self.stack.len();
+        if let Some((at, _)) = &self.record
+            && *at == depth
+            && let Some((_, recorded)) = self.record.take()
+        {
+            self.eslint_problem(&recorded);
+        }
+        self.container_done(depth);
+        self.stack.pop();
+        if self.stack.is_empty() {
+            if self.report != Report::Unknown {
+                self.ended = true;
+            }
+            self.lex = Lex::RestOfLine;
+        }
+    }
+
+    fn string_done(&mut self) {
+        let Some(frame) = self.stack.last_mut() else {
+            return;
+        };
+        if self.deep == 0 && frame.object && frame.expects_key {
+            frame.key.clear();
+            let n = self.value.len().min(KEY_BYTES);
+            frame.key.extend_from_slice(&self.value[..n]);
+            frame.expects_key = false;
+            if self.stack.len() <= 2 && self.report == Report::Unknown {
+                self.recognise();
+            }
+            return;
+        }
+        self.value_done();
+    }
+
+    /// The report a document is, by its first key (or its first element's).
+    fn recognise(&mut self) {
+        let first = |s: &Self| s.stack.iter().all(|f| f.index == 0);
+        let key = self
+            .stack
+            .last()
+            .map(|f| f.key.as_slice())
+            .unwrap_or_default();
+        let top_object = self.stack.len() == 1 && self.stack[0].object;
+        let in_array = self.stack.len() == 2 && !self.stack[0].object;
+        self.report = match key {
+            b"filePath" if in_array && first(self) => Report::Eslint,
+            b"stats" if top_object => Report::Mocha,
+            k if top_object
+                && k.starts_with(b"num")
+                && JEST_COUNTS.iter().any(|c| c.as_bytes() == k) =>
+            {
+                Report::Jest
+            }
+            _ => {
+                self.abandon();
+                Report::Unknown
+            }
+        };
+    }
+
+    /// A string or scalar value, under the innermost frame's key.
+    fn value_done(&mut self) {
+        if self.deep > 0 || self.stack.is_empty() {
+            return;
+        }
+        let value = std::mem::take(&mut self.value);
+        match self.report {
+            Report::Eslint => self.eslint_value(&value),
+            Report::Jest => self.jest_value(&value),
+            Report::Mocha => self.mocha_value(&value),
+            Report::Unknown => {}
+        }
+        self.value = value;
+    }
+
+    fn key(&self) -> &[u8] {
+        self.stack
+            .last()
+            .map(|f| f.key.as_slice())
+            .unwrap_or_default()
+    }
+
+    fn eslint_value(&mut self, value: &[u8]) {
+        let n = self.stack.len();
+        let number = || text(value).parse::<u64>().ok();
+        if n == 2 {
+            match self.key() {
+                b"filePath" => {
+                    self.eslint.file = text(value);
+                    self.eslint.file_at = self.line + 1;
+                    self.eslint.counts = [0; 3];
+                    self.eslint.files += 1;
+                }
+                b"errorCount" => self.eslint.counts[0] = number().unwrap_or(0),
+                b"fatalErrorCount" => self.eslint.counts[1] = number().unwrap_or(0),
+                b"warningCount" => self.eslint.counts[2] = number().unwrap_or(0),
+                _ => {}
+            }
+        } else if n == 4 && self.stack[1].key == b"messages" {
+            match self.key() {
+                b"severity" => self.eslint.problem.1 = number().unwrap_or(0),
+                b"ruleId" => self.eslint.problem.2 = text(value),
+                _ => {}
+            }
+        }
+    }
+
+    /// An ESLint problem's object, read whole: counted, and quoted (up to its place) when its
+    /// rule is new.
+    fn eslint_problem(&mut self, recorded: &[u8]) {
+        let (line, severity, rule) = std::mem::take(&mut self.eslint.problem);
+        let raw = String::from_utf8_lossy(recorded);
+        // Up to its `"column":N`: what follows (`nodeType`, `endLine`, a fix) says no more.
+        let whole = raw.trim_start_matches('{').trim_end_matches('}');
+        let quoted = match whole.find("\"column\":") {
+            Some(at) => {
+                let digits = whole[at + 9..]
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .count();
+                &whole[..at + 9 + digits]
+            }
+            None => whole,
+        };
+        let level = if severity >= 2 {
+            Level::Error
+        } else {
+            Level::Warning
+        };
+        let rule = if rule.is_empty() || rule == "null" {
+            "(no rule: a parsing error)".to_owned()
+        } else {
+            rule
+        };
+        let header = format!("{}: {}", self.eslint.file, cut(quoted, 400));
+        self.eslint
+            .diagnostics
+            .add(line, level, None, &header, Some(&rule));
+        self.eslint.diagnostics.files.add(&self.eslint.file);
+    }
+
+    /// A container closed at `depth`: a file of ESLint's, a test or file of jest's, a
+    /// failure of mocha's.
+    fn container_done(&mut self, depth: usize) {
+        let t = &mut self.tests;
+        match (self.report, depth) {
+            (Report::Eslint, 2) => {
+                let [errors, fatal, warnings] = self.eslint.counts;
+                if errors + warnings > 0 {
+                    // Its path and counts as the report writes them.
+                    let said = format!(
+                        "\"filePath\":\"{}\" · \"errorCount\":{errors},\"fatalErrorCount\":{fatal},\
+                         \"warningCount\":{warnings}",
+                        self.eslint.file,
+                    );
+                    self.eslint
+                        .files_with_problems
+                        .push(self.eslint.file_at, &said);
+                }
+            }
+            (Report::Jest, 5) if self.stack[2].key == b"assertionResults" => {
+                t.file_tests += 1;
+                if t.status == "failed" {
+                    t.failures.push(t.at, &t.name);
+                    t.failures.add_details(&t.detail);
+                }
+                t.name.clear();
+                t.status.clear();
+                t.detail.clear();
+            }
+            (Report::Jest, 3) if self.stack[0].key == b"testResults" => {
+                // A file that failed with no test failed: it did not run.
+                if t.file_status == "failed" && t.file_tests == 0 {
+                    t.suites.push(t.file_at, &format!("FAIL {}", t.file));
+                    t.suites.add_details(&t.file_detail);
+                }
+                t.file.clear();
+                t.file_status.clear();
+                t.file_detail.clear();
+                t.file_tests = 0;
+            }
+            (Report::Mocha, 3) if self.stack[0].key == b"failures" => {
+                t.failures.push(t.at, &t.name);
+                t.failures.add_details(&t.detail);
+                t.name.clear();
+                t.detail.clear();
+            }
+            _ => {}
+        }
+    }
+
+    fn jest_value(&mut self, value: &[u8]) {
+        let n = self.stack.len();
+        let line = self.line + 1;
+        if n == 1 {
+            if let Some(i) = JEST_COUNTS.iter().position(|c| c.as_bytes() == self.key()) {
+                self.tests.counts[i] = text(value).parse().ok();
+            }
+            return;
+        }
+        if self.stack[0].key != b"testResults" {
+            return;
+        }
+        let key = self.stack[n - 1].key.as_slice();
+        let t = &mut self.tests;
+        match n {
+            3 => match key {
+                b"name" => {
+                    t.file = text(value);
+                    t.file_at = line;
+                }
+                b"status" => t.file_status = text(value),
+                b"message" => t.file_detail = message_detail(&decoded(value)),
+                _ => {}
+            },
+            5 if self.stack[2].key == b"assertionResults" => match key {
+                b"fullName" => {
+                    t.name = cut(&decoded(value), 300);
+                    t.at = line;
+                }
+                b"status" => t.status = text(value),
+                _ => {}
+            },
+            // Its first failure message.
+            6 if self.stack[4].key == b"failureMessages" && self.stack[5].index == 0 => {
+                t.detail = message_detail(&decoded(value));
+            }
+            _ => {}
+        }
+    }
+
+    fn mocha_value(&mut self, value: &[u8]) {
+        let n = self.stack.len();
+        if n == 2 && self.stack[0].key == b"stats" {
+            if let Some(i) = MOCHA_COUNTS.iter().position(|c| c.as_bytes() == self.key()) {
+                self.tests.counts[i] = text(value).parse().ok();
+            }
+            return;
+        }
+        if self.stack[0].key != b"failures" {
+            return;
+        }
+        let line = self.line + 1;
+        let key = self.stack[n - 1].key.as_slice();
+        let t = &mut self.tests;
+        if n == 3 && key == b"fullTitle" {
+            t.name = cut(&decoded(value), 300);
+            t.at = line;
+        } else if n == 4 && self.stack[2].key == b"err" {
+            // Its message first, then its place (mocha writes its stack first).
+            match key {
+                b"message" => {
+                    let message = decoded(value);
+                    if let Some(first) = message.lines().find(|l| !l.trim().is_empty()) {
+                        t.detail.insert(0, cut(first.trim(), 300));
+                    }
+                }
+                b"stack" => {
+                    let stack = decoded(value);
+                    if let Some(place) = stack.lines().find_map(|l| location(l.trim())) {
+                        t.detail.push(format!("at {place}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn eslint_fact(self) -> Option<Fact> {
+        let e = self.eslint;
+        let d = &e.diagnostics;
+        if e.files == 0 {
+            return None;
+        }
+        let part = if self.ended { "" } else { "at least " };
+        let mut line = format!(
+            "ESLint JSON: {part}{} ({}, {}) in {} of {} read",
+            plural(d.errors + d.warnings, "problem", "problems"),
+            plural(d.errors, "error", "errors"),
+            plural(d.warnings, "warning", "warnings"),
+            plural(e.files_with_problems.total, "file", "files"),
+            thousands(e.files)
+        );
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; error rules: {codes}"));
+        }
+        if !self.ended {
+            line.push_str(" (the report's end was not read)");
+        }
+        let json = json!({
+            "shape": "eslint json",
+            "errors": d.errors,
+            "warnings": d.warnings,
+            "files": e.files,
+            "complete": self.ended,
+            "rules": d.codes.json(),
+        });
+        let mut files = e.files_with_problems;
+        Some(
+            Fact::new("eslint json", vec![line], json)
+                .failures(d.failures(|_| 0))
+                .failures(files.take_as("files with problems"))
+                .supersedes(&["json", "grep"]),
+        )
+    }
+
+    fn tests_fact(self) -> Option<Fact> {
+        let mut t = self.tests;
+        let c = t.counts;
+        let (line, shape) = if self.report == Report::Jest {
+            let [total, passed, failed, pending, todo, suites, failed_suites] =
+                c.map(|n| n.unwrap_or(0));
+            let mut line = js_test_counts(passed, failed, pending, todo, total);
+            line.push_str(" (jest JSON");
+            if failed_suites > 0 {
+                line.push_str(&format!(
+                    ", test files {} failed of {}",
+                    thousands(failed_suites),
+                    thousands(suites)
+                ));
+            }
+            line.push(')');
+            (line, "jest json")
+        } else {
+            let [tests, passes, failures, pending, ..] = c.map(|n| n.unwrap_or(0));
+            let line = test_counts(
+                tests.saturating_sub(pending),
+                passes,
+                failures,
+                None,
+                &[(pending, "pending")],
+                "mocha JSON",
+            );
+            (line, "mocha json")
+        };
+        if c.iter().all(Option::is_none) {
+            return None;
+        }
+        let json = json!({
+            "shape": shape,
+            "counts": c.to_vec(),
+            "complete": self.ended,
+        });
+        let failed = t.failures.total + t.suites.total > 0;
+        // jest writes its report on one line, which a search does not narrow; mocha's, a key
+        // to a line: the failed tests' names and messages.
+        let hint =
+            (self.report == Report::Mocha).then_some("'\"fullTitle\": |\"message\": ' -m 100");
+        let mut fact = Fact::new(shape, vec![line], json)
+            .failures(t.suites.take_as("test files that failed to run"))
+            .failures(t.failures.take_as("failed tests"))
+            .supersedes(&["json", "grep"]);
+        if let Some(hint) = hint {
+            fact = fact.hint_if_failed(failed, hint);
+        }
+        Some(fact)
+    }
+}
+
+/// A value as written (its escapes left), lossy.
+fn text(value: &[u8]) -> String {
+    String::from_utf8_lossy(value).into_owned()
+}
+
+/// A string value with its escapes decoded and any colours taken out.
+fn decoded(value: &[u8]) -> String {
+    let raw = String::from_utf8_lossy(value);
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                let c = u32::from_str_radix(&hex, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .unwrap_or('\u{fffd}');
+                out.push(c);
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    String::from_utf8_lossy(&crate::text::strip_ansi(out.as_bytes())).into_owned()
+}
+
+/// A failure message's detail: its first line, the values it compared (`Expected: 2`,
+/// `Received: 3`), and its first place in the project's code.
+fn message_detail(message: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut place = None;
+    for line in message.lines().take(MESSAGE_LINES) {
+        let t = line.trim();
+        // (`● Test suite failed to run` heads a file's own failure: its error follows.)
+        if t.is_empty() || t.ends_with("Test suite failed to run") {
+            continue;
+        }
+        if t.starts_with("at ") {
+            if place.is_none() {
+                place = location(t).map(|p| format!("at {p}"));
+            }
+            continue;
+        }
+        let compared = t.starts_with("Expected") || t.starts_with("Received");
+        if (out.is_empty() || compared) && out.len() < 3 {
+            out.push(cut(t, 300));
+        }
+    }
+    out.extend(place);
+    out
+}
