@@ -680,10 +680,10 @@ fn vitest_failures() {
     assert_eq!(
         f["failing"],
         serde_json::json!([
-            "cart.test.ts > Cart > applies discount code SAVE10",
-            "checkout.test.ts > checkout > rejects mixing currencies in one cart",
-            "checkout.test.ts > checkout > rounds half-cent prices",
-            "money.test.ts > money() > money(1.005) has 101 cents",
+            "test/cart.test.ts > Cart > applies discount code SAVE10",
+            "test/checkout.test.ts > checkout > rejects mixing currencies in one cart",
+            "test/checkout.test.ts > checkout > rounds half-cent prices",
+            "test/money.test.ts > money() > money(1.005) has 101 cents",
         ])
     );
     assert_eq!(
@@ -691,7 +691,7 @@ fn vitest_failures() {
         "files with failed tests (3): test/cart.test.ts, test/checkout.test.ts, test/money.test.ts"
     );
     assert!(r.render().contains(
-        &"  L56 cart.test.ts > Cart > applies discount code SAVE10: AssertionError: expected 1876 to be 1877 // Object.is equality · at test/cart.test.ts:45:44".to_owned()
+        &"  L56 test/cart.test.ts > Cart > applies discount code SAVE10: AssertionError: expected 1876 to be 1877 // Object.is equality · at test/cart.test.ts:45:44".to_owned()
     ));
 }
 
@@ -7322,4 +7322,50 @@ fn jest_s_json_report_alone_states_its_totals_and_failures() {
         "{:?}",
         shapes(&r)
     );
+}
+
+/// vitest's dot reporter in a workspace (es-toolkit with bugs put in by hand): each `FAIL` line
+/// carries its project's badge (` es-toolkit `, its colours gone); the failed files are listed
+/// without it and each failed test is named as its line names it, path and all.
+#[test]
+fn vitest_s_failures_are_named_as_their_line_names_them_without_the_project() {
+    let bytes = corpus13("vitest-dot-es-toolkit.txt");
+    let r = report(&bytes);
+    let files = rendered(&r, "files with failed tests");
+    assert!(
+        files.starts_with(
+            "files with failed tests (15): src/array/chunk.spec.ts, src/math/clamp.spec.ts"
+        ),
+        "{files}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L12 src/array/chunk.spec.ts > chunk > should place the remaining elements in the \
+             last chunk when the total length is not a multiple of the size: AssertionError"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("es-toolkit  "), "{all}");
+}
+
+/// mocha's failures named by their full title (space-joined) are still grouped by their
+/// outermost describe block: negotiator's charset, encoding and language failures are each
+/// detailed before a second failure of one block is.
+#[test]
+fn mocha_failures_are_grouped_by_their_outermost_describe_block() {
+    let bytes = corpus11("mocha-dot-negotiator.txt");
+    let shown = failures_within(&bytes, 1_200).join("\n");
+    for block in [
+        "negotiator.charset()",
+        "negotiator.encoding()",
+        "negotiator.language(array)",
+    ] {
+        let detailed = shown.lines().any(|l| {
+            l.starts_with("  L")
+                && l.contains(&format!(" {block} "))
+                && l.contains("AssertionError")
+        });
+        assert!(detailed, "{block}\n{shown}");
+    }
 }

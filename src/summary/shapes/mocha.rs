@@ -241,8 +241,13 @@ impl Mocha {
             parts.push(crate::format::cut(part, 160));
         }
         if last {
+            // Its group is its outermost describe block.
+            let group = (parts.len() > 1).then(|| parts[0].len());
             let (at, name) = (*at, parts.join(" "));
             self.failures.push(at, &name);
+            if let Some(failure) = self.failures.current() {
+                failure.group = group;
+            }
             self.reading = Reading::Message;
         }
     }

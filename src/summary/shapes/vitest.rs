@@ -59,21 +59,16 @@ impl Shape for Vitest {
                 }
             }
             Some(b'F') => {
-                if let Some(name) = trimmed.strip_prefix("FAIL  ") {
+                if let Some(name) = trimmed.strip_prefix("FAIL  ").map(without_project) {
                     match self.section {
                         Section::FailedTests => {
-                            let (file, test) = name.split_once(" > ").unwrap_or((name, name));
+                            let file = name.split(" > ").next().unwrap_or(name);
                             if !self.failed_files.contains(file) {
                                 self.failed_files.push(file);
                             }
-                            // Named with its file's name, not its path (listed above): `min/max`
-                            // of map.test.ts is not set.test.ts's.
-                            let base = file.rsplit('/').next().unwrap_or(file);
-                            if base == test {
-                                self.failures.push(number, test);
-                            } else {
-                                self.failures.push(number, &format!("{base} > {test}"));
-                            }
+                            // Named as its line says it, `src/a.test.ts > describe > test`:
+                            // what `-t` and a search of the output take.
+                            self.failures.push(number, name);
                             self.detail = Some(JsDetail::default());
                         }
                         Section::FailedSuites => {
@@ -186,4 +181,20 @@ fn counts_with_total(text: &str, words: &[&str]) -> Option<Vec<u64>> {
     let mut counts = parse_counts(counts, words)?;
     counts.push(total);
     Some(counts)
+}
+
+/// A `FAIL` line's name without the workspace project it is of: ` es-toolkit  src/a.test.ts`
+/// (the project's badge, its colours gone) or `|es-toolkit| src/a.test.ts`.
+fn without_project(name: &str) -> &str {
+    if let Some(rest) = name.strip_prefix('|')
+        && let Some((_, after)) = rest.split_once("| ")
+    {
+        return after.trim_start();
+    }
+    match name.strip_prefix(' ').and_then(|r| r.split_once("  ")) {
+        Some((project, after)) if !project.is_empty() && !project.contains(' ') => {
+            after.trim_start()
+        }
+        _ => name,
+    }
 }
