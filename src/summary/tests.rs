@@ -7369,3 +7369,29 @@ fn mocha_failures_are_grouped_by_their_outermost_describe_block() {
         assert!(detailed, "{block}\n{shown}");
     }
 }
+
+/// ruff's grouped format on pydash with bugs put in by hand: each file's line, then its
+/// findings as `  2101:12 F821 Undefined name …`; counted as ruff counts them (281), by rule
+/// and file, the undefined name listed as a likely bug at its place in its file.
+#[test]
+fn ruff_s_grouped_format_is_read_under_each_file() {
+    let bytes = corpus13("ruff-grouped-pydash.txt");
+    let r = report(&bytes);
+    let line = rendered(&r, "ruff:");
+    assert!(
+        line.starts_with("ruff: 281 findings (Found 281 errors, 28 fixable) in 22 files;"),
+        "{line}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "[ctxoff] likely bugs (syntax errors, undefined names, bad comparisons) (1):\n  L176 \
+             src/pydash/strings.py:2101:12: F821 Undefined name `html`"
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains("L42 src/pydash/collections.py:1287:5: F841 Local variable `seen`"),
+        "{all}"
+    );
+}

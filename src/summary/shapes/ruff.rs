@@ -20,6 +20,10 @@ pub(crate) struct Ruff {
     pending: Option<(u64, String, String)>,
     found: Option<u64>,
     fixable: Option<u64>,
+    /// The file of the group read (`--output-format=grouped`: `path:`, then its findings).
+    group: Option<String>,
+    /// A finding was read in the grouped format.
+    grouped: bool,
 }
 
 impl Default for Ruff {
@@ -31,6 +35,8 @@ impl Default for Ruff {
             pending: None,
             found: None,
             fixable: None,
+            group: None,
+            grouped: false,
         }
     }
 }
@@ -61,8 +67,13 @@ impl Shape for Ruff {
                     self.fixable = rest.split(' ').next().and_then(|n| n.parse().ok());
                 }
             }
+            Some(b' ') => {
+                if !self.grouped(number, text) {
+                    self.concise(number, text);
+                }
+            }
             Some(_) => self.concise(number, text),
-            None => {}
+            None => self.group = None,
         }
     }
 
@@ -97,7 +108,12 @@ impl Shape for Ruff {
                     .take_as("likely bugs (syntax errors, undefined names, bad comparisons)"),
             )
             .failures(d.failures_of(|_| 0, |code| !breaks(code)))
-            .hint("':[0-9]+(:[0-9]+)?:? \\[?[A-Z]+[0-9]+\\]? |^  --> ' -B 1")
+            .hint(if self.grouped {
+                // The grouped format: a file's line, then its findings.
+                "'^[^ ].*:$|^ +[0-9]+:[0-9]+ +[A-Z]+[0-9]+ '"
+            } else {
+                "':[0-9]+(:[0-9]+)?:? \\[?[A-Z]+[0-9]+\\]? |^  --> ' -B 1"
+            })
             .supersedes(&["gcc"]),
         )
     }
@@ -114,8 +130,39 @@ impl Shape for Ruff {
 }
 
 impl Ruff {
-    /// `src/a.py:69:37: PLR2004 Magic value …`.
+    /// A finding of the grouped format, `  2101:12 F821 Undefined name `html`` under its file's
+    /// `src/a.py:` line; whether it was one.
+    fn grouped(&mut self, number: u64, text: &str) -> bool {
+        let Some(file) = &self.group else {
+            return false;
+        };
+        let t = text.trim_start();
+        let Some((place, rest)) = t.split_once(' ') else {
+            return false;
+        };
+        let is_place = place
+            .split_once(':')
+            .is_some_and(|(l, c)| is_number(l) && is_number(c));
+        let Some((code, message)) = rule_then_message(rest.trim_start()).filter(|_| is_place)
+        else {
+            return false;
+        };
+        let location = format!("{file}:{place}");
+        self.add(number, &location, code, message);
+        self.grouped = true;
+        true
+    }
+
+    /// `src/a.py:69:37: PLR2004 Magic value …`; or a grouped format's file, `src/a.py:`.
     fn concise(&mut self, number: u64, text: &str) {
+        if let Some(file) = text.strip_suffix(':')
+            && !file.is_empty()
+            && !file.contains([' ', ':'])
+            && file.contains('.')
+        {
+            self.group = Some(crate::format::cut(file, 300));
+            return;
+        }
         let Some((location, rest)) = located(text) else {
             return;
         };
@@ -174,6 +221,10 @@ fn breaks(code: &str) -> bool {
         || ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
             .iter()
             .any(|p| code.starts_with(p))
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// `path:12:5: rest` → (`path:12:5`, `rest`); without the column too (doc8's
