@@ -56,7 +56,11 @@ impl Shape for Pylint {
             .iter()
             .zip(self.categories)
             .filter(|&(_, n)| n > 0)
-            .map(|((_, name), n)| format!("{name} ×{}", thousands(n)))
+            // `5 errors, 28 refactor`: pylint's categories, its own words.
+            .map(|((_, name), n)| match *name {
+                "fatal" | "error" | "warning" => plural(n, name, &format!("{name}s")),
+                _ => format!("{} {name}", thousands(n)),
+            })
             .collect();
         let mut line = format!(
             "pylint: {} ({})",
@@ -173,7 +177,7 @@ mod tests {
         let fact = p.finish().unwrap();
         assert_eq!(
             fact.lines[0],
-            "pylint: 4 messages (error ×2, warning ×1, convention ×1); codes: E0602 ×2; rated at \
+            "pylint: 4 messages (2 errors, 1 warning, 1 convention); codes: E0602 ×2; rated at \
              8.99/10 (previous run: 8.99/10, +0.00)"
         );
         let first = fact.failures[0].iter().next().unwrap();
