@@ -642,7 +642,10 @@ fn jest_failures() {
         r.render(),
         [
             "[ctxoff] tests: 38 run, 35 passed, 3 failed, 1 skipped of 39 (jest, Test Suites: 3 failed, 3 total)",
-            "[ctxoff] failed files (3): __tests__/text.test.js, __tests__/case.test.js, __tests__/slug.test.js",
+            "[ctxoff] failed files (3):",
+            "FAIL __tests__/text.test.js",
+            "FAIL __tests__/case.test.js",
+            "FAIL __tests__/slug.test.js",
             "[ctxoff] suites that failed to run (1):",
             "  L59 __tests__/slug.test.js: Cannot find module '../lib/slug' from '__tests__/slug.test.js' · at __tests__/slug.test.js:1:21",
             "[ctxoff] failed tests (3):",

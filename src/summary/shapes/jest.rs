@@ -53,7 +53,9 @@ impl Shape for Jest {
                     let file = file.split(" (").next().unwrap_or(file).trim();
                     self.current_file = Some(file.to_owned());
                     if !self.repeated && !self.failed_files.contains(file) {
-                        self.failed_files.push(file);
+                        // Quoted as jest printed it (`FAIL test/a.test.js`), its time left out.
+                        let said = text.split(" (").next().unwrap_or(text).trim_end();
+                        self.failed_files.push_said(file, said);
                     }
                 }
             }
@@ -118,13 +120,22 @@ impl Shape for Jest {
         }
         line.push(')');
         let mut lines = vec![line];
-        if self.failed_files.total > 0 {
-            let count = self.suites.map_or(self.failed_files.total, |s| s[1]);
+        // The failed files as jest printed them while they are few; past that, their names.
+        let count = self.suites.map_or(self.failed_files.total, |s| s[1]);
+        let quoted = self
+            .failed_files
+            .said_lines()
+            .filter(|_| count == self.failed_files.total)
+            .unwrap_or_default()
+            .to_vec();
+        if self.failed_files.total > 0 && quoted.is_empty() {
             lines.push(format!(
                 "failed files ({}): {}",
                 thousands(count),
                 self.failed_files.render(count)
             ));
+        } else if self.failed_files.total > 0 {
+            lines.push(format!("failed files ({}):", thousands(count)));
         }
         let json = json!({
             "shape": "jest",
@@ -156,6 +167,7 @@ impl Shape for Jest {
         let failures = self.failures.take_as(heading);
         Some(
             Fact::new("jest", lines, json)
+                .quoting(quoted)
                 .failures(not_run)
                 .failures(failures)
                 .hint_if_failed(failing, "'●|Expected|Received' -A 3")
