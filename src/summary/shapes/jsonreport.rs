@@ -154,6 +154,22 @@ impl Shape for JsonReport {
     fn raw(&mut self, bytes: &[u8]) {
         let mut i = 0;
         while i < bytes.len() {
+            // Between documents, most lines are passed over on their first byte.
+            if self.lex == Lex::LineStart {
+                while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\r') {
+                    i += 1;
+                }
+                match bytes.get(i) {
+                    None => return,
+                    Some(b'\n') => {
+                        i += 1;
+                        self.line += 1;
+                        continue;
+                    }
+                    Some(b'{' | b'[') if !self.ended => {}
+                    Some(_) => self.lex = Lex::RestOfLine,
+                }
+            }
             if self.lex == Lex::RestOfLine {
                 match memchr::memchr(b'\n', &bytes[i..]) {
                     Some(n) => {
