@@ -523,7 +523,7 @@ fn pytest_collection_error_is_a_failure_not_no_tests() {
         [
             "[ctxoff] failed tests and errors (1):".to_owned(),
             format!(
-                "  L18 ERROR collecting tests/test_units.py: {PYTEST_IMPORT_ERROR} · at \
+                "  L18 ERROR collecting tests/test_units.py: E   {PYTEST_IMPORT_ERROR} · at \
                  tests/test_units.py:3"
             ),
         ]
@@ -595,11 +595,11 @@ fn pytest_tb_line_blocks_are_named_in_report_order() {
     let lines = failures_within(&corpus3("pytest-tb-line-tabulate.txt"), u64::MAX);
     let shown = lines.join("\n");
     assert!(
-        shown.contains("test/test_input.py::test_sqlite3\n  L20 AssertionError · /home/dev/"),
+        shown.contains("test/test_input.py::test_sqlite3\n  L20 E   AssertionError · /home/dev/"),
         "{shown}"
     );
     assert!(
-        shown.contains("test/test_output.py::test_latex\n  L731 KeyError: ' ' · at "),
+        shown.contains("test/test_output.py::test_latex\n  L731 E   KeyError: ' ' · at "),
         "{shown}"
     );
     assert!(!shown.contains("Assert..."), "{shown}");
@@ -2377,9 +2377,9 @@ fn pytest_subtests_are_counted_apart_and_grouped_with_their_test() {
     );
     let shown = failures_within(&bytes, 250).join("\n");
     for wanted in [
-        "MarkEndsTests::test_basic (size=1)\n  L880 AssertionError: Lists differ",
-        "AlwaysReversibleTests::test_nonseq_reversed\n  L1,042 TypeError: 'generator' object is not reversible",
-        "QuantifyTests::test_custom_predicate\n  L1,053 AssertionError: 6 != 5",
+        "MarkEndsTests::test_basic (size=1)\n  L880 E               AssertionError: Lists differ",
+        "AlwaysReversibleTests::test_nonseq_reversed\n  L1,042 E           TypeError: 'generator' object is not reversible",
+        "QuantifyTests::test_custom_predicate\n  L1,053 E       AssertionError: 6 != 5",
     ] {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
@@ -4707,7 +4707,7 @@ fn pytest_strings_over_several_lines_show_their_minus_and_plus_lines() {
     let all = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
     assert_eq!(
         line_with(&all, "test_python"),
-        "tests/test_format.py::TestOutputFormat::test_python\n  L203 assert \"sql = ('sele... 'from foo;')\" == \"sql = \
+        "tests/test_format.py::TestOutputFormat::test_python\n  L203 E       assert \"sql = ('sele... 'from foo;')\" == \"sql = \
          ('sele... 'from foo;')\" · -        'from foo;') · +       'from foo;') · \
          tests/test_format.py:660: AssertionError"
     );
@@ -4773,7 +4773,7 @@ fn pytest_places_setup_and_collection_errors() {
     let sqlparse = failures_within(&corpus5("pytest-sqlparse.txt"), u64::MAX);
     assert!(
         sqlparse.iter().any(|l| l.ends_with(
-            "ERROR at setup of test_stream: fixture 'encoding' not found · at tests/conftest.py:42"
+            "ERROR at setup of test_stream: E       fixture 'encoding' not found · at tests/conftest.py:42"
         )),
         "{sqlparse:#?}"
     );

@@ -306,6 +306,7 @@ const VALUE_LABELS: [&str; 8] = [
 /// so is a value after the label that opens the detail (`Expected: <p>a2a2</p>`, as jasmine and
 /// many spec runners print it).
 pub(crate) fn form(detail: &str) -> String {
+    let detail = without_pytest_mark(detail);
     let opening = detail.trim_start();
     if let Some(label) = VALUE_LABELS.iter().find(|l| {
         opening
@@ -357,6 +358,15 @@ pub(crate) fn form(detail: &str) -> String {
         before = c;
     }
     out
+}
+
+/// A line of pytest's report without the `E` it is marked with (`E       assert 1 == 2`, its
+/// indent the frame's): the message, whatever the frame's depth.
+pub(crate) fn without_pytest_mark(text: &str) -> &str {
+    match text.strip_prefix('E') {
+        Some(rest) if rest.starts_with("   ") => rest.trim_start(),
+        _ => text,
+    }
 }
 
 /// `text` with each word that is a place in a file (`src/lib.rs:44:5:`, `(test/a.js:7:10)`)

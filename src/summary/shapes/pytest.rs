@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names, where_they_differ};
+use super::names::{Failures, Names, where_they_differ, without_pytest_mark};
 use super::pytrace::Traceback;
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
@@ -269,7 +269,8 @@ impl Shape for Pytest {
             .failures
             .iter()
             .find(|f| f.name.starts_with("ERROR "))
-            .and_then(|f| f.detail.first().cloned())
+            .and_then(|f| f.detail.first())
+            .map(|d| without_pytest_mark(d).to_owned())
             .filter(|_| errors > 0);
         let json = json!({
             "shape": "pytest",
@@ -368,7 +369,7 @@ impl Pytest {
             let doctest = failure
                 .detail
                 .iter()
-                .any(|d| d.starts_with("UNEXPECTED EXCEPTION: "));
+                .any(|d| without_pytest_mark(d).starts_with("UNEXPECTED EXCEPTION: "));
             let group = failure.detail.len() == 1 && is_group(&failure.detail[0]);
             if failure.has_detail() && !doctest && !group {
                 return true;
@@ -553,6 +554,12 @@ impl Pytest {
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;
+                // The first line as pytest printed it, `E       assert 1 == 2` (an `E`
+                // line's, its mark before it): what a search of the output for it finds.
+                if detail.starts_with(' ') {
+                    failure.add_detail(&format!("E{}", detail.trim_end()));
+                    return;
+                }
             }
             failure.add_detail(d);
         }
@@ -689,6 +696,7 @@ impl Pytest {
 /// An assertion whose message is its values alone, numbers and the like (`AssertionError:
 /// assert (1 == 2)`, `assert False`): what they were computed from is in the statement.
 fn says_little(message: &str) -> bool {
+    let message = without_pytest_mark(message);
     let m = message.strip_prefix("AssertionError: ").unwrap_or(message);
     let Some(expression) = m.strip_prefix("assert ") else {
         return false;
@@ -716,6 +724,7 @@ fn is_workers(text: &str) -> bool {
 
 /// `ExceptionGroup: Hypothesis found 2 distinct failures. (2 sub-exceptions)`.
 fn is_group(exception: &str) -> bool {
+    let exception = without_pytest_mark(exception);
     exception.starts_with("ExceptionGroup: ") || exception.starts_with("BaseExceptionGroup: ")
 }
 
