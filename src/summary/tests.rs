@@ -7398,3 +7398,18 @@ fn ruff_s_grouped_format_is_read_under_each_file() {
         "{all}"
     );
 }
+
+/// A line that is no JSON (a string broken by a newline) does not keep the report on the next
+/// line from being read.
+#[test]
+fn a_json_report_after_a_broken_document_is_read() {
+    let out = b"{\"a\": \"broken\n[{\"filePath\":\"/p/a.js\",\"messages\":[{\"ruleId\":\"semi\",\
+                \"severity\":2,\"message\":\"Missing semicolon.\",\"line\":1,\"column\":9}],\
+                \"errorCount\":1,\"fatalErrorCount\":0,\"warningCount\":0}]\n";
+    let r = report(out);
+    let line = rendered(&r, "ESLint JSON");
+    assert!(
+        line.starts_with("ESLint JSON: 1 problem (1 error, 0 warnings) in 1 file of 1 read"),
+        "{line}"
+    );
+}

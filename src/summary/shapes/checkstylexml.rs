@@ -57,7 +57,8 @@ impl Shape for CheckstyleXml {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let d = &self.diagnostics;
-        let problems = d.errors + d.warnings + d.notes;
+        // Every severity below an error is listed with the warnings (see `element`).
+        let problems = d.errors + d.warnings;
         if problems == 0 {
             return None;
         }

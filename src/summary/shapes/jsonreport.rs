@@ -76,7 +76,6 @@ pub(crate) struct JsonReport {
     /// Containers open past `MAX_DEPTH`.
     deep: usize,
     value: Vec<u8>,
-    value_cut: bool,
     report: Report,
     /// A report was read to its end.
     ended: bool,
@@ -90,8 +89,7 @@ pub(crate) struct JsonReport {
 struct Eslint {
     diagnostics: Diagnostics,
     file: String,
-    /// The file's problems so far: (errors, warnings) by severity, its `errorCount`… as
-    /// reported: errors, fatal errors, warnings.
+    /// The file's own counts: `errorCount`, `fatalErrorCount`, `warningCount`.
     counts: [u64; 3],
     files: u64,
     /// The line the file's path is on.
@@ -166,7 +164,12 @@ impl Shape for JsonReport {
                         self.line += 1;
                         continue;
                     }
-                    Some(b'{' | b'[') if !self.ended => {}
+                    Some(&b @ (b'{' | b'[')) if !self.ended => {
+                        i += 1;
+                        self.lex = Lex::Between;
+                        self.open(b == b'{');
+                        continue;
+                    }
                     Some(_) => self.lex = Lex::RestOfLine,
                 }
             }
@@ -239,19 +242,8 @@ impl JsonReport {
             self.line += 1;
         }
         match self.lex {
-            Lex::LineStart => match b {
-                b' ' | b'\t' | b'\r' | b'\n' => {}
-                b'{' | b'[' if !self.ended => {
-                    self.lex = Lex::Between;
-                    self.open(b == b'{');
-                }
-                _ => self.lex = Lex::RestOfLine,
-            },
-            Lex::RestOfLine => {
-                if b == b'\n' {
-                    self.lex = Lex::LineStart;
-                }
-            }
+            // Between documents, lines are read in `raw`, a line at a time.
+            Lex::LineStart | Lex::RestOfLine => {}
             Lex::Str => match b {
                 b'"' => {
                     self.lex = Lex::Between;
@@ -261,8 +253,11 @@ impl JsonReport {
                     self.take(b"\\");
                     self.lex = Lex::Escape;
                 }
-                // A raw newline in a string: no JSON.
-                _ => self.abandon(),
+                // A raw newline in a string: no JSON. The next line may start a report.
+                _ => {
+                    self.abandon();
+                    self.lex = Lex::LineStart;
+                }
             },
             Lex::Escape => {
                 self.take(&[b]);
@@ -293,12 +288,10 @@ impl JsonReport {
             }
             b'"' => {
                 self.value.clear();
-                self.value_cut = false;
                 self.lex = Lex::Str;
             }
             _ => {
                 self.value.clear();
-                self.value_cut = false;
                 self.take(&[b]);
                 self.lex = Lex::Scalar;
             }
@@ -308,9 +301,6 @@ impl JsonReport {
     /// Bytes of the string or scalar being read.
     fn take(&mut self, bytes: &[u8]) {
         let room = VALUE_BYTES.saturating_sub(self.value.len());
-        if bytes.len() > room {
-            self.value_cut = true;
-        }
         self.value
             .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
@@ -488,7 +478,6 @@ impl JsonReport {
         self.eslint
             .diagnostics
             .add(line, level, None, &header, Some(&rule));
-        self.eslint.diagnostics.files.add(&self.eslint.file);
     }
 
     /// A container closed at `depth`: a file of ESLint's, a test or file of jest's, a

@@ -198,3 +198,23 @@ fn without_project(name: &str) -> &str {
         _ => name,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fail_line_s_project_is_left_out() {
+        assert_eq!(
+            without_project(" es-toolkit  src/a.spec.ts > a > b"),
+            "src/a.spec.ts > a > b"
+        );
+        assert_eq!(
+            without_project("|web| src/a.spec.ts > b"),
+            "src/a.spec.ts > b"
+        );
+        assert_eq!(without_project("src/a.spec.ts > b"), "src/a.spec.ts > b");
+        // A leading space with no project after it is not one.
+        assert_eq!(without_project(" src/a.spec.ts > b"), " src/a.spec.ts > b");
+    }
+}
