@@ -34,6 +34,12 @@ const FAILURE_FLOOR: u64 = 450;
 /// most: each run's failures are what a run of its own would show.
 const FLOORED_SECTIONS: u64 = 4;
 
+/// When facts and failures alone take the whole budget or more (a monorepo's runs, each with
+/// its failures), head and tail get this part of it (a sixth: the runner's first and last lines)
+/// instead of the quarter they keep otherwise: what the summary says past the budget is
+/// failures, and the head of such a run is its banner.
+const OVERFLOW_PREVIEW: u64 = 6;
+
 /// The share of the preview budget facts and failures may take from head and tail: three
 /// quarters of the default budget (1,000 tokens) or more, half of a smaller one (its head and
 /// tail are a few lines already, and often hold the totals).
@@ -49,7 +55,8 @@ fn findings_share(budget: u64) -> u64 {
 /// with their first details are decided first (the failures within `findings_share` of the
 /// budget, less what the facts take, but at least `FAILURE_FLOOR` for each section with
 /// failures, up to `FLOORED_SECTIONS`); what they and the notable lines take, up to that
-/// share, is taken from the head and tail. `tokens` is the whole output's count, for the exact
+/// share, is taken from the head and tail, and more when they take the whole budget
+/// (`OVERFLOW_PREVIEW`). `tokens` is the whole output's count, for the exact
 /// omitted figure.
 pub(crate) fn summarise(
     analysis: Analysis,
@@ -64,7 +71,13 @@ pub(crate) fn summarise(
         .saturating_sub(facts)
         .max(FAILURE_FLOOR * findings.failing_sections().clamp(1, FLOORED_SECTIONS));
     let mut failures = findings.failure_lines(Some((tokenizer, failure_budget)));
-    let preview_budget = |taken: u64| (budget - taken.min(findings_share(budget))).max(1);
+    let preview_budget = |taken: u64| {
+        if budget >= 1_000 && taken >= budget {
+            budget / OVERFLOW_PREVIEW
+        } else {
+            (budget - taken.min(findings_share(budget))).max(1)
+        }
+    };
     let mut preview = Preview::new(ends, tokenizer, preview_budget(facts + failures.tokens));
     // The notable lines of the omitted range are part of the budget too: what they take is
     // taken from head and tail, once (the smaller preview omits a little more, which the

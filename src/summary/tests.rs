@@ -7413,3 +7413,30 @@ fn a_json_report_after_a_broken_document_is_read() {
         "{line}"
     );
 }
+
+/// A monorepo's runs whose failures alone take the whole budget: head and tail shrink to a
+/// sixth of it (the runner's banner and its list of failed tasks), every run's failures keep
+/// their details, and the tasks that failed are still named.
+#[test]
+fn failures_past_the_budget_shrink_head_and_tail() {
+    let tokenizer = crate::tokens::Tokenizer::load(Default::default());
+    let (preview, report) = summarised(&corpus7("lerna-no-bail-libs-monorepo.txt"), &tokenizer);
+    let ends: u64 = preview
+        .head
+        .iter()
+        .chain(&preview.tail)
+        .map(|l| tokenizer.count(&format!("{}\n", l.text)))
+        .sum();
+    assert!(ends <= 1000 / 6, "head and tail take {ends} tokens");
+    assert!(!preview.head.is_empty() && !preview.tail.is_empty());
+    let shown = report.render().join("\n");
+    for detail in [
+        "AssertionError: expected [ [ 1, 2.2, 1000 ], …(3) ]",
+        "ReferenceError: CopyToken is not defined",
+        "expected: { a: { 20: 'a' } } · actual: { a: [ 'a' ] }",
+        "TypeError: input.toLowercase is not a function",
+        "tasks (lerna): 5 total, 4 failed: papaparse:test, chance:test, qs:test, zod:test",
+    ] {
+        assert!(shown.contains(detail), "{detail}\n{shown}");
+    }
+}
