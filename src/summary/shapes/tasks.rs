@@ -35,6 +35,8 @@ pub(crate) struct Tasks {
     npm_code: Option<String>,
     /// tox's verdict.
     verdict: Option<&'static str>,
+    /// The pre-commit hook read last failed: the lines up to the next are its output.
+    in_failed_hook: bool,
 }
 
 #[derive(Debug)]
@@ -44,6 +46,10 @@ struct Task {
     failed: bool,
     /// The runner's own verdict on it, as printed but for its timings (tox's `py: FAIL code 1`).
     said: Option<String>,
+    /// The files a pre-commit hook rewrote, as it said so (`Fixing setup.cfg`), and how many
+    /// more.
+    fixed: Vec<String>,
+    more_fixed: u64,
 }
 
 impl Shape for Tasks {
@@ -58,6 +64,18 @@ impl Shape for Tasks {
                 return;
             }
             self.task(&name, None, true);
+        }
+        // pre-commit: a failed hook's `Fixing setup.cfg`, what it changed in the tree.
+        if t.starts_with("Fixing ")
+            && self.in_failed_hook
+            && let Some(task) = self.tasks.last_mut()
+        {
+            if task.fixed.len() < NAMES_KEPT {
+                task.fixed.push(cut(t, 160));
+            } else {
+                task.more_fixed = task.more_fixed.saturating_add(1);
+            }
+            return;
         }
         if self.in_failed_list {
             if let Some(name) = t.strip_prefix("- ") {
@@ -126,6 +144,14 @@ impl Shape for Tasks {
             };
             lines.push(format!("ended: {}{more}", others.join(", ")));
         }
+        for task in failed.iter().filter(|t| !t.fixed.is_empty()) {
+            let more = if task.more_fixed > 0 {
+                format!(" · … {} more", thousands(task.more_fixed))
+            } else {
+                String::new()
+            };
+            lines.push(format!("{}: {}{more}", task.name, task.fixed.join(" · ")));
+        }
         let json = json!({
             "shape": "tasks",
             "runner": self.runner,
@@ -149,7 +175,12 @@ impl Shape for Tasks {
     fn approx_heap(&self) -> usize {
         self.tasks
             .iter()
-            .map(|t| t.name.capacity() + t.status.as_ref().map_or(0, String::capacity) + 48)
+            .map(|t| {
+                t.name.capacity()
+                    + t.status.as_ref().map_or(0, String::capacity)
+                    + t.fixed.iter().map(String::capacity).sum::<usize>()
+                    + 72
+            })
             .sum::<usize>()
             + self.pending.as_ref().map_or(0, String::capacity)
     }
@@ -184,6 +215,8 @@ impl Tasks {
                     status,
                     failed,
                     said: None,
+                    fixed: Vec::new(),
+                    more_fixed: 0,
                 });
                 self.tasks.last_mut()
             }
@@ -309,6 +342,7 @@ impl Tasks {
             return;
         }
         self.runner.get_or_insert("pre-commit");
+        self.in_failed_hook = failed;
         *self.total.get_or_insert(0) += 1;
         let succeeded = self.succeeded.get_or_insert(0);
         *succeeded += u64::from(passed);
@@ -427,6 +461,19 @@ mod tests {
                  - qs:lint\n- zod:typecheck\n"
             ),
             ["tasks (nx): 5 total, 2 failed: qs:lint, zod:typecheck"]
+        );
+        assert_eq!(
+            facts(
+                "fix end of files.........................................................Failed\n\
+                 - hook id: end-of-file-fixer\n- exit code: 1\n- files were modified by this hook\n\n\
+                 Fixing setup.cfg\nFixing docs/conf.py\n\n\
+                 check toml...............................................................Passed\n\
+                 Fixing not/a/hook/line.py\n"
+            ),
+            [
+                "tasks (pre-commit): 2 total, 1 successful, 1 failed: fix end of files (exit 1)",
+                "fix end of files: Fixing setup.cfg · Fixing docs/conf.py"
+            ]
         );
         assert_eq!(
             facts(
