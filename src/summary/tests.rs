@@ -6488,6 +6488,10 @@ fn corpus13(name: &str) -> Vec<u8> {
     fixture("corpus13", name)
 }
 
+fn corpus14(name: &str) -> Vec<u8> {
+    fixture("corpus14", name)
+}
+
 /// `go test -json` is go test's own output in events: each failing test is named by its
 /// `--- FAIL` line and detailed by its log line, numbered as the event's line, as without
 /// `-json` (it had only a JSON Lines tally and `fail ×8`).
@@ -7439,4 +7443,36 @@ fn failures_past_the_budget_shrink_head_and_tail() {
     ] {
         assert!(shown.contains(detail), "{detail}\n{shown}");
     }
+}
+
+/// ESLint's `json-with-metadata` report (its files under `results`, then 40 KB of rules'
+/// metadata on the same line) on picomatch with bugs put in by hand: read as `-f json` is, and
+/// an error of a rule seen before is listed too when its message is its own (`no-undef` of
+/// `REGEX_REMOVE_BACKSLASH` after `isPathSeparator`).
+#[test]
+fn eslint_s_report_with_its_metadata_is_read_as_its_plain_one() {
+    let bytes = corpus14("eslint-f-json-with-metadata-picomatch.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["eslint json"]);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] ESLint JSON: 7 problems (7 errors, 0 warnings) in 4 files of 5 read; \
+             error rules: no-undef ×3"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for said in [
+        "/home/dev/picomatch/lib/scan.js: \"ruleId\":\"no-undef\",\"severity\":2,\"message\":\
+         \"'isPathSeparator' is not defined.\",\"line\":314,\"column\":9",
+        "/home/dev/picomatch/lib/utils.js: \"ruleId\":\"no-undef\",\"severity\":2,\"message\":\
+         \"'REGEX_REMOVE_BACKSLASH' is not defined.\",\"line\":30,\"column\":22",
+        "\"filePath\":\"/home/dev/picomatch/lib/scan.js\" · \"errorCount\":3,\
+         \"fatalErrorCount\":0,\"warningCount\":0",
+    ] {
+        assert!(all.contains(said), "{said}\n{all}");
+    }
+    // The rules' metadata (each with its own `messages`) is no file's problems.
+    assert!(!all.contains("Wrap the regexp literal"), "{all}");
 }

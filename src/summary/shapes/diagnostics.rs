@@ -115,6 +115,8 @@ struct First {
     /// Its message as printed, and its file.
     header: String,
     file: Option<String>,
+    /// Its place, when its header names it in a form of its own (see `add_placed`).
+    place: Option<String>,
     count: u64,
     failure: Failure,
 }
@@ -152,6 +154,15 @@ pub(crate) struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// Diagnostics whose warnings are of their code's kind whatever their message (a
+    /// report's rules), errors of a kind at other places kept too.
+    pub(crate) fn of_rules() -> Diagnostics {
+        Diagnostics {
+            rules: true,
+            ..Diagnostics::default()
+        }
+    }
+
     /// Diagnostics that keep only the first of each code.
     pub(crate) fn firsts_only() -> Diagnostics {
         Diagnostics {
@@ -179,9 +190,35 @@ impl Diagnostics {
         header: &str,
         code: Option<&str>,
     ) {
+        self.add_said(line, level, location, header, code, false);
+    }
+
+    /// [`Diagnostics::add`] of a diagnostic whose `header`, as printed, names its place in a
+    /// form of its own (a JSON report's `"line":35,"column":14` under its file): `location`
+    /// tells places apart, and is not added to it.
+    pub(crate) fn add_placed(
+        &mut self,
+        line: u64,
+        level: Level,
+        location: &str,
+        header: &str,
+        code: Option<&str>,
+    ) {
+        self.add_said(line, level, Some(location), header, code, true);
+    }
+
+    fn add_said(
+        &mut self,
+        line: u64,
+        level: Level,
+        location: Option<&str>,
+        header: &str,
+        code: Option<&str>,
+        placed: bool,
+    ) {
         // Cut in the middle: the end of a long message names the other type or value.
         let described = match location {
-            Some(loc) if !names_place(header, loc) => {
+            Some(loc) if !placed && !names_place(header, loc) => {
                 cut_middle(&format!("{loc}: {header}"), MESSAGE_CHARS)
             }
             _ => cut_middle(header, MESSAGE_CHARS),
@@ -223,12 +260,30 @@ impl Diagnostics {
         {
             let first = &mut self.firsts[kind];
             first.count += 1;
-            let elsewhere = location.is_some_and(|loc| !names_place(&first.failure.detail[0], loc));
+            let elsewhere = location.is_some_and(|loc| {
+                if placed {
+                    first.place.as_deref() != Some(loc)
+                } else {
+                    !names_place(&first.failure.detail[0], loc)
+                }
+            });
             if level == Level::Error && !self.firsts_only && elsewhere {
-                let own_message = first.header != cut_middle(header, MESSAGE_CHARS);
+                // A header that names its place (`…,"line":35,"column":14`) is its message
+                // up to it.
+                let message = |h: &str| {
+                    let h = cut_middle(h, MESSAGE_CHARS);
+                    match h.find(",\"line\":") {
+                        Some(at) if placed => h[..at].to_owned(),
+                        _ => h,
+                    }
+                };
+                let own_message = message(&first.header) != message(header);
                 let own_file = first.file.as_deref() != location.map(file_of);
                 let news = u8::from(own_message) + u8::from(own_file);
-                self.keep_more(kind, news, failure(line, &described));
+                // A rule's repeat, word for word in the same file, says nothing new.
+                if news > 0 || !self.rules {
+                    self.keep_more(kind, news, failure(line, &described));
+                }
             }
         } else if self.firsts.len() < FIRSTS_KEPT {
             self.last_kept = Some(self.firsts.len());
@@ -238,6 +293,7 @@ impl Diagnostics {
                 form,
                 header: cut_middle(header, MESSAGE_CHARS),
                 file: location.map(|l| file_of(l).to_owned()),
+                place: location.filter(|_| placed).map(str::to_owned),
                 count: 1,
                 failure: failure(line, &described),
             });

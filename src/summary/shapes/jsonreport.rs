@@ -7,7 +7,8 @@
 //!
 //! A report is a JSON document that starts a line (after what a runner printed before it) and
 //! whose first key names it. Its values are read as the document streams by, in constant
-//! memory: only the report's counts and the first failures are kept.
+//! memory: only the report's counts and the first failures are kept. ESLint's
+//! `-f json-with-metadata` is its `-f json` under `results`, its rules' metadata after it.
 //!
 //! Stated: the report's own totals; each failed test by its full name as the report gives it
 //! (what `-t` and `--grep` take), with its message's first line, the values it compared and its
@@ -97,18 +98,25 @@ struct Eslint {
     files_with_problems: Failures,
     /// The problem open: its line, severity, rule.
     problem: (u64, u64, String),
+    /// Its place in its file: `line`, `column`.
+    problem_at: (u64, u64),
+    /// How deep its array of files is: 0 for `-f json`'s `[ … ]`, 1 for
+    /// `-f json-with-metadata`'s `{"results": [ … ], "metadata": …}`.
+    base: usize,
 }
 
 impl Default for Eslint {
     fn default() -> Eslint {
         Eslint {
-            diagnostics: Diagnostics::firsts_of_rules(),
+            diagnostics: Diagnostics::of_rules(),
             file: String::new(),
             counts: [0; 3],
             files: 0,
             file_at: 0,
             files_with_problems: Failures::default(),
             problem: (0, 0, String::new()),
+            problem_at: (0, 0),
+            base: 0,
         }
     }
 }
@@ -307,6 +315,9 @@ impl JsonReport {
 
     /// The document read is no report (or no JSON): read on from the next line.
     fn abandon(&mut self) {
+        if self.report == Report::Unknown {
+            self.eslint.base = 0;
+        }
         self.stack.clear();
         self.deep = 0;
         self.record = None;
@@ -323,10 +334,7 @@ impl JsonReport {
             expects_key: object,
             ..Frame::default()
         });
-        if self.report == Report::Eslint
-            && self.stack.len() == 4
-            && self.stack[1].key == b"messages"
-        {
+        if self.report == Report::Eslint && self.in_eslint_problem() {
             // `[ {file…, "messages": [ {problem} ] } ]`: its bytes are quoted.
             let mut recorded = Vec::with_capacity(256);
             recorded.push(b'{');
@@ -366,7 +374,7 @@ impl JsonReport {
             let n = self.value.len().min(KEY_BYTES);
             frame.key.extend_from_slice(&self.value[..n]);
             frame.expects_key = false;
-            if self.stack.len() <= 2 && self.report == Report::Unknown {
+            if self.stack.len() <= 2 + self.eslint.base && self.report == Report::Unknown {
                 self.recognise();
             }
             return;
@@ -383,8 +391,14 @@ impl JsonReport {
             .map(|f| f.key.as_slice())
             .unwrap_or_default();
         let top_object = self.stack.len() == 1 && self.stack[0].object;
-        let in_array = self.stack.len() == 2 && !self.stack[0].object;
+        let base = self.eslint.base;
+        let in_array = self.stack.len() == 2 + base && !self.stack[base].object;
         self.report = match key {
+            // `-f json-with-metadata`: its files are under `results`.
+            b"results" if top_object && first(self) => {
+                self.eslint.base = 1;
+                return;
+            }
             b"filePath" if in_array && first(self) => Report::Eslint,
             b"stats" if top_object => Report::Mocha,
             k if top_object
@@ -422,8 +436,24 @@ impl JsonReport {
             .unwrap_or_default()
     }
 
+    /// In ESLint's array of files (under `results` with its metadata), not in its metadata.
+    fn in_eslint_files(&self) -> bool {
+        self.eslint.base == 0 || self.stack[0].key == b"results"
+    }
+
+    /// Directly in a problem's object: `[ {file…, "messages": [ {problem} ] } ]`.
+    fn in_eslint_problem(&self) -> bool {
+        let base = self.eslint.base;
+        self.stack.len() == 4 + base
+            && self.stack[1 + base].key == b"messages"
+            && self.in_eslint_files()
+    }
+
     fn eslint_value(&mut self, value: &[u8]) {
-        let n = self.stack.len();
+        if !self.in_eslint_files() {
+            return;
+        }
+        let n = self.stack.len() - self.eslint.base;
         let number = || text(value).parse::<u64>().ok();
         if n == 2 {
             match self.key() {
@@ -438,10 +468,12 @@ impl JsonReport {
                 b"warningCount" => self.eslint.counts[2] = number().unwrap_or(0),
                 _ => {}
             }
-        } else if n == 4 && self.stack[1].key == b"messages" {
+        } else if self.in_eslint_problem() {
             match self.key() {
                 b"severity" => self.eslint.problem.1 = number().unwrap_or(0),
                 b"ruleId" => self.eslint.problem.2 = text(value),
+                b"line" => self.eslint.problem_at.0 = number().unwrap_or(0),
+                b"column" => self.eslint.problem_at.1 = number().unwrap_or(0),
                 _ => {}
             }
         }
@@ -451,6 +483,7 @@ impl JsonReport {
     /// rule is new.
     fn eslint_problem(&mut self, recorded: &[u8]) {
         let (line, severity, rule) = std::mem::take(&mut self.eslint.problem);
+        let (at_line, at_column) = std::mem::take(&mut self.eslint.problem_at);
         let raw = String::from_utf8_lossy(recorded);
         // Up to its `"column":N`: what follows (`nodeType`, `endLine`, a fix) says no more.
         let whole = raw.trim_start_matches('{').trim_end_matches('}');
@@ -475,17 +508,19 @@ impl JsonReport {
             rule
         };
         let header = format!("{}: {}", self.eslint.file, cut(quoted, 400));
+        let place = format!("{}:{at_line}:{at_column}", self.eslint.file);
         self.eslint
             .diagnostics
-            .add(line, level, None, &header, Some(&rule));
+            .add_placed(line, level, &place, &header, Some(&rule));
     }
 
     /// A container closed at `depth`: a file of ESLint's, a test or file of jest's, a
     /// failure of mocha's.
     fn container_done(&mut self, depth: usize) {
+        let eslint_file = depth == 2 + self.eslint.base && self.in_eslint_files();
         let t = &mut self.tests;
         match (self.report, depth) {
-            (Report::Eslint, 2) => {
+            (Report::Eslint, _) if eslint_file => {
                 let [errors, fatal, warnings] = self.eslint.counts;
                 if errors + warnings > 0 {
                     // Its path and counts as the report writes them.
