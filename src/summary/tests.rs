@@ -7476,3 +7476,33 @@ fn eslint_s_report_with_its_metadata_is_read_as_its_plain_one() {
     // The rules' metadata (each with its own `messages`) is no file's problems.
     assert!(!all.contains("Wrap the regexp literal"), "{all}");
 }
+
+/// jest's `github-actions` reporter without its default one (svgo with bugs put in by hand):
+/// each file's failures under `::group::Errors thrown in file` are read as under `FAIL file`,
+/// the files quoted as printed, each failure named with its first detail.
+#[test]
+fn jest_s_github_actions_groups_are_its_failed_files() {
+    let bytes = corpus14("jest-ci-github-actions-svgo.txt");
+    let r = report(&bytes);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] failed files (5):\n::group::Errors thrown in test/plugins/_index.test.js"
+        ),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("::group::Errors thrown in lib/path.test.js"),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(all.starts_with("[ctxoff] failed tests (24):"), "{all}");
+    assert!(
+        all.contains("● plugins tests › convertColors.02\n  L55 expect(received).toStrictEqual(expected) // deep equality · - Expected  - 1 · + Received  + 1 · -     <g color=\"#f0a\"/> · +     <g color=\"#ffa\"/>"),
+        "{all}"
+    );
+    assert!(
+        all.contains("stringify path data › should configure precision"),
+        "{all}"
+    );
+}

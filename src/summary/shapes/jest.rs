@@ -2,6 +2,8 @@
 //! `  ● describe › test`, named `describe › test` under their file) with their first detail (the
 //! matcher or error line, `Expected:`/`Received:`, where), and suites that failed to run with
 //! theirs. Jest repeats the failures after `Summary of all failing tests`: they are read once.
+//! Its `github-actions` reporter, without the default one, groups each file's failures under
+//! `::group::Errors thrown in file`.
 
 use serde_json::json;
 
@@ -60,6 +62,19 @@ impl Shape for Jest {
                 }
             }
             Some(b'P') if text.starts_with("PASS ") => self.current_file = None,
+            // The `github-actions` reporter, silent: `::group::Errors thrown in file`, its
+            // failures, `::endgroup::`.
+            Some(b':') => {
+                if let Some(file) = text.strip_prefix("::group::Errors thrown in ") {
+                    let file = file.trim();
+                    self.current_file = Some(file.to_owned());
+                    if !self.repeated && !self.failed_files.contains(file) {
+                        self.failed_files.push_said(file, text.trim_end());
+                    }
+                } else if text.starts_with("::endgroup::") {
+                    self.current_file = None;
+                }
+            }
             Some(b' ') => {
                 // `● Console` is what the tests logged, not a failure.
                 if let Some(name) = text.strip_prefix("  ● ")
@@ -218,6 +233,7 @@ impl JsDetail {
             return true;
         }
         if text.starts_with("  ● ")
+            || text.starts_with("::")
             || text.starts_with("FAIL ")
             || text.starts_with("PASS ")
             || text.starts_with(" FAIL  ")
