@@ -7506,3 +7506,35 @@ fn jest_s_github_actions_groups_are_its_failed_files() {
         "{all}"
     );
 }
+
+/// GNU Autotest, as `make check` prints it and in its `testsuite.log` (gdbm with bugs put in
+/// by hand): the suite's totals, each failed group by its verdict as printed, and from the log
+/// the command that failed with the lines it printed that differ; the log's diffs are no diff
+/// of files.
+#[test]
+fn autotest_s_failed_groups_are_named_with_what_they_printed() {
+    let console = report(&corpus14("make-check-autotest-gdbm.txt"))
+        .render()
+        .join("\n");
+    assert!(
+        console.contains("[ctxoff] tests: 22 run, 18 passed, 4 failed, 11 skipped (autotest)"),
+        "{console}"
+    );
+    let log = corpus14("cat-testsuite-log-gdbm.txt");
+    let r = report(&log);
+    assert!(
+        !shapes(&r).contains(&"diff".to_string()),
+        "{:?}",
+        shapes(&r)
+    );
+    let all = failures_within(&log, u64::MAX).join("\n");
+    for said in [
+        "[ctxoff] failed test groups (4):",
+        "1. version.at:17: 1. gdbm version (version.at:17): FAILED (version.at:19)\n  L204 \
+         ./version.at:19: gtver -lib -full -header -full · -1.23.0 · +1.23.1",
+        "28. wordwrap.at:17: 28. wordwrap (wordwrap.at:17): FAILED (wordwrap.at:24)\n  L245 \
+         ./wordwrap.at:24: t_wordwrap -right=10 abcdefghijklmn · -abcdefghi",
+    ] {
+        assert!(all.contains(said), "{said}\n{all}");
+    }
+}

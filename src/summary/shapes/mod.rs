@@ -8,6 +8,7 @@ mod alcotest;
 mod ansible;
 mod ansiblelint;
 mod autoconf;
+mod autotest;
 mod ava;
 mod bandit;
 mod biome;
@@ -175,6 +176,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<tap::Tap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<meson::Meson>::default(),
+        Box::<autotest::Autotest>::default(),
         Box::<unity::Unity>::default(),
         Box::<cunit::Cunit>::default(),
         Box::<gtest::Gtest>::default(),
