@@ -7538,3 +7538,31 @@ fn autotest_s_failed_groups_are_named_with_what_they_printed() {
         assert!(all.contains(said), "{said}\n{all}");
     }
 }
+
+/// mocha's xunit reporter (picomatch with bugs put in by hand): a test's class is its describe
+/// title, so its name is mocha's full title, class and test joined by a space, its entities
+/// decoded (`should handle leading "./" when negated`), as `--grep` takes it; those detailed
+/// are quoted as the report writes them.
+#[test]
+fn mocha_s_xunit_report_names_tests_by_their_full_titles() {
+    let all = failures_within(&corpus14("mocha-xunit-picomatch.txt"), 400).join("\n");
+    assert!(
+        all.contains(
+            "<testcase classname=\"picomatch .scan\" name=\"should handle leading &#x22;./&#x22;\""
+        ),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "posix classes POSIX: From the test suite for the POSIX.2 (BRE) pattern matching \
+             code: should match multiple posix classses"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains(" > "), "{all}");
+    let whole = failures_within(&corpus14("mocha-xunit-picomatch.txt"), 1000).join("\n");
+    assert!(
+        whole.contains("picomatch .scan should handle leading \"./\" when negated"),
+        "{whole}"
+    );
+}

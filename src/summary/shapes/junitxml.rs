@@ -14,7 +14,7 @@
 use serde_json::json;
 
 use super::names::{Failures, Names, is_test_file, test_counts};
-use super::xml::{attribute, attribute_at, elements};
+use super::xml::{attribute, attribute_at, elements, unescape};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -230,12 +230,16 @@ impl JunitXml {
             "testcase" => {
                 self.end_body();
                 self.cases.tests += 1;
-                let class = attribute(tag, "classname").unwrap_or_default();
-                let test = attribute(tag, "name").unwrap_or_default();
+                let class = unescape(attribute(tag, "classname").unwrap_or_default());
+                let test = unescape(attribute(tag, "name").unwrap_or_default());
+                // A class that is a title (mocha's describe, `picomatch .scan`) and its test's
+                // are one full title, as mocha's `--grep` takes it; a class that is a path or
+                // a module (`test/a.test.ts`, `tests.test_x`) holds the test.
                 let full = match (class.is_empty(), test.is_empty()) {
+                    (false, false) if class.contains(' ') => format!("{class} {test}"),
                     (false, false) => format!("{class} > {test}"),
-                    (true, _) => test.to_owned(),
-                    (_, true) => class.to_owned(),
+                    (true, _) => test.into_owned(),
+                    (_, true) => class.into_owned(),
                 };
                 self.case = (!closes_itself).then(|| (number, full, named_part(tag)));
             }

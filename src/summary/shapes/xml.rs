@@ -1,7 +1,7 @@
 //! The little of XML the report readers need (JUnit's, Checkstyle's): the elements on a line
 //! with the text after each, and an element's attributes as written (in double quotes or single). A report may be written on
 //! one line, so elements are found wherever they are on it; entities are left as they are, so
-//! that what is quoted greps the same.
+//! that what is quoted greps the same, and decoded where a value is read as a name.
 
 /// The elements of `text`, which starts at a `<`: each tag from its `<` to its `>` (or the
 /// line's end), with the text after it up to the next `<`.
@@ -48,6 +48,49 @@ pub(crate) fn attribute_at<'a>(tag: &'a str, key: &str) -> Option<(usize, &'a st
     None
 }
 
+/// `value` with its entities decoded (`&quot;`, `&#x22;`, `&#34;`…): the text it stands for.
+/// An entity it does not know is left as written.
+pub(crate) fn unescape(value: &str) -> std::borrow::Cow<'_, str> {
+    if !value.contains('&') {
+        return value.into();
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let decoded = rest.find(';').filter(|&end| end <= 10).and_then(|end| {
+            let c = match &rest[1..end] {
+                "amp" => '&',
+                "lt" => '<',
+                "gt" => '>',
+                "quot" => '"',
+                "apos" => '\'',
+                e => {
+                    let code = match e.strip_prefix("#x").or_else(|| e.strip_prefix("#X")) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => e.strip_prefix('#')?.parse().ok()?,
+                    };
+                    char::from_u32(code)?
+                }
+            };
+            Some((c, end))
+        });
+        match decoded {
+            Some((c, end)) => {
+                out.push(c);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +105,18 @@ mod tests {
             attribute("<e line='3' m='a \"b\"' />", "m"),
             Some("a \"b\"")
         );
+    }
+
+    #[test]
+    fn entities_are_decoded_and_unknown_ones_kept() {
+        assert_eq!(
+            unescape("leading &#x22;./&#x22; &amp; &lt;b&gt; &#39;x&#39; &quot;q&quot;"),
+            "leading \"./\" & <b> 'x' \"q\""
+        );
+        assert_eq!(
+            unescape("a &nbsp; b & c &#xZZ; &"),
+            "a &nbsp; b & c &#xZZ; &"
+        );
+        assert_eq!(unescape("plain"), "plain");
     }
 }
