@@ -7566,3 +7566,19 @@ fn mocha_s_xunit_report_names_tests_by_their_full_titles() {
         "{whole}"
     );
 }
+
+/// vitest's JSON report (ohash with bugs put in by hand): a snapshot's failure is placed in the
+/// test's file, past the frames of vitest's own modules named by URL
+/// (`file:///…/node_modules/vitest/dist/chunks/test.js:4027:23`).
+#[test]
+fn a_failure_s_place_is_in_the_test_past_dependencies_named_by_url() {
+    let all = failures_within(&corpus14("vitest-json-ohash.txt"), u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "serialize primitive and builtins BigInt: Error: Snapshot `serialize > primitive and \
+             builtins > BigInt 1` mismatched · at /home/dev/ohash/test/serialize.test.ts:75:49"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("node_modules"), "{all}");
+}

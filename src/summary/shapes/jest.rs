@@ -414,7 +414,11 @@ pub(crate) fn location(t: &str) -> Option<&str> {
         Some((_, p)) => p.strip_suffix(')')?,
         None => rest.rsplit(' ').next()?,
     };
-    let (file, _) = place.split_once(':')?;
+    // An ES module's frame names its file by URL (`file:///p/test/a.test.ts:75:49`).
+    let (file, _) = place
+        .strip_prefix("file://")
+        .unwrap_or(place)
+        .split_once(':')?;
     if file.contains("node_modules") || place.starts_with("node:") || file.is_empty() {
         return None;
     }
