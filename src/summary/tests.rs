@@ -7582,3 +7582,39 @@ fn a_failure_s_place_is_in_the_test_past_dependencies_named_by_url() {
     );
     assert!(!all.contains("node_modules"), "{all}");
 }
+
+/// A SARIF log (ruff's, on chardet with bugs put in by hand; 5,000 pretty-printed lines): its
+/// tool, its results by level, file and rule, and the first result of each rule at its place,
+/// the rarest first (the deleted import's `F821` among 31 `UP007`). A JSON schema that is not
+/// SARIF's is no SARIF log.
+#[test]
+fn a_sarif_log_s_results_are_counted_and_placed() {
+    let bytes = corpus14("ruff-sarif-chardet.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["sarif"]);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] SARIF (ruff 0.17.6): 117 results (117 errors, 0 warnings) in 20 files; \
+             error rules: UP007 ×31, UP045 ×27"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "/home/dev/chardet-5.2.0/chardet/universaldetector.py:179:36: error F821 Undefined \
+             name `codecs`"
+        ),
+        "{all}"
+    );
+    let schema = report(
+        b"{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"runs\": [],\n  \
+          \"type\": \"object\"\n}\n",
+    );
+    assert!(
+        !shapes(&schema).contains(&"sarif".to_string()),
+        "{:?}",
+        shapes(&schema)
+    );
+}

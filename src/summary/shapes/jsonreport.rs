@@ -9,6 +9,7 @@
 //! whose first key names it. Its values are read as the document streams by, in constant
 //! memory: only the report's counts and the first failures are kept. ESLint's
 //! `-f json-with-metadata` is its `-f json` under `results`, its rules' metadata after it.
+//! SARIF logs (ruff's, semgrep's, CodeQL's `--format sarif`): each run's tool and results.
 //!
 //! Stated: the report's own totals; each failed test by its full name as the report gives it
 //! (what `-t` and `--grep` take), with its message's first line, the values it compared and its
@@ -42,6 +43,7 @@ enum Report {
     Eslint,
     Jest,
     Mocha,
+    Sarif,
 }
 
 /// A container open: an object (its current key) or an array (its current index).
@@ -84,6 +86,42 @@ pub(crate) struct JsonReport {
     record: Option<(usize, Vec<u8>)>,
     eslint: Eslint,
     tests: Tests,
+    sarif: Sarif,
+}
+
+/// A SARIF log (`{"$schema": "…sarif…", "runs": [{"tool": …, "results": […]}]}`): ruff's,
+/// semgrep's, CodeQL's… Each result is a diagnostic of its `level`, `ruleId`, `message.text`
+/// and its first location's `uri`, `startLine`, `startColumn`.
+#[derive(Debug)]
+struct Sarif {
+    diagnostics: Diagnostics,
+    /// The tools that ran, `ruff 0.17.6`.
+    tools: Vec<String>,
+    results: u64,
+    /// The result open: level, rule, message, uri, line, column.
+    level: String,
+    rule: String,
+    message: String,
+    uri: String,
+    at: (u64, u64),
+    /// Its line in the output.
+    result_at: u64,
+}
+
+impl Default for Sarif {
+    fn default() -> Sarif {
+        Sarif {
+            diagnostics: Diagnostics::of_rules(),
+            tools: Vec::new(),
+            results: 0,
+            level: String::new(),
+            rule: String::new(),
+            message: String::new(),
+            uri: String::new(),
+            at: (0, 0),
+            result_at: 0,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -215,6 +253,7 @@ impl Shape for JsonReport {
         match self.report {
             Report::Eslint => self.eslint_fact(),
             Report::Jest | Report::Mocha => self.tests_fact(),
+            Report::Sarif => self.sarif_fact(),
             Report::Unknown => None,
         }
     }
@@ -233,6 +272,9 @@ impl Shape for JsonReport {
             + self.tests.suites.approx_heap()
             + self.tests.name.capacity()
             + self.tests.file.capacity()
+            + self.sarif.diagnostics.approx_heap()
+            + self.sarif.message.capacity()
+            + self.sarif.uri.capacity()
     }
 }
 
@@ -401,6 +443,7 @@ impl JsonReport {
             }
             b"filePath" if in_array && first(self) => Report::Eslint,
             b"stats" if top_object => Report::Mocha,
+            b"$schema" | b"runs" if top_object => Report::Sarif,
             k if top_object
                 && k.starts_with(b"num")
                 && JEST_COUNTS.iter().any(|c| c.as_bytes() == k) =>
@@ -424,6 +467,7 @@ impl JsonReport {
             Report::Eslint => self.eslint_value(&value),
             Report::Jest => self.jest_value(&value),
             Report::Mocha => self.mocha_value(&value),
+            Report::Sarif => self.sarif_value(&value),
             Report::Unknown => {}
         }
         self.value = value;
@@ -518,6 +562,10 @@ impl JsonReport {
     /// failure of mocha's.
     fn container_done(&mut self, depth: usize) {
         let eslint_file = depth == 2 + self.eslint.base && self.in_eslint_files();
+        if self.report == Report::Sarif && depth == 5 && self.in_sarif_results() {
+            self.sarif_result();
+            return;
+        }
         let t = &mut self.tests;
         match (self.report, depth) {
             (Report::Eslint, _) if eslint_file => {
@@ -640,6 +688,159 @@ impl JsonReport {
                 _ => {}
             }
         }
+    }
+
+    /// In a run's `results`: `{"runs": [ {"results": [ {result} ] } ] }`.
+    fn in_sarif_results(&self) -> bool {
+        self.stack.len() >= 5 && self.stack[0].key == b"runs" && self.stack[2].key == b"results"
+    }
+
+    fn sarif_value(&mut self, value: &[u8]) {
+        let n = self.stack.len();
+        if n == 1 && self.key() == b"$schema" && !text(value).to_ascii_lowercase().contains("sarif")
+        {
+            // A schema of another kind: no SARIF log.
+            self.report = Report::Unknown;
+            self.abandon();
+            return;
+        }
+        if n == 5
+            && self.stack[0].key == b"runs"
+            && self.stack[2].key == b"tool"
+            && self.stack[3].key == b"driver"
+        {
+            match self.key() {
+                b"name" => self.sarif.tools.push(text(value)),
+                b"version" => {
+                    if let Some(tool) = self.sarif.tools.last_mut() {
+                        tool.push(' ');
+                        tool.push_str(&text(value));
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
+        if !self.in_sarif_results() {
+            return;
+        }
+        let key = self.key().to_vec();
+        let key = key.as_slice();
+        let in_message = self.stack[4].key == b"message";
+        let first_location = self.stack[4].key == b"locations" && self.stack[5].index == 0;
+        let under = self.stack.get(7).map(|f| f.key.clone()).unwrap_or_default();
+        let s = &mut self.sarif;
+        match n {
+            5 => match key {
+                b"level" => s.level = text(value),
+                b"ruleId" => s.rule = text(value),
+                _ => {}
+            },
+            6 if in_message && key == b"text" => {
+                s.message = decoded(value);
+            }
+            // `locations[0].physicalLocation.artifactLocation.uri` and `….region.startLine`.
+            9 if first_location => {
+                let number = || text(value).parse::<u64>().unwrap_or(0);
+                match (under.as_slice(), key) {
+                    (b"artifactLocation", b"uri") => s.uri = text(value),
+                    (b"region", b"startLine") => s.at.0 = number(),
+                    (b"region", b"startColumn") => s.at.1 = number(),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        if n == 5 && s.result_at == 0 {
+            s.result_at = self.line + 1;
+        }
+    }
+
+    /// A result read whole: a diagnostic at its place, `path:line:col: level rule message`.
+    fn sarif_result(&mut self) {
+        let s = &mut self.sarif;
+        s.results += 1;
+        let path = s.uri.strip_prefix("file://").unwrap_or(&s.uri).to_owned();
+        let place = match s.at {
+            (0, _) => path,
+            (line, 0) => format!("{path}:{line}"),
+            (line, column) => format!("{path}:{line}:{column}"),
+        };
+        // SARIF's default level is `warning`; `note` and `none` are no problem of a build's.
+        let level = match s.level.as_str() {
+            "error" => Level::Error,
+            "note" | "none" => Level::Note,
+            _ => Level::Warning,
+        };
+        let rule = std::mem::take(&mut s.rule);
+        let message = std::mem::take(&mut s.message);
+        let message = cut(message.lines().next().unwrap_or("").trim(), 300);
+        let header = format!(
+            "{place}: {} {rule} {message}",
+            if s.level.is_empty() {
+                "warning"
+            } else {
+                &s.level
+            }
+        );
+        let line = std::mem::take(&mut s.result_at);
+        let code = (!rule.is_empty()).then_some(rule.as_str());
+        if !s.uri.is_empty() {
+            s.diagnostics.files.add(&s.uri);
+        }
+        s.diagnostics
+            .add(line.max(1), level, Some(&place), &header, code);
+        s.level.clear();
+        s.uri.clear();
+        s.at = (0, 0);
+    }
+
+    fn sarif_fact(self) -> Option<Fact> {
+        let s = self.sarif;
+        let d = &s.diagnostics;
+        if s.tools.is_empty() && s.results == 0 {
+            return None;
+        }
+        let part = if self.ended { "" } else { "at least " };
+        let mut line = format!(
+            "SARIF{}: {part}{} ({}, {}",
+            if s.tools.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", s.tools.join(", "))
+            },
+            plural(s.results, "result", "results"),
+            plural(d.errors, "error", "errors"),
+            plural(d.warnings, "warning", "warnings"),
+        );
+        if d.notes > 0 {
+            line.push_str(&format!(", {}", plural(d.notes, "note", "notes")));
+        }
+        line.push(')');
+        if let Some(files) = d.files.distinct() {
+            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
+        }
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; error rules: {codes}"));
+        }
+        if !self.ended {
+            line.push_str(" (the report's end was not read)");
+        }
+        let json = json!({
+            "shape": "sarif",
+            "tools": s.tools,
+            "results": s.results,
+            "errors": d.errors,
+            "warnings": d.warnings,
+            "notes": d.notes,
+            "complete": self.ended,
+            "rules": d.codes.json(),
+        });
+        Some(
+            Fact::new("sarif", vec![line], json)
+                .failures(d.failures(|_| 0))
+                .supersedes(&["json", "grep"]),
+        )
     }
 
     fn eslint_fact(self) -> Option<Fact> {
