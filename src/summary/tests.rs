@@ -7618,3 +7618,29 @@ fn a_sarif_log_s_results_are_counted_and_placed() {
         shapes(&schema)
     );
 }
+
+/// cpplint (tinyxml2 with changes made by hand): its own total, problems by category and file,
+/// and the first of each category as printed, the rarest first: the TODO without a username
+/// that the change added, among 41 `readability/inheritance`.
+#[test]
+fn cpplint_s_problems_are_counted_by_category() {
+    let bytes = corpus14("cpplint-filter-tinyxml2.txt");
+    let lines = report(&bytes).render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] cpplint: 109 errors in 3 files; categories: readability/inheritance ×41"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains("L14 tinyxml2.cpp:607:  Missing username in TODO;"),
+        "{all}"
+    );
+    assert!(
+        all.contains(
+            "tinyxml2.cpp:607:  Never use sprintf. Use snprintf instead.  [runtime/printf] [5]"
+        ),
+        "{all}"
+    );
+}

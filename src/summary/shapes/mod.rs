@@ -19,6 +19,7 @@ mod checkbashisms;
 mod checkstylexml;
 mod cmake;
 mod coverage;
+mod cpplint;
 mod crash;
 mod criterion;
 mod ctest;
@@ -209,6 +210,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<shellcheck::Shellcheck>::default(),
         Box::<checkbashisms::Checkbashisms>::default(),
         Box::<checkstylexml::CheckstyleXml>::default(),
+        Box::<cpplint::Cpplint>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<radon::Radon>::default(),
         Box::<php::Php>::default(),
