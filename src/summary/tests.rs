@@ -7644,3 +7644,36 @@ fn cpplint_s_problems_are_counted_by_category() {
         "{all}"
     );
 }
+
+/// pylint's `json2` report (inflect with bugs put in by hand; 3,000 pretty-printed lines): its
+/// messages by type in its own words, its score, and each message as its text report prints
+/// it, the error first (the renamed method's `E1101`). An array of objects whose first key is
+/// `type` but which are no pylint messages is no pylint report.
+#[test]
+fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
+    let bytes = corpus14("pylint-json2-inflect.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["pylint json"]);
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "[ctxoff] pylint JSON: 202 messages (1 error, 15 warnings, 34 refactor, 152 \
+             convention) in 2 files; rated at 8.25/10; error codes: E1101 ×1"
+        ),
+        "{lines}"
+    );
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "[ctxoff] first of each kind (8):\n  L2,719 inflect/__init__.py:3697:24: E1101: \
+             Instance of 'engine' has no 'millfn' member; maybe 'mill_fn'? (no-member)"
+        ),
+        "{all}"
+    );
+    let events = report(b"[{\"type\": \"start\", \"at\": 1}, {\"type\": \"stop\", \"at\": 2}]\n");
+    assert!(
+        !shapes(&events).contains(&"pylint json".to_string()),
+        "{:?}",
+        shapes(&events)
+    );
+}

@@ -10,6 +10,7 @@
 //! memory: only the report's counts and the first failures are kept. ESLint's
 //! `-f json-with-metadata` is its `-f json` under `results`, its rules' metadata after it.
 //! SARIF logs (ruff's, semgrep's, CodeQL's `--format sarif`): each run's tool and results.
+//! pylint's `json` and `json2`: its messages by type, in its text report's form, and its score.
 //!
 //! Stated: the report's own totals; each failed test by its full name as the report gives it
 //! (what `-t` and `--grep` take), with its message's first line, the values it compared and its
@@ -18,7 +19,7 @@
 
 use serde_json::json;
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, Tally};
 use super::jest::location;
 use super::names::{Failures, js_test_counts, test_counts};
 use super::{Fact, Shape};
@@ -44,6 +45,7 @@ enum Report {
     Jest,
     Mocha,
     Sarif,
+    Pylint,
 }
 
 /// A container open: an object (its current key) or an array (its current index).
@@ -87,6 +89,49 @@ pub(crate) struct JsonReport {
     eslint: Eslint,
     tests: Tests,
     sarif: Sarif,
+    pylint: Pylint,
+}
+
+/// pylint's JSON: `--output-format=json` (an array of messages) or `json2` (`{"messages": […],
+/// "statistics": {"messageTypeCount": {…}, "score": 8.25}}`). Each message has its `type`
+/// (error, warning, refactor, convention…), `symbol`, `message`, message id, `path`, `line`,
+/// `column`.
+#[derive(Debug)]
+struct Pylint {
+    diagnostics: Diagnostics,
+    /// Messages by type, counted, and as the report's statistics state them.
+    types: Tally,
+    stated: Vec<(String, u64)>,
+    score: Option<String>,
+    /// 1 for `json2`, whose messages are under `messages`.
+    base: usize,
+    /// The message open: type, symbol, message, id, path, line, column, its line in the output.
+    kind: String,
+    symbol: String,
+    message: String,
+    id: String,
+    path: String,
+    at: (String, String),
+    message_at: u64,
+}
+
+impl Default for Pylint {
+    fn default() -> Pylint {
+        Pylint {
+            diagnostics: Diagnostics::of_rules(),
+            types: Tally::default(),
+            stated: Vec::new(),
+            score: None,
+            base: 0,
+            kind: String::new(),
+            symbol: String::new(),
+            message: String::new(),
+            id: String::new(),
+            path: String::new(),
+            at: (String::new(), String::new()),
+            message_at: 0,
+        }
+    }
 }
 
 /// A SARIF log (`{"$schema": "…sarif…", "runs": [{"tool": …, "results": […]}]}`): ruff's,
@@ -254,6 +299,7 @@ impl Shape for JsonReport {
             Report::Eslint => self.eslint_fact(),
             Report::Jest | Report::Mocha => self.tests_fact(),
             Report::Sarif => self.sarif_fact(),
+            Report::Pylint => self.pylint_fact(),
             Report::Unknown => None,
         }
     }
@@ -416,7 +462,7 @@ impl JsonReport {
             let n = self.value.len().min(KEY_BYTES);
             frame.key.extend_from_slice(&self.value[..n]);
             frame.expects_key = false;
-            if self.stack.len() <= 2 + self.eslint.base && self.report == Report::Unknown {
+            if self.stack.len() <= 3 && self.report == Report::Unknown {
                 self.recognise();
             }
             return;
@@ -440,6 +486,18 @@ impl JsonReport {
             b"results" if top_object && first(self) => {
                 self.eslint.base = 1;
                 return;
+            }
+            // pylint's `json2`: its messages are under `messages`.
+            b"messages" if top_object && first(self) => {
+                self.pylint.base = 1;
+                return;
+            }
+            b"type"
+                if first(self)
+                    && self.stack.len() == 2 + self.pylint.base
+                    && !self.stack[self.pylint.base].object =>
+            {
+                Report::Pylint
             }
             b"filePath" if in_array && first(self) => Report::Eslint,
             b"stats" if top_object => Report::Mocha,
@@ -468,6 +526,7 @@ impl JsonReport {
             Report::Jest => self.jest_value(&value),
             Report::Mocha => self.mocha_value(&value),
             Report::Sarif => self.sarif_value(&value),
+            Report::Pylint => self.pylint_value(&value),
             Report::Unknown => {}
         }
         self.value = value;
@@ -564,6 +623,13 @@ impl JsonReport {
         let eslint_file = depth == 2 + self.eslint.base && self.in_eslint_files();
         if self.report == Report::Sarif && depth == 5 && self.in_sarif_results() {
             self.sarif_result();
+            return;
+        }
+        if self.report == Report::Pylint
+            && depth == 2 + self.pylint.base
+            && self.in_pylint_messages()
+        {
+            self.pylint_message();
             return;
         }
         let t = &mut self.tests;
@@ -688,6 +754,142 @@ impl JsonReport {
                 _ => {}
             }
         }
+    }
+
+    /// In pylint's messages, not its statistics.
+    fn in_pylint_messages(&self) -> bool {
+        self.pylint.base == 0 || self.stack[0].key == b"messages"
+    }
+
+    fn pylint_value(&mut self, value: &[u8]) {
+        let n = self.stack.len();
+        let key = self.key().to_vec();
+        let p = &mut self.pylint;
+        if p.base == 1 && self.stack[0].key == b"statistics" {
+            match (n, key.as_slice()) {
+                (3, k) if self.stack[1].key == b"messageTypeCount" => {
+                    if let Ok(count) = text(value).parse::<u64>() {
+                        p.stated
+                            .push((String::from_utf8_lossy(k).into_owned(), count));
+                    }
+                }
+                (2, b"score") => p.score = Some(text(value)),
+                _ => {}
+            }
+            return;
+        }
+        if n != 2 + p.base || !(p.base == 0 || self.stack[0].key == b"messages") {
+            return;
+        }
+        if p.message_at == 0 {
+            p.message_at = self.line + 1;
+        }
+        match key.as_slice() {
+            b"type" => p.kind = text(value),
+            b"symbol" => p.symbol = text(value),
+            b"message" => p.message = decoded(value),
+            b"messageId" | b"message-id" => p.id = text(value),
+            b"path" => p.path = text(value),
+            b"line" => p.at.0 = text(value),
+            b"column" => p.at.1 = text(value),
+            _ => {}
+        }
+    }
+
+    /// A message read whole: a diagnostic as pylint's text report prints it,
+    /// `path:3697:24: E1101: Instance of 'engine' has no 'millfn' member (no-member)`.
+    fn pylint_message(&mut self) {
+        let p = &mut self.pylint;
+        // Another array of objects with a `type` first (events, tokens…) is no pylint report.
+        if p.symbol.is_empty() {
+            p.message_at = 0;
+            return;
+        }
+        let place = format!("{}:{}:{}", p.path, p.at.0, p.at.1);
+        let message = cut(p.message.lines().next().unwrap_or("").trim(), 300);
+        let header = format!("{place}: {}: {message} ({})", p.id, p.symbol);
+        let level = match p.kind.as_str() {
+            "error" | "fatal" => Level::Error,
+            "warning" => Level::Warning,
+            _ => Level::Note,
+        };
+        p.types.add(&p.kind);
+        let line = std::mem::take(&mut p.message_at).max(1);
+        if !p.path.is_empty() {
+            p.diagnostics.files.add(&p.path);
+        }
+        let code = (!p.id.is_empty()).then(|| p.id.clone());
+        p.diagnostics
+            .add(line, level, Some(&place), &header, code.as_deref());
+        for field in [
+            &mut p.kind,
+            &mut p.symbol,
+            &mut p.message,
+            &mut p.id,
+            &mut p.path,
+        ] {
+            field.clear();
+        }
+        p.at = (String::new(), String::new());
+    }
+
+    fn pylint_fact(self) -> Option<Fact> {
+        let p = self.pylint;
+        let d = &p.diagnostics;
+        let counted: u64 = p.types.iter().map(|(_, n)| n).sum();
+        if counted == 0 && p.stated.is_empty() {
+            return None;
+        }
+        // By type in pylint's words, `1 error, 15 warnings, 34 refactor`: its statistics when
+        // it states them, else those counted.
+        let by_type: Vec<(String, u64)> = if p.stated.is_empty() {
+            p.types.iter().map(|(k, n)| (k.to_owned(), n)).collect()
+        } else {
+            p.stated.clone()
+        };
+        let words: Vec<String> = by_type
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(kind, n)| match kind.as_str() {
+                "error" => plural(*n, "error", "errors"),
+                "warning" => plural(*n, "warning", "warnings"),
+                other => format!("{} {other}", thousands(*n)),
+            })
+            .collect();
+        let part = if self.ended { "" } else { "at least " };
+        let mut line = format!(
+            "pylint JSON: {part}{}",
+            plural(counted, "message", "messages")
+        );
+        if !words.is_empty() {
+            line.push_str(&format!(" ({})", words.join(", ")));
+        }
+        if let Some(files) = d.files.distinct() {
+            line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
+        }
+        if let Some(score) = &p.score
+            && let Ok(score) = score.parse::<f64>()
+        {
+            line.push_str(&format!("; rated at {score:.2}/10"));
+        }
+        if let Some(codes) = d.codes.render() {
+            line.push_str(&format!("; error codes: {codes}"));
+        }
+        if !self.ended {
+            line.push_str(" (the report's end was not read)");
+        }
+        let json = json!({
+            "shape": "pylint json",
+            "messages": counted,
+            "by_type": by_type.iter().map(|(k, n)| (k.clone(), json!(n))).collect::<serde_json::Map<_, _>>(),
+            "score": p.score,
+            "complete": self.ended,
+        });
+        Some(
+            Fact::new("pylint json", vec![line], json)
+                .failures(d.failures(|_| 0))
+                .supersedes(&["json", "grep"]),
+        )
     }
 
     /// In a run's `results`: `{"runs": [ {"results": [ {result} ] } ] }`.
