@@ -7677,3 +7677,20 @@ fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
         shapes(&events)
     );
 }
+
+/// An AddressSanitizer report (parson's tests built with ASan and UBSan, a bug put in by hand):
+/// its kind and address without the registers, the access, the first frame in the program and
+/// where the address lies, `0 bytes to the right of 128-byte region`: one past the array.
+#[test]
+fn an_asan_report_says_the_access_and_the_region() {
+    let all = failures_within(&corpus14("make-asan-ubsan-parson.txt"), u64::MAX).join("\n");
+    assert!(
+        all.contains(
+            "L4 AddressSanitizer: heap-buffer-overflow on address 0x60c0000882c0 · WRITE of size \
+             8 · in json_object_clear /home/dev/parson/parson.c:2302 · is located 0 bytes to the \
+             right of 128-byte region"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains(" at pc 0x"), "{all}");
+}

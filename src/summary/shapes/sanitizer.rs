@@ -23,6 +23,9 @@ pub(crate) struct Sanitizer {
     failures: Failures,
     /// A report whose stack is being read for its first frame in the program.
     in_stack: bool,
+    /// A memory report open, whose access (`WRITE of size 8 at 0x… thread T0`) and region
+    /// (`0x… is located 0 bytes to the right of 128-byte region […)`) are still to be read.
+    awaits: [bool; 2],
     /// A Go race report being read.
     race: Option<Race>,
 }
@@ -59,9 +62,20 @@ impl Shape for Sanitizer {
         }
         if let Some((tool, what)) = report_header(text) {
             let kind = what.split([' ', '(']).next().unwrap_or(what);
+            // Its registers (`at pc 0x… bp 0x… sp 0x…`) differ from run to run.
+            let what = what.split(" at pc 0x").next().unwrap_or(what);
             let detail = format!("{tool}: {}", cut(what, 200));
             self.start_report(number, &format!("{tool}: {kind}"), Some(&detail));
             self.in_stack = true;
+            self.awaits = [true; 2];
+            return;
+        }
+        if self.awaits.iter().any(|a| *a)
+            && let Some(said) = self.memory_line(text)
+        {
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&cut(&said, 200));
+            }
             return;
         }
         if self.in_stack
@@ -111,7 +125,32 @@ impl Sanitizer {
             f.add_detail(detail);
         }
         self.in_stack = false;
+        self.awaits = [false; 2];
         self.race = None;
+    }
+
+    /// What an AddressSanitizer report says of the access and the memory: `WRITE of size 8
+    /// at 0x… thread T0`, `is located 0 bytes to the right of 128-byte region` (its addresses
+    /// left out: they differ from run to run).
+    fn memory_line(&mut self, text: &str) -> Option<String> {
+        if self.awaits[0]
+            && (text.starts_with("READ of size ") || text.starts_with("WRITE of size "))
+        {
+            self.awaits[0] = false;
+            return Some(text.split(" at 0x").next().unwrap_or(text).to_owned());
+        }
+        if self.awaits[1]
+            && text.starts_with("0x")
+            && let Some(at) = text.find(" is located ")
+        {
+            self.awaits[1] = false;
+            let said = &text[at + 1..];
+            return Some(said.split(" [0x").next().unwrap_or(said).to_owned());
+        }
+        if text.starts_with("SUMMARY: ") || text.starts_with("Shadow bytes") {
+            self.awaits = [false; 2];
+        }
+        None
     }
 
     /// A line of a Go race report: each of the two accesses is described by its innermost
