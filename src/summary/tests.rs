@@ -7676,6 +7676,14 @@ fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
         "{:?}",
         shapes(&events)
     );
+    // A chat log's `messages` first, then pylint's `json` format: read as the array it is.
+    let after = report(
+        b"{\"messages\": [{\"role\": \"user\"}]}\n[{\"type\": \"error\", \"symbol\": \"no-member\", \
+          \"message\": \"m\", \"message-id\": \"E1101\", \"path\": \"a.py\", \"line\": 3, \
+          \"column\": 4}]\n",
+    );
+    let all = after.render().join("\n");
+    assert!(all.contains("a.py:3:4: E1101: m (no-member)"), "{all}");
 }
 
 /// An AddressSanitizer report (parson's tests built with ASan and UBSan, a bug put in by hand):

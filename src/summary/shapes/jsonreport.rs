@@ -405,6 +405,7 @@ impl JsonReport {
     fn abandon(&mut self) {
         if self.report == Report::Unknown {
             self.eslint.base = 0;
+            self.pylint.base = 0;
         }
         self.stack.clear();
         self.deep = 0;
