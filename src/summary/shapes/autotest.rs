@@ -47,7 +47,7 @@ impl Shape for Autotest {
             self.numbered(number, t);
             return;
         }
-        if let Some(detail) = &mut self.open.as_mut().map(|o| &mut o.2)
+        if let Some((_, _, detail)) = &mut self.open
             && detail.len() < DETAIL_LINES
             && says_what_failed(text)
         {
@@ -147,8 +147,8 @@ impl Autotest {
             // `3 failed (2 expected failures).`
             self.failed = n.saturating_sub(m);
             self.expected_failures = m;
-        } else if let Some(rest) = t.split_once(". ").map(|(_, r)| r)
-            && t.split_once(". ").is_some_and(|(n, _)| is_number(n))
+        } else if let Some((n, rest)) = t.split_once(". ")
+            && is_number(n)
         {
             self.log_line(number, t, rest);
         } else if let Some((n, rest)) = t.split_once(": ")
