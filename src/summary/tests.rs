@@ -7608,6 +7608,29 @@ fn a_sarif_log_s_results_are_counted_and_placed() {
         ),
         "{all}"
     );
+    // A rule's repeats, word for word in the same file, are said once; those with a message
+    // or a file of their own are listed after the first of each rule.
+    assert_eq!(
+        all.matches("Use a single `if` statement instead of nested `if` statements")
+            .count(),
+        1,
+        "{all}"
+    );
+    assert!(
+        all.contains("chardet/cli/chardetect.py:18:1: error UP035 Import from `collections.abc`"),
+        "{all}"
+    );
+    // A result whose `locations` is no array is read without its place.
+    let odd = report(
+        b"{\"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\", \"runs\": [{\"results\": \
+          [{\"level\": \"error\", \"locations\": 5, \"ruleId\": \"X1\", \"message\": {\"text\": \
+          \"m\"}}]}]}\n",
+    );
+    let odd = odd.render().join("\n");
+    assert!(
+        odd.contains("[ctxoff] SARIF: 1 result (1 error, 0 warnings); error rules: X1 ×1"),
+        "{odd}"
+    );
     let schema = report(
         b"{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"runs\": [],\n  \
           \"type\": \"object\"\n}\n",
@@ -7647,7 +7670,7 @@ fn cpplint_s_problems_are_counted_by_category() {
 
 /// pylint's `json2` report (inflect with bugs put in by hand; 3,000 pretty-printed lines): its
 /// messages by type in its own words, its score, and each message as its text report prints
-/// it, the error first (the renamed method's `E1101`). An array of objects whose first key is
+/// it at the line its object opens on, the error first (the renamed method's `E1101`). An array of objects whose first key is
 /// `type` but which are no pylint messages is no pylint report.
 #[test]
 fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
@@ -7665,7 +7688,7 @@ fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
     let all = failures_within(&bytes, u64::MAX).join("\n");
     assert!(
         all.contains(
-            "[ctxoff] first of each kind (8):\n  L2,719 inflect/__init__.py:3697:24: E1101: \
+            "[ctxoff] first of each kind (8):\n  L2,718 inflect/__init__.py:3697:24: E1101: \
              Instance of 'engine' has no 'millfn' member; maybe 'mill_fn'? (no-member)"
         ),
         "{all}"

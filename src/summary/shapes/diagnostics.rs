@@ -112,11 +112,10 @@ struct First {
     level: Level,
     code: String,
     form: Option<String>,
-    /// Its message as printed, and its file.
-    header: String,
+    /// Its message (its header without its place), its place and its file.
+    message: String,
+    location: Option<String>,
     file: Option<String>,
-    /// Its place, when its header names it in a form of its own (see `add_placed`).
-    place: Option<String>,
     count: u64,
     failure: Failure,
 }
@@ -190,32 +189,43 @@ impl Diagnostics {
         header: &str,
         code: Option<&str>,
     ) {
-        self.add_said(line, level, location, header, code, false);
+        self.add_said(line, level, location, header, None, code);
     }
 
     /// [`Diagnostics::add`] of a diagnostic whose `header`, as printed, names its place in a
     /// form of its own (a JSON report's `"line":35,"column":14` under its file): `location`
-    /// tells places apart, and is not added to it.
+    /// tells places apart and is not added to it; `message` tells messages apart.
     pub(crate) fn add_placed(
         &mut self,
         line: u64,
         level: Level,
         location: &str,
         header: &str,
+        message: &str,
         code: Option<&str>,
     ) {
-        self.add_said(line, level, Some(location), header, code, true);
+        self.add_said(line, level, Some(location), header, Some(message), code);
     }
 
+    /// [`Diagnostics::add`], or [`Diagnostics::add_placed`] when `message` is given.
     fn add_said(
         &mut self,
         line: u64,
         level: Level,
         location: Option<&str>,
         header: &str,
+        message: Option<&str>,
         code: Option<&str>,
-        placed: bool,
     ) {
+        let placed = message.is_some();
+        // A report's header that starts with its place (`a.py:3:1: error F821 …`) says its
+        // message after it: its rule's repeats elsewhere in its file say nothing new.
+        let message = message.unwrap_or_else(|| {
+            location
+                .filter(|_| self.rules)
+                .and_then(|loc| header.strip_prefix(loc))
+                .unwrap_or(header)
+        });
         // Cut in the middle: the end of a long message names the other type or value.
         let described = match location {
             Some(loc) if !placed && !names_place(header, loc) => {
@@ -260,24 +270,9 @@ impl Diagnostics {
         {
             let first = &mut self.firsts[kind];
             first.count += 1;
-            let elsewhere = location.is_some_and(|loc| {
-                if placed {
-                    first.place.as_deref() != Some(loc)
-                } else {
-                    !names_place(&first.failure.detail[0], loc)
-                }
-            });
+            let elsewhere = location.is_some_and(|loc| first.location.as_deref() != Some(loc));
             if level == Level::Error && !self.firsts_only && elsewhere {
-                // A header that names its place (`…,"line":35,"column":14`) is its message
-                // up to it.
-                let message = |h: &str| {
-                    let h = cut_middle(h, MESSAGE_CHARS);
-                    match h.find(",\"line\":") {
-                        Some(at) if placed => h[..at].to_owned(),
-                        _ => h,
-                    }
-                };
-                let own_message = message(&first.header) != message(header);
+                let own_message = first.message != cut_middle(message, MESSAGE_CHARS);
                 let own_file = first.file.as_deref() != location.map(file_of);
                 let news = u8::from(own_message) + u8::from(own_file);
                 // A rule's repeat, word for word in the same file, says nothing new.
@@ -291,9 +286,9 @@ impl Diagnostics {
                 level,
                 code: code.to_owned(),
                 form,
-                header: cut_middle(header, MESSAGE_CHARS),
+                message: cut_middle(message, MESSAGE_CHARS),
+                location: location.map(str::to_owned),
                 file: location.map(|l| file_of(l).to_owned()),
-                place: location.filter(|_| placed).map(str::to_owned),
                 count: 1,
                 failure: failure(line, &described),
             });
@@ -462,7 +457,8 @@ impl Diagnostics {
                 .map(|f| {
                     f.code.capacity()
                         + f.form.as_ref().map_or(0, String::capacity)
-                        + f.header.capacity()
+                        + f.message.capacity()
+                        + f.location.as_ref().map_or(0, String::capacity)
                         + f.file.as_ref().map_or(0, String::capacity)
                         + failure(&f.failure)
                         + 32

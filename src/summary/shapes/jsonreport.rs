@@ -179,13 +179,23 @@ struct Eslint {
     /// The line the file's path is on.
     file_at: u64,
     files_with_problems: Failures,
-    /// The problem open: its line, severity, rule.
-    problem: (u64, u64, String),
-    /// Its place in its file: `line`, `column`.
-    problem_at: (u64, u64),
+    /// The problem open.
+    problem: Problem,
     /// How deep its array of files is: 0 for `-f json`'s `[ … ]`, 1 for
     /// `-f json-with-metadata`'s `{"results": [ … ], "metadata": …}`.
     base: usize,
+}
+
+/// An ESLint problem being read: the output line it starts on, its severity, rule and message,
+/// and its place in its file (`line`, `column`).
+#[derive(Debug, Default)]
+struct Problem {
+    at: u64,
+    severity: u64,
+    rule: String,
+    message: String,
+    line: u64,
+    column: u64,
 }
 
 impl Default for Eslint {
@@ -197,8 +207,7 @@ impl Default for Eslint {
             files: 0,
             file_at: 0,
             files_with_problems: Failures::default(),
-            problem: (0, 0, String::new()),
-            problem_at: (0, 0),
+            problem: Problem::default(),
             base: 0,
         }
     }
@@ -428,7 +437,24 @@ impl JsonReport {
             let mut recorded = Vec::with_capacity(256);
             recorded.push(b'{');
             self.record = Some((self.stack.len(), recorded));
-            self.eslint.problem = (self.line + 1, 0, String::new());
+            self.eslint.problem = Problem {
+                at: self.line + 1,
+                ..Problem::default()
+            };
+        }
+        // Where a SARIF result or a pylint message starts (a pylint report is known only by
+        // its first message's first key).
+        let depth = self.stack.len();
+        match self.report {
+            Report::Sarif if depth == 5 && self.in_sarif_results() => {
+                self.sarif.result_at = self.line + 1;
+            }
+            Report::Pylint | Report::Unknown
+                if depth == 2 + self.pylint.base && self.in_pylint_messages() =>
+            {
+                self.pylint.message_at = self.line + 1;
+            }
+            _ => {}
         }
     }
 
@@ -574,10 +600,11 @@ impl JsonReport {
             }
         } else if self.in_eslint_problem() {
             match self.key() {
-                b"severity" => self.eslint.problem.1 = number().unwrap_or(0),
-                b"ruleId" => self.eslint.problem.2 = text(value),
-                b"line" => self.eslint.problem_at.0 = number().unwrap_or(0),
-                b"column" => self.eslint.problem_at.1 = number().unwrap_or(0),
+                b"severity" => self.eslint.problem.severity = number().unwrap_or(0),
+                b"ruleId" => self.eslint.problem.rule = text(value),
+                b"message" => self.eslint.problem.message = text(value),
+                b"line" => self.eslint.problem.line = number().unwrap_or(0),
+                b"column" => self.eslint.problem.column = number().unwrap_or(0),
                 _ => {}
             }
         }
@@ -586,8 +613,7 @@ impl JsonReport {
     /// An ESLint problem's object, read whole: counted, and quoted (up to its place) when its
     /// rule is new.
     fn eslint_problem(&mut self, recorded: &[u8]) {
-        let (line, severity, rule) = std::mem::take(&mut self.eslint.problem);
-        let (at_line, at_column) = std::mem::take(&mut self.eslint.problem_at);
+        let problem = std::mem::take(&mut self.eslint.problem);
         let raw = String::from_utf8_lossy(recorded);
         // Up to its `"column":N`: what follows (`nodeType`, `endLine`, a fix) says no more.
         let whole = raw.trim_start_matches('{').trim_end_matches('}');
@@ -601,21 +627,26 @@ impl JsonReport {
             }
             None => whole,
         };
-        let level = if severity >= 2 {
+        let level = if problem.severity >= 2 {
             Level::Error
         } else {
             Level::Warning
         };
-        let rule = if rule.is_empty() || rule == "null" {
-            "(no rule: a parsing error)".to_owned()
+        let rule = if problem.rule.is_empty() || problem.rule == "null" {
+            "(no rule: a parsing error)"
         } else {
-            rule
+            &problem.rule
         };
         let header = format!("{}: {}", self.eslint.file, cut(quoted, 400));
-        let place = format!("{}:{at_line}:{at_column}", self.eslint.file);
-        self.eslint
-            .diagnostics
-            .add_placed(line, level, &place, &header, Some(&rule));
+        let place = format!("{}:{}:{}", self.eslint.file, problem.line, problem.column);
+        self.eslint.diagnostics.add_placed(
+            problem.at,
+            level,
+            &place,
+            &header,
+            &problem.message,
+            Some(rule),
+        );
     }
 
     /// A container closed at `depth`: a file of ESLint's, a test or file of jest's, a
@@ -782,9 +813,6 @@ impl JsonReport {
         if n != 2 + p.base || !(p.base == 0 || self.stack[0].key == b"messages") {
             return;
         }
-        if p.message_at == 0 {
-            p.message_at = self.line + 1;
-        }
         match key.as_slice() {
             b"type" => p.kind = text(value),
             b"symbol" => p.symbol = text(value),
@@ -803,7 +831,6 @@ impl JsonReport {
         let p = &mut self.pylint;
         // Another array of objects with a `type` first (events, tokens…) is no pylint report.
         if p.symbol.is_empty() {
-            p.message_at = 0;
             return;
         }
         let place = format!("{}:{}:{}", p.path, p.at.0, p.at.1);
@@ -929,8 +956,11 @@ impl JsonReport {
         }
         let key = self.key().to_vec();
         let key = key.as_slice();
-        let in_message = self.stack[4].key == b"message";
-        let first_location = self.stack[4].key == b"locations" && self.stack[5].index == 0;
+        let in_message = n == 6 && self.stack[4].key == b"message";
+        // `locations[0]…`, however the report nests its values (`"locations": 5` is no
+        // location).
+        let first_location =
+            n == 9 && self.stack[4].key == b"locations" && self.stack[5].index == 0;
         let under = self.stack.get(7).map(|f| f.key.clone()).unwrap_or_default();
         let s = &mut self.sarif;
         match n {
@@ -953,9 +983,6 @@ impl JsonReport {
                 }
             }
             _ => {}
-        }
-        if n == 5 && s.result_at == 0 {
-            s.result_at = self.line + 1;
         }
     }
 
@@ -1020,7 +1047,7 @@ impl JsonReport {
             line.push_str(&format!(", {}", plural(d.notes, "note", "notes")));
         }
         line.push(')');
-        if let Some(files) = d.files.distinct() {
+        if let Some(files) = d.files.distinct().filter(|&f| f > 0) {
             line.push_str(&format!(" in {}", plural(files as u64, "file", "files")));
         }
         if let Some(codes) = d.codes.render() {
