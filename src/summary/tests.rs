@@ -7725,3 +7725,46 @@ fn an_asan_report_says_the_access_and_the_region() {
     );
     assert!(!all.contains(" at pc 0x"), "{all}");
 }
+
+/// `cargo test -- --nocapture` prints each panic as its test runs, before the test's `FAILED`
+/// line and with no `---- NAME stdout ----` section after: the panic is the failure's detail.
+/// Tests run side by side, so two panics may come before either verdict; a doc test's panic
+/// (thread `main`, on its stderr) belongs to the doc test whose verdict follows it. A
+/// pretty_assertions diff is shown by its changed lines (hex, corpus 13).
+#[test]
+fn panics_printed_as_tests_ran_are_their_failures_detail() {
+    let all = failures_within(&corpus13("cargo-test-nocapture-hex.txt"), u64::MAX);
+    let flat = flat(&all);
+    for expected in [
+        "test test::test_decode ... FAILED: panicked at src/lib.rs:445:9: assertion failed: \
+         `(left == right)` · Diff < left / right > : · <        110, · >        111,",
+        "test test::test_decode_to_slice ... FAILED: panicked at src/lib.rs:422:9: assertion \
+         failed: `(left == right)` · Diff < left / right > : · <    106, · >    107,",
+        "test src/lib.rs - FromHex (line 153) ... FAILED: panicked at src/lib.rs:12:1: assertion \
+         `left == right` failed · left: \"Hello world!\" · right: \"Hekkn wnrkd!\"",
+    ] {
+        assert!(flat.contains(expected), "{expected}\n{flat}");
+    }
+}
+
+/// A test that panics and passes (`#[should_panic]`) under `--nocapture` lends its panic to no
+/// failure, and a panic no verdict follows is nobody's detail.
+#[test]
+fn a_panic_whose_test_passed_is_no_failure_s_detail() {
+    let out = "running 2 tests\n\
+               thread 'a::expected' (7) panicked at src/a.rs:3:5:\n\
+               boom as planned\n\
+               test a::expected - should panic ... ok\n\
+               thread 'a::broken' (8) panicked at src/a.rs:9:5:\n\
+               index out of bounds\n\
+               test a::broken ... FAILED\n\
+               \n\
+               failures:\n    a::broken\n\n\
+               test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+    let flat = flat(&failures_within(out.as_bytes(), u64::MAX));
+    assert!(
+        flat.contains("test a::broken ... FAILED: panicked at src/a.rs:9:5: index out of bounds"),
+        "{flat}"
+    );
+    assert!(!flat.contains("boom"), "{flat}");
+}

@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names, where_they_differ};
+use super::names::{Failure, Failures, Names, where_they_differ};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -40,12 +40,14 @@ pub(crate) struct Libtest {
     stopped_binary: Option<String>,
     stopped_by: Option<String>,
     overflowed: Option<String>,
-    /// The `---- NAME stdout ----` section being read: its test and whether a panic was seen.
-    section: Option<(String, bool)>,
-    /// A panic's `left:` value, until its `right:` says where they differ.
-    left: Option<String>,
-    /// The section's `stack backtrace:` was seen.
-    trace: bool,
+    /// The `---- NAME stdout ----` section being read: its test, and how far it is read.
+    section: Option<(String, Reading)>,
+    /// A panic printed as its test ran (`-- --nocapture`, a doc test's stderr), outside any
+    /// section: its detail, read until its panic is told, kept until its test's verdict.
+    loose: Option<(Failure, Reading)>,
+    /// Panics told, whose tests have no verdict yet (tests run side by side: both panic
+    /// before either `FAILED` line), the latest last.
+    pending: Vec<Failure>,
     /// The sections being read are of tests that passed (`--show-output`'s `successes:`).
     successes: bool,
     /// The runner's lines that said a test failed other than as `test NAME ... FAILED`
@@ -61,6 +63,21 @@ pub(crate) struct Libtest {
 
 /// Runner's lines kept in [`Libtest::said_otherwise`].
 const SAID_OTHERWISE: usize = 64;
+/// Panics kept in [`Libtest::pending`].
+const PENDING: usize = 32;
+
+/// How far a failure's output is read: whether its panic was seen, a `left:` value waiting for
+/// its `right:`, and whether its `stack backtrace:` began (the frames say where, as the panic
+/// did: what follows is not read).
+#[derive(Debug, Default)]
+struct Reading {
+    panicked: bool,
+    left: Option<String>,
+    trace: bool,
+    /// In pretty_assertions' diff (`Diff < left / right > :`), whose changed lines start
+    /// with `<` (left) or `>` (right), its other lines alike on both sides.
+    diff: bool,
+}
 
 /// quickcheck's verdict, after the tries it shrank.
 const QUICKCHECK_VERDICT: &str = "[quickcheck] TEST FAILED";
@@ -120,6 +137,8 @@ impl Shape for Libtest {
     fn line(&mut self, number: u64, text: &str) {
         if self.section.is_some() {
             self.section_line(number, text);
+        } else {
+            self.loose_line(number, text);
         }
         if let Some(name) = text.strip_suffix(" --- FAILED")
             && !name.is_empty()
@@ -148,7 +167,7 @@ impl Shape for Libtest {
                     .strip_prefix("---- ")
                     .and_then(|r| r.strip_suffix(" stdout ----"))
                 {
-                    self.section = Some((name.to_owned(), false));
+                    self.section = Some((name.to_owned(), Reading::default()));
                     // A failure past the first ones kept was dropped when its `FAILED` line
                     // came, its detail unknown: here is its detail, which may be new.
                     let dropped = self.failures.iter().count() < self.failures.total as usize;
@@ -299,7 +318,11 @@ impl Shape for Libtest {
             + self.binary.capacity()
             + self.failed_targets.approx_heap()
             + self.closing_error.as_ref().map_or(0, String::capacity)
-            + self.left.as_ref().map_or(0, String::capacity)
+            + self
+                .pending
+                .iter()
+                .map(|f| f.name.capacity() + 64)
+                .sum::<usize>()
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)
             + self.open_binary.capacity()
@@ -308,95 +331,14 @@ impl Shape for Libtest {
     }
 }
 
-impl Libtest {
-    /// The test `name` failed, as the runner's line `said` says.
-    fn fail(&mut self, number: u64, name: &str, said: &str) {
-        if self.failures.named(name).is_none() {
-            self.failures.push_said(number, name, said);
-            if said
-                .strip_prefix("test ")
-                .and_then(|s| s.strip_suffix(" ... FAILED"))
-                != Some(name)
-                && self.said_otherwise.len() < SAID_OTHERWISE
-            {
-                self.said_otherwise.push((name.to_owned(), said.to_owned()));
-            }
-        }
-    }
-
-    /// `running N tests`, `test result: …`, `test NAME ... FAILED`, `thread '…' has
-    /// overflowed its stack`, `failures:`.
-    fn status_line(&mut self, number: u64, text: &str) {
-        if let Some(rest) = text.strip_prefix("running ") {
-            if let Some(n) = rest
-                .strip_suffix(" tests")
-                .or_else(|| rest.strip_suffix(" test"))
-                && let Ok(n) = n.parse::<u64>()
-            {
-                self.close_open();
-                self.successes = false;
-                self.suites += 1;
-                self.open = Some((n, 0));
-                self.open_binary.clone_from(&self.binary);
-            }
-        } else if let Some(rest) = text.strip_prefix("test result: ") {
-            self.result(rest);
-        } else if let Some(rest) = text.strip_prefix("test ") {
-            if let Some((name, outcome)) = rest.split_once(" ... ") {
-                let name = name.strip_suffix(" - should panic").unwrap_or(name);
-                if outcome == "FAILED" {
-                    self.fail(number, name, text);
-                } else if outcome == "ok"
-                    && let Some((_, ok)) = &mut self.open
-                {
-                    *ok += 1;
-                }
-            }
-        } else if let Some(rest) = text.strip_prefix("thread '")
-            && let Some((name, tail)) = rest.split_once('\'')
-            && tail.ends_with(" has overflowed its stack")
-            && self.overflowed.is_none()
-        {
-            self.overflowed = Some(name.to_owned());
-        } else if text == "failures:" || text == "successes:" {
-            self.end_section();
-            self.successes = text == "successes:";
-        }
-    }
-
-    /// cargo's `process didn't exit successfully: `…` (signal: 6, SIGABRT: process abort
-    /// signal)` after a binary that stopped.
-    fn exit_line(&mut self, text: &str) {
-        if self.stopped_by.is_none()
-            && self.open.is_some()
-            && let Some((_, how)) = text.rsplit_once("` (")
-            && let Some(how) = how.strip_suffix(')')
-            && how.starts_with("signal: ")
-        {
-            self.stopped_by = Some(cut(how, 80));
-        }
-    }
-
-    /// A line of a `---- NAME stdout ----` section: the first panic and the lines after it,
-    /// else the first line that says something.
-    fn section_line(&mut self, number: u64, text: &str) {
-        let Some((name, panicked)) = &mut self.section else {
-            return;
-        };
-        let t = text.trim();
-        // The next section (`---- NAME stdout ----`), not snapbox's `---- expected: …` line.
-        if t == "failures:" || (text.starts_with("---- ") && text.ends_with(" ----")) {
-            self.end_section();
-            return;
-        }
+impl Reading {
+    /// A line of a failure's output: the first panic and the lines after it, else the first
+    /// line that says something.
+    fn read(&mut self, failure: &mut Failure, number: u64, t: &str) {
         if t.starts_with("stack backtrace:") {
-            // The frames say where, as the panic did: the rest of the section is not read.
             self.trace = true;
         }
-        if self.trace
-            && t.starts_with("expected substring: ")
-            && let Some(failure) = self.failures.named(name)
-        {
+        if self.trace && t.starts_with("expected substring: ") {
             // A `should_panic` test's panic, the wrong one: what it expected follows the
             // frames.
             failure.add_detail(t);
@@ -410,20 +352,17 @@ impl Libtest {
         {
             return;
         }
-        let Some(failure) = self.failures.named(name) else {
-            return;
-        };
         if let Some(at) = t.find(" panicked at ")
             && t.starts_with("thread '")
         {
-            if *panicked {
+            if self.panicked {
                 return;
             }
-            *panicked = true;
+            self.panicked = true;
             failure.detail.clear();
             failure.line = number;
             failure.add_detail(&from_registry(&t[at + 1..]));
-        } else if *panicked {
+        } else if self.panicked {
             if t.starts_with("left:") && self.left.is_none() && failure.detail.len() < 3 {
                 self.left = Some(cut(t, LEFT_KEPT));
                 return;
@@ -457,6 +396,15 @@ impl Libtest {
                     failure.add_detail(t);
                 }
                 None if is_failing_input(t) => failure.add_essential_detail(t),
+                None if t.starts_with("Diff < left / right >") => {
+                    self.diff = true;
+                    failure.add_detail(t);
+                }
+                None if self.diff => {
+                    if t.starts_with(['<', '>']) {
+                        failure.add_detail(t);
+                    }
+                }
                 None => match numbered_diff_line(t) {
                     // A snapshot's diff: its changed lines, not its context and headings.
                     Some(Some(changed)) => {
@@ -481,14 +429,174 @@ impl Libtest {
         }
     }
 
-    /// The section is over: a `left:` without its `right:` is detail as it is.
-    fn end_section(&mut self) {
-        self.trace = false;
-        if let (Some(left), Some((name, _))) = (self.left.take(), self.section.take())
-            && let Some(failure) = self.failures.named(&name)
-        {
+    /// The output is over: a `left:` without its `right:` is detail as it is.
+    fn end(&mut self, failure: &mut Failure) {
+        if let Some(left) = self.left.take() {
             failure.add_detail(&left);
         }
+    }
+}
+
+impl Libtest {
+    /// The test `name` failed, as the runner's line `said` says.
+    fn fail(&mut self, number: u64, name: &str, said: &str) {
+        if self.failures.named(name).is_none() {
+            self.failures.push_said(number, name, said);
+            if let Some(panic) = self.take_pending(name)
+                && let Some(failure) = self.failures.current()
+            {
+                // Its panic, printed as it ran: where it is told, and what it says.
+                failure.line = panic.line;
+                failure.detail = panic.detail;
+                failure.message_form = panic.message_form;
+            }
+            if said
+                .strip_prefix("test ")
+                .and_then(|s| s.strip_suffix(" ... FAILED"))
+                != Some(name)
+                && self.said_otherwise.len() < SAID_OTHERWISE
+            {
+                self.said_otherwise.push((name.to_owned(), said.to_owned()));
+            }
+        }
+    }
+
+    /// `running N tests`, `test result: …`, `test NAME ... FAILED`, `thread '…' has
+    /// overflowed its stack`, `failures:`.
+    fn status_line(&mut self, number: u64, text: &str) {
+        if let Some(rest) = text.strip_prefix("running ") {
+            if let Some(n) = rest
+                .strip_suffix(" tests")
+                .or_else(|| rest.strip_suffix(" test"))
+                && let Ok(n) = n.parse::<u64>()
+            {
+                self.close_open();
+                self.end_loose();
+                self.pending.clear();
+                self.successes = false;
+                self.suites += 1;
+                self.open = Some((n, 0));
+                self.open_binary.clone_from(&self.binary);
+            }
+        } else if let Some(rest) = text.strip_prefix("test result: ") {
+            self.result(rest);
+        } else if let Some(rest) = text.strip_prefix("test ") {
+            if let Some((name, outcome)) = rest.split_once(" ... ") {
+                let name = name.strip_suffix(" - should panic").unwrap_or(name);
+                if outcome == "FAILED" {
+                    self.fail(number, name, text);
+                } else if outcome == "ok" {
+                    // A test that panicked and passed (`should_panic`).
+                    self.take_pending(name);
+                    if let Some((_, ok)) = &mut self.open {
+                        *ok += 1;
+                    }
+                }
+            }
+        } else if let Some(rest) = text.strip_prefix("thread '")
+            && let Some((name, tail)) = rest.split_once('\'')
+            && tail.ends_with(" has overflowed its stack")
+            && self.overflowed.is_none()
+        {
+            self.overflowed = Some(name.to_owned());
+        } else if text == "failures:" || text == "successes:" {
+            self.end_section();
+            self.successes = text == "successes:";
+        }
+    }
+
+    /// cargo's `process didn't exit successfully: `…` (signal: 6, SIGABRT: process abort
+    /// signal)` after a binary that stopped.
+    fn exit_line(&mut self, text: &str) {
+        if self.stopped_by.is_none()
+            && self.open.is_some()
+            && let Some((_, how)) = text.rsplit_once("` (")
+            && let Some(how) = how.strip_suffix(')')
+            && how.starts_with("signal: ")
+        {
+            self.stopped_by = Some(cut(how, 80));
+        }
+    }
+
+    /// A line of a `---- NAME stdout ----` section.
+    fn section_line(&mut self, number: u64, text: &str) {
+        let Some((name, reading)) = &mut self.section else {
+            return;
+        };
+        // The next section (`---- NAME stdout ----`), not snapbox's `---- expected: …` line.
+        if text.trim() == "failures:" || (text.starts_with("---- ") && text.ends_with(" ----")) {
+            self.end_section();
+            return;
+        }
+        if let Some(failure) = self.failures.named(name) {
+            reading.read(failure, number, text.trim());
+        }
+    }
+
+    /// The section is over: a `left:` without its `right:` is detail as it is.
+    fn end_section(&mut self) {
+        if let Some((name, mut reading)) = self.section.take()
+            && let Some(failure) = self.failures.named(&name)
+        {
+            reading.end(failure);
+        }
+    }
+
+    /// A line outside the sections: a panic printed as its test ran starts a loose failure,
+    /// read until the panic is told (its frames, a note, the runner's next line).
+    fn loose_line(&mut self, number: u64, text: &str) {
+        let panic = text.starts_with("thread '") && text.contains(" panicked at ");
+        let told = panic
+            || self.loose.is_some()
+                && (text.starts_with("stack backtrace:")
+                    || text.starts_with("note: ")
+                    || text.starts_with("test ")
+                    || text.starts_with("running ")
+                    || text.starts_with("failures:")
+                    || text.starts_with("successes:")
+                    || text.starts_with("---- ")
+                    || text.starts_with("error: "));
+        if told {
+            self.end_loose();
+        }
+        if panic && self.open.is_some() {
+            let name = text["thread '".len()..]
+                .split('\'')
+                .next()
+                .unwrap_or_default();
+            let failure = Failure {
+                name: name.to_owned(),
+                line: number,
+                ..Failure::default()
+            };
+            self.loose = Some((failure, Reading::default()));
+        }
+        if let Some((failure, reading)) = &mut self.loose {
+            reading.read(failure, number, text.trim());
+        }
+    }
+
+    /// The loose panic is told: it waits for its test's verdict.
+    fn end_loose(&mut self) {
+        if let Some((mut failure, mut reading)) = self.loose.take() {
+            reading.end(&mut failure);
+            if self.pending.len() == PENDING {
+                self.pending.remove(0);
+            }
+            self.pending.push(failure);
+        }
+    }
+
+    /// The panic told before `name`'s verdict: its own, or in a doc test (whose thread is
+    /// `main`) the last one.
+    fn take_pending(&mut self, name: &str) -> Option<Failure> {
+        self.end_loose();
+        let doc_test = name.contains(" - ") && name.ends_with(')');
+        let at = self
+            .pending
+            .iter()
+            .rposition(|f| f.name == name || (doc_test && f.name == "main"))?;
+        Some(self.pending.remove(at))
     }
 
     fn close_open(&mut self) {
