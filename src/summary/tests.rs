@@ -3602,25 +3602,40 @@ fn cmake_and_configure_errors_of_real_runs() {
 }
 
 /// A cargo build whose dependency's build script failed has no located diagnostic: the script
-/// is listed with its exit status, where it panicked and what it said (`more/README.md`, and
-/// corpus 8's cpal build).
+/// is listed by cargo's own line, with its exit status, where it panicked and what it said
+/// (`more/README.md`, and corpus 8's cpal build); a build script that ran a compiler says the
+/// compiler's errors it passed on (`cargo:warning=…: Error: …`) and cc's own error (blake3,
+/// corpus 15).
 #[test]
 fn failed_build_scripts_of_real_builds() {
-    for (bytes, wanted) in [
+    for (bytes, said, wanted) in [
         (
             fixture("more", "cargo-build-libudev-sys.txt"),
-            "libudev-sys v0.1.4: exit status: 101 · thread 'main' (30911) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/libudev-sys-0.1.4/build.rs:38:41: · called `Result::unwrap()` on an `Err` value: \"\\npkg-config exited with status code 1",
+            "error: failed to run custom build command for `libudev-sys v0.1.4`",
+            "exit status: 101 · thread 'main' (30911) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/libudev-sys-0.1.4/build.rs:38:41: · called `Result::unwrap()` on an `Err` value: \"\\npkg-config exited with status code 1",
         ),
         (
             fixture("corpus8", "cargo-build-cpal.txt"),
-            "alsa-sys v0.3.1: exit status: 101 · thread 'main' (7136) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/alsa-sys-0.3.1/build.rs:13:18: · `PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=\"1\" PKG_CONFIG_ALLOW_SYSTEM_LIBS=\"1\" \"pkg-config\" \"--libs\" \"--cflags\" \"alsa\"` did not exit successfully: exit status: 1 · error: could not find system library 'alsa' required by the 'alsa-sys' crate",
+            "error: failed to run custom build command for `alsa-sys v0.3.1`",
+            "exit status: 101 · thread 'main' (7136) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/alsa-sys-0.3.1/build.rs:13:18: · `PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=\"1\" PKG_CONFIG_ALLOW_SYSTEM_LIBS=\"1\" \"pkg-config\" \"--libs\" \"--cflags\" \"alsa\"` did not exit successfully: exit status: 1 · error: could not find system library 'alsa' required by the 'alsa-sys' crate",
+        ),
+        (
+            corpus15("cargo-build-vv-blake3.txt"),
+            "error: failed to run custom build command for `blake3 v1.5.4 (/home/dev/blake3-1.5.4)`",
+            "exit status: 1 · c/blake3_sse2_x86-64_unix.S:49: Error: unsupported instruction \
+             `pshufd' · c/blake3_sse2_x86-64_unix.S:68: Error: bad expression · error occurred in \
+             cc-rs: command did not execute successfully (status code exit status: 1): \"cc\"",
         ),
     ] {
         let r = report(&bytes);
         assert_eq!(rendered(&r, "cargo:"), "cargo: 1 build script failed");
         let all = failures_within(&bytes, u64::MAX);
         assert_eq!(all[0], "[ctxoff] build scripts that failed (1):");
-        assert!(all[1].contains(wanted), "{wanted} in {all:#?}");
+        let shown = flat(&all[1..2]);
+        assert!(
+            shown.starts_with(&format!("{said}: {wanted}")),
+            "{said}: {wanted}\nin {shown}"
+        );
     }
 }
 
@@ -6491,6 +6506,10 @@ fn corpus13(name: &str) -> Vec<u8> {
 
 fn corpus14(name: &str) -> Vec<u8> {
     fixture("corpus14", name)
+}
+
+fn corpus15(name: &str) -> Vec<u8> {
+    fixture("corpus15", name)
 }
 
 /// `go test -json` is go test's own output in events: each failing test is named by its

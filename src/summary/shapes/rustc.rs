@@ -117,7 +117,8 @@ impl Shape for Rustc {
         if level == Level::Error
             && let Some(script) = message.strip_prefix("failed to run custom build command for ")
         {
-            self.build_scripts.push(number, script.trim_matches('`'));
+            self.build_scripts
+                .push_said(number, script.trim_matches('`'), text.trim_end());
             self.in_build_script = Some(0);
             return;
         }
@@ -250,9 +251,17 @@ impl Rustc {
         } else if t.starts_with("thread '") && t.contains(" panicked at ") {
             failure.add_detail(t);
             *panic_lines = PANIC_LINES;
-        } else if t.starts_with("error: ") || t.starts_with("error[") {
+        } else if t.starts_with("error: ")
+            || t.starts_with("error[")
+            || t.starts_with("error occurred in cc-rs: ")
+        {
             *panic_lines = 0;
             failure.add_essential_detail(t);
+        } else if let Some(warning) = t.strip_prefix("cargo:warning=")
+            && (warning.contains("error:") || warning.contains("Error:"))
+        {
+            // What the tools it ran said (a compiler's, an assembler's errors).
+            failure.add_detail(warning);
         } else if *panic_lines > 0 {
             if t.is_empty() || t.starts_with("note: ") || t.starts_with("stack backtrace:") {
                 *panic_lines = 0;
