@@ -7788,3 +7788,24 @@ fn a_panic_whose_test_passed_is_no_failure_s_detail() {
     );
     assert!(!flat.contains("boom"), "{flat}");
 }
+
+/// nyc, c8 and jest say each measure below its threshold on a line of its own: each is said,
+/// not only the last (multer, corpus 15).
+#[test]
+fn each_coverage_threshold_not_met_is_said() {
+    let r = report(&corpus15("nyc-check-coverage-multer.txt"));
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains(
+            "ERROR: Coverage for lines (91.43%) does not meet global threshold (95%)\n\
+             ERROR: Coverage for functions (91.66%) does not meet global threshold (95%)\n\
+             ERROR: Coverage for branches (82.44%) does not meet global threshold (90%)\n\
+             ERROR: Coverage for statements (89.81%) does not meet global threshold (95%)"
+        ),
+        "{lines}"
+    );
+    assert_eq!(
+        fact(&r, "coverage")["thresholds"].as_array().map(Vec::len),
+        Some(4)
+    );
+}

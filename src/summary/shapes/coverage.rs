@@ -93,10 +93,14 @@ pub(crate) struct Coverage {
     /// The last table read to its end.
     last: Option<Table>,
     tables: u64,
-    /// The last line saying a required minimum was not reached (pytest-cov's closing one is
-    /// the most exact).
-    threshold: Option<(u64, String)>,
+    /// The lines saying a required minimum was not reached, the last of each measure (nyc's
+    /// one per measure: lines, branches…; pytest-cov's closing one, the most exact, of the
+    /// total): measure, line, text.
+    thresholds: Vec<(String, u64, String)>,
 }
+
+/// Measures whose minimum not reached is told (istanbul has four).
+const THRESHOLDS: usize = 8;
 
 impl Shape for Coverage {
     fn line(&mut self, number: u64, text: &str) {
@@ -119,7 +123,17 @@ impl Shape for Coverage {
         {
             self.reading = Some(Table::new(Tool::Istanbul, text));
         } else if is_threshold(text) {
-            self.threshold = Some((number, cut(text.trim(), ROW_CHARS)));
+            // `Coverage for lines (85.5%)`, `coverage threshold for lines (90%)`: its measure.
+            let measure = text
+                .split_once(" for ")
+                .and_then(|(_, rest)| rest.split_once(" ("))
+                .map_or("", |(measure, _)| measure);
+            let said = (measure.to_owned(), number, cut(text.trim(), ROW_CHARS));
+            match self.thresholds.iter().position(|(m, ..)| m == measure) {
+                Some(at) => self.thresholds[at] = said,
+                None if self.thresholds.len() < THRESHOLDS => self.thresholds.push(said),
+                None => {}
+            }
         }
     }
 
@@ -146,16 +160,16 @@ impl Shape for Coverage {
         if self.tables > 1 {
             line.push_str(&format!(" (the last of {} tables)", thousands(self.tables)));
         }
-        if self.threshold.is_some() {
+        if !self.thresholds.is_empty() {
             line.push_str("; required minimum not reached");
         }
         // A table of nothing but 100% says no more than its count.
         let mut quoted = Vec::new();
-        if table.below > 0 || self.threshold.is_some() {
+        if table.below > 0 || !self.thresholds.is_empty() {
             quoted.push(table.header.clone());
             quoted.extend(table.total.iter().map(|r| r.text.clone()));
             quoted.extend(table.lowest.iter().map(|r| r.text.clone()));
-            quoted.extend(self.threshold.iter().map(|(_, t)| t.clone()));
+            quoted.extend(self.thresholds.iter().map(|(.., t)| t.clone()));
         }
         let row = |r: &Row| json!({"line": r.line, "text": r.text, "percent": r.percent, "lowest": r.lowest});
         let json = json!({
@@ -167,9 +181,14 @@ impl Shape for Coverage {
             "total": table.total.as_ref().map_or(Value::Null, row),
             "lowest": table.lowest.iter().map(row).collect::<Vec<_>>(),
             "threshold": self
-                .threshold
-                .as_ref()
-                .map_or(Value::Null, |(l, t)| json!({"line": l, "text": t})),
+                .thresholds
+                .last()
+                .map_or(Value::Null, |(_, l, t)| json!({"line": l, "text": t})),
+            "thresholds": self
+                .thresholds
+                .iter()
+                .map(|(m, l, t)| json!({"measure": m, "line": l, "text": t}))
+                .collect::<Vec<_>>(),
         });
         Some(Fact::new("coverage", vec![line], json).quoting(quoted))
     }
@@ -183,7 +202,11 @@ impl Shape for Coverage {
         };
         self.reading.as_ref().map_or(0, table)
             + self.last.as_ref().map_or(0, table)
-            + self.threshold.as_ref().map_or(0, |(_, t)| t.capacity())
+            + self
+                .thresholds
+                .iter()
+                .map(|(m, _, t)| m.capacity() + t.capacity())
+                .sum::<usize>()
     }
 }
 
