@@ -7809,3 +7809,19 @@ fn each_coverage_threshold_not_met_is_said() {
         Some(4)
     );
 }
+
+/// Node's test runner writes TAP to a file: a failure's YAML says the values compared as
+/// printed (`expected: 'a'`, `actual: 'a1'`, a string's quotes kept), even when the message
+/// holds the same letters (`text/a, a`), and the test's own frame after the helper's (mime,
+/// corpus 15).
+#[test]
+fn node_tap_failures_say_their_values_as_printed() {
+    let all = flat(&failures_within(
+        &corpus15("npm-test-node-test-mime.txt"),
+        u64::MAX,
+    ));
+    let expected = "not ok 2 - new constructor(): new constructor(): text/a, a · expected: 'a' · \
+                    actual: 'a1' · at file:///home/dev/mime/test/test_util.js:15:12, from \
+                    file:///home/dev/mime/test/mime.test.js:29:5";
+    assert!(all.contains(expected), "{expected}\n{all}");
+}

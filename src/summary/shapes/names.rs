@@ -274,6 +274,11 @@ pub(crate) fn relative<'a>(text: &'a str, root: &str) -> std::borrow::Cow<'a, st
             .is_none_or(|c| c.is_whitespace() || "\"'`([{<=:,".contains(c));
         let (before, after) = rest.split_at(at);
         let under = &after[prefix.len()..];
+        // A path as a URL (`file:///home/dev/proj/test/a.js:4:2`) is a path too.
+        let (before, starts_path) = match before.strip_suffix("file://") {
+            Some(before) if !under.is_empty() => (before, true),
+            _ => (before, starts_path),
+        };
         out.push_str(before);
         // The root itself (`cd /home/dev/proj/`) stays as written.
         if !starts_path || under.is_empty() || under.starts_with(char::is_whitespace) {
@@ -829,6 +834,11 @@ mod tests {
                 "File \"pkg/a.py\", line 3, in f",
             ),
             ("at /home/dev/proj/src/x.js:4:2", "at src/x.js:4:2"),
+            // An ES module's frame names its file by URL.
+            (
+                "at file:///home/dev/proj/test/a.js:15:12, from (file:///home/dev/proj/b.js:2:1)",
+                "at test/a.js:15:12, from (b.js:2:1)",
+            ),
             (
                 "(/home/dev/proj/a.go:1) and /home/dev/proj/b.go:2",
                 "(a.go:1) and b.go:2",

@@ -109,7 +109,8 @@ struct Yaml {
     file: Option<String>,
     /// The first frame of its stack in the project's files.
     frame: Option<String>,
-    /// The frame of the test's own function (tape's `Test.<anonymous>`), when the assertion
+    /// The frame of the test's own function (tape's `Test.<anonymous>`, node's
+    /// `TestContext.<anonymous>`), when the assertion
     /// was made in a helper it called.
     test_frame: Option<String>,
     /// Inside its `stack:`, indented this much.
@@ -645,8 +646,14 @@ impl Yaml {
         } else {
             format!("{key}: {value}")
         };
-        // `'1' == '2'` said the values already.
-        let said = key != "error" && self.detail.first().is_some_and(|e| e.contains(value));
+        // `'1' == '2'` said the values already (as values: `text/a, a` does not say `'a'`).
+        let bare = unquoted(value);
+        let said = key != "error"
+            && self.detail.first().is_some_and(|e| {
+                e.contains(&format!("'{bare}'"))
+                    || e.contains(&format!("\"{bare}\""))
+                    || (bare.len() >= 8 && e.contains(bare))
+            });
         if self.detail.len() < YAML_DETAILS && !said {
             self.detail.push(crate::format::cut_middle(&d, 200));
         }
@@ -766,7 +773,9 @@ impl Tap {
                     if y.frame.is_none() {
                         y.frame = Some(format!("at {at}"));
                     } else if y.test_frame.is_none()
-                        && t.trim_start_matches("at ").starts_with("Test.<anonymous> ")
+                        && ["Test.<anonymous> ", "TestContext.<anonymous> "]
+                            .iter()
+                            .any(|f| t.trim_start_matches("at ").starts_with(f))
                     {
                         y.test_frame = Some(at.to_owned());
                     }
@@ -781,6 +790,8 @@ impl Tap {
         else {
             return true;
         };
+        // A message as text; a value compared as printed (`'1'` is no `1`).
+        let printed = value;
         let value = unquoted(value);
         match key {
             "failureType" if value == "subtestsFailed" => y.subtests = true,
@@ -792,7 +803,14 @@ impl Tap {
                         .unwrap_or("error");
                     y.block = Some((key, indent));
                 } else if !value.is_empty() {
-                    y.add(key, value);
+                    y.add(
+                        key,
+                        if key == "error" || key == "message" {
+                            value
+                        } else {
+                            printed
+                        },
+                    );
                 }
             }
             "location" | "at" if !value.is_empty() => {
