@@ -7789,6 +7789,38 @@ fn a_panic_whose_test_passed_is_no_failure_s_detail() {
     assert!(!flat.contains("boom"), "{flat}");
 }
 
+/// gotestsum's default format: a line per package (`✖  match (66ms)`, `✓`, `∅` without test
+/// files), then a block per failure headed `=== FAIL: PKG TestX (0.00s)` holding the test's
+/// output, and its total `DONE 107 tests, 7 failures in 3.550s`. Each failure is said by its
+/// block's head, its first log line its detail; go's own `--- FAIL` line in the block is not a
+/// second failure; the panic is the detail of the test it ended (glob, corpus 15).
+#[test]
+fn gotestsum_s_blocks_are_its_failures() {
+    let bytes = corpus15("gotestsum-glob.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 7 failed (go test: 2 packages ok, 4 failed, 3 without test files)"
+    );
+    let lines = r.render().join("\n");
+    assert!(
+        lines.contains("\nDONE 107 tests, 7 failures in 3.550s\n"),
+        "{lines}"
+    );
+    let all = flat(&failures_within(&bytes, u64::MAX));
+    for expected in [
+        "=== FAIL: . TestGlob/#31 (0.00s): glob_test.go:166: pattern \"[!a]*\" matching \"this \
+         is a test3\" should be true but got false",
+        "=== FAIL: match TestEveryOfIndex (0.00s): every_of_test.go:39: #1 unexpected index: \
+         exp: 1, act: -1",
+        "=== FAIL: util/runes TestLastIndex (0.00s): panic: runtime error: index out of range \
+         [11] with length 11 [recovered]",
+    ] {
+        assert!(all.contains(expected), "{expected}\n{all}");
+    }
+    assert_eq!(all.matches("TestGlob/#31").count(), 1, "{all}");
+}
+
 /// nyc, c8 and jest say each measure below its threshold on a line of its own: each is said,
 /// not only the last (multer, corpus 15).
 #[test]

@@ -53,6 +53,14 @@ pub(crate) struct GoTest {
     /// next function (whose file line is where it panicked), 4 after a function of the
     /// project's own code past that (whose file line is where in the project).
     trace: u8,
+    /// gotestsum's: the failure whose `=== FAIL: PKG TestX (0.00s)` block is read, and
+    /// whether that block repeats a failure counted before (its `=== Failed` summary after
+    /// go's own output).
+    gotestsum: Option<(String, bool)>,
+    /// gotestsum's `=== Failed` summary came after failures were counted.
+    repeated: bool,
+    /// gotestsum's closing `DONE 107 tests, 3 skipped, 7 failures in 3.550s`.
+    done: Option<String>,
 }
 
 /// The log lines of a test still running: its first, and the first it logged elsewhere.
@@ -165,6 +173,15 @@ impl Shape for GoTest {
             }
             self.end_more();
         }
+        if let Some((_, repeats)) = &self.gotestsum
+            && (*repeats || text.trim_start().starts_with("--- "))
+            && !text.starts_with("=== ")
+            && !text.starts_with("DONE ")
+        {
+            // A repeated block says nothing new; in a block, go's own `--- FAIL` line is the
+            // block's failure again.
+            return;
+        }
         match bytes.first() {
             Some(b' ' | b'-') => {
                 let indent = text.len() - text.trim_start_matches(' ').len();
@@ -175,6 +192,7 @@ impl Shape for GoTest {
                     self.log(number, indent, log);
                 }
             }
+            Some(b'=') if self.gotestsum_line(number, text) => {}
             Some(b'=') => {
                 if let Some(rest) = ["=== RUN ", "=== CONT ", "=== NAME "]
                     .iter()
@@ -202,6 +220,21 @@ impl Shape for GoTest {
                 }
             }
             Some(b'\t') => self.frame_file(text),
+            // gotestsum's package lines: `✖  pkg (10ms)`, `✓  pkg (1.2s)`, `∅  pkg`.
+            Some(0xE2) => {
+                if let Some(package) = text.strip_prefix("✖  ") {
+                    let package = package.split(" (").next().unwrap_or(package);
+                    self.packages_failed.push(package.trim_end());
+                } else if text.starts_with("✓  ") {
+                    self.packages_ok += 1;
+                } else if text.starts_with("∅  ") {
+                    self.packages_without_tests += 1;
+                }
+            }
+            Some(b'D') if text.starts_with("DONE ") && text.contains(" tests") => {
+                self.gotestsum = None;
+                self.done = Some(cut(text.trim_end(), 200));
+            }
             _ => {}
         }
     }
@@ -278,11 +311,18 @@ impl Shape for GoTest {
         let failing =
             self.failed > 0 || self.packages_failed.total > 0 || !self.failures.is_empty();
         let failures = self.failures.take_as("failed (sub)tests");
+        // gotestsum's total, as it printed it, and its failures' blocks to search for.
+        let hint = if self.done.is_some() {
+            "'^=== FAIL|^panic:|_test\\.go:\\d+:' -A 2"
+        } else {
+            "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"
+        };
+        let quoted = self.done.take().into_iter().chain(verdicts).collect();
         Some(
             Fact::new("go test", lines, json)
-                .quoting(verdicts)
+                .quoting(quoted)
                 .failures(failures)
-                .hint_if_failed(failing, "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"),
+                .hint_if_failed(failing, hint),
         )
     }
 
@@ -326,6 +366,36 @@ impl Shape for GoTest {
 const TOP_SHOWN: usize = NAMES_KEPT;
 
 impl GoTest {
+    /// gotestsum's summary: `=== Failed` (or `=== Skipped`, `=== Errors`), then a block for
+    /// each failure, headed `=== FAIL: PKG TestX (0.00s)` (a subtest's before its parent's),
+    /// holding the test's output. Returns whether the line was one of these.
+    fn gotestsum_line(&mut self, number: u64, text: &str) -> bool {
+        if matches!(text, "=== Failed" | "=== Skipped" | "=== Errors") {
+            self.end_more();
+            self.gotestsum = None;
+            self.repeated |= text == "=== Failed" && self.failed > 0;
+            return true;
+        }
+        let Some((_package, rest)) = text
+            .strip_prefix("=== FAIL: ")
+            .and_then(|r| r.split_once(' '))
+        else {
+            self.gotestsum = None;
+            return false;
+        };
+        self.end_more();
+        let name = rest.split(" (").next().unwrap_or(rest).to_owned();
+        if !self.repeated {
+            self.running.clear();
+            self.result(number, 0, &format!("FAIL: {rest}"));
+            if self.failures.current().is_some_and(|f| f.name == name) {
+                self.failures.say(text.trim_end());
+            }
+        }
+        self.gotestsum = Some((name, self.repeated));
+        true
+    }
+
     /// `--- PASS: TestX (0.00s)`, `--- FAIL: …`, `--- SKIP: …` (after the `--- `).
     fn result(&mut self, number: u64, indent: usize, rest: &str) {
         let Some((status, rest)) = rest.split_once(": ") else {
