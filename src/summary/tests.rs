@@ -7690,8 +7690,9 @@ fn cpplint_s_problems_are_counted_by_category() {
 
 /// pylint's `json2` report (inflect with bugs put in by hand; 3,000 pretty-printed lines): its
 /// messages by type in its own words, its score, and each message as its text report prints
-/// it at the line its object opens on, the error first (the renamed method's `E1101`). An array of objects whose first key is
-/// `type` but which are no pylint messages is no pylint report.
+/// it at the line its object opens on, the error first (the renamed method's `E1101`), then the
+/// first of each warning, refactor and convention (28 kinds). An array of objects whose first
+/// key is `type` but which are no pylint messages is no pylint report.
 #[test]
 fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
     let bytes = corpus14("pylint-json2-inflect.txt");
@@ -7708,7 +7709,7 @@ fn pylint_s_json_report_says_its_messages_as_its_text_report_does() {
     let all = failures_within(&bytes, u64::MAX).join("\n");
     assert!(
         all.contains(
-            "[ctxoff] first of each kind (8):\n  L2,718 inflect/__init__.py:3697:24: E1101: \
+            "[ctxoff] first of each kind (28):\n  L2,718 inflect/__init__.py:3697:24: E1101: \
              Instance of 'engine' has no 'millfn' member; maybe 'mill_fn'? (no-member)"
         ),
         "{all}"
@@ -7856,4 +7857,28 @@ fn node_tap_failures_say_their_values_as_printed() {
                     actual: 'a1' · at file:///home/dev/mime/test/test_util.js:15:12, from \
                     file:///home/dev/mime/test/mime.test.js:29:5";
     assert!(all.contains(expected), "{expected}\n{all}");
+}
+
+/// ShellCheck's `-f gcc` format: its findings by level as it prints them (its style findings
+/// are notes), labelled as ShellCheck's, and the first of each code listed, notes included,
+/// the rarest first after the warnings (neofetch, corpus 15).
+#[test]
+fn shellcheck_gcc_format_lists_the_first_of_each_code() {
+    let bytes = corpus15("shellcheck-f-gcc-all-neofetch.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "shellcheck:").starts_with("shellcheck: 0 errors, 11 warnings, 922 notes"),
+        "{}",
+        rendered(&r, "shellcheck:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] first of each kind (14):");
+    assert_eq!(all.iter().filter(|l| l.ends_with("[SC2154]")).count(), 1);
+    for line in [
+        "  L356 neofetch:2681:27: note: read without -r will mangle backslashes. [SC2162]",
+        "  L852 neofetch:4765:12: note: Double quote to prevent globbing and word splitting. \
+         [SC2086]",
+    ] {
+        assert!(all.iter().any(|l| l == line), "{line}\n{all:#?}");
+    }
 }

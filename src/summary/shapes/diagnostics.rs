@@ -162,6 +162,12 @@ impl Diagnostics {
         }
     }
 
+    /// From now on, a linter's diagnostics: each of its rule's kind (see
+    /// [`Diagnostics::of_rules`]), its notes of a rule findings of their own.
+    pub(crate) fn as_rules(&mut self) {
+        self.rules = true;
+    }
+
     /// Diagnostics that keep only the first of each code.
     pub(crate) fn firsts_only() -> Diagnostics {
         Diagnostics {
@@ -256,7 +262,11 @@ impl Diagnostics {
             }
             Level::Note => {
                 self.notes += 1;
-                return;
+                // A compiler's note says more of a diagnostic before it; a linter's note of a
+                // rule (ShellCheck's style findings) is a finding of its own.
+                if !(self.rules && code.is_some()) {
+                    return;
+                }
             }
         }
         self.last_kept = None;
@@ -385,7 +395,14 @@ impl Diagnostics {
             .filter(|f| f.level == Level::Warning && listed(&f.code))
             .collect();
         warnings.sort_by_key(|f| (f.count, f.failure.line));
-        for f in warnings {
+        // A linter's notes of a rule last, the rarest first.
+        let mut notes: Vec<&First> = self
+            .firsts
+            .iter()
+            .filter(|f| f.level == Level::Note && listed(&f.code))
+            .collect();
+        notes.sort_by_key(|f| (f.count, f.failure.line));
+        for f in warnings.into_iter().chain(notes) {
             out.push_failure(f.failure.clone());
         }
         out

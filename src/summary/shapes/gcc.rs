@@ -27,6 +27,8 @@ pub(crate) struct Gcc {
     stated: [u64; 2],
     /// The file of the last error or warning.
     last_file: String,
+    /// Diagnostics of ShellCheck's codes (`[SC2086]`: its `-f gcc` format).
+    shellcheck: u64,
 }
 
 impl Shape for Gcc {
@@ -89,6 +91,12 @@ impl Shape for Gcc {
                 .and_then(|m| m.rsplit_once(" ["))
                 .and_then(|(_, code)| check_code(code))
         };
+        if code.is_some_and(is_shellcheck_code) {
+            // ShellCheck's: a finding of its rule whatever its level (its style findings are
+            // notes).
+            self.shellcheck += 1;
+            self.diagnostics.as_rules();
+        }
         self.diagnostics
             .add(number, level, Some(location), message, code);
         if level != Level::Note {
@@ -112,7 +120,13 @@ impl Shape for Gcc {
             d.warnings = d.warnings.max(warnings);
         }
         let d = &self.diagnostics;
-        let tool = if javac { "javac" } else { "gcc/clang" };
+        let tool = if javac {
+            "javac"
+        } else if self.shellcheck * 2 > d.errors + d.warnings + d.notes {
+            "shellcheck"
+        } else {
+            "gcc/clang"
+        };
         (d.errors + d.warnings + d.notes > 0).then(|| {
             Fact::new(
                 "gcc",
@@ -178,7 +192,7 @@ impl Gcc {
 /// `clang-analyzer-unix.Malloc`), or the static analyzer's checker (scan-build's
 /// `core.NullDereference`, `deadcode.DeadStores`).
 fn check_code(brackets: &str) -> Option<&str> {
-    if brackets.starts_with("-W") || is_analyzer_checker(brackets) {
+    if brackets.starts_with("-W") || is_analyzer_checker(brackets) || is_shellcheck_code(brackets) {
         return Some(brackets);
     }
     let check = brackets.split(',').next()?;
@@ -190,6 +204,11 @@ fn check_code(brackets: &str) -> Option<&str> {
     };
     (named(group, b"") && group.bytes().all(|b| b.is_ascii_lowercase()) && named(rest, b"._"))
         .then_some(check)
+}
+
+/// ShellCheck's codes: `SC2086`.
+fn is_shellcheck_code(code: &str) -> bool {
+    code.len() == 6 && code.starts_with("SC") && code[2..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The packages of the clang static analyzer's checkers.
