@@ -7882,3 +7882,66 @@ fn shellcheck_gcc_format_lists_the_first_of_each_code() {
         assert!(all.iter().any(|l| l == line), "{line}\n{all:#?}");
     }
 }
+
+/// A JSON report of no format known by name: the objects that hold a file, a line and a
+/// message are its findings, counted by severity and code as written, the first of each code
+/// said as `file:line:col: severity code: message`. bandit's `code` is the source it flags,
+/// not its code (babel, corpus 15); mypy writes a finding a line (JSON Lines); pyright's
+/// zero-based range is said from one (rsa, corpus 14).
+#[test]
+fn findings_of_a_json_report_are_counted_and_said_in_the_usual_form() {
+    let bandit = corpus15("bandit-json-babel.txt");
+    let r = report(&bandit);
+    assert_eq!(
+        rendered(&r, "findings"),
+        "findings (JSON report): 33 in 12 files; by severity: 28 LOW, 5 MEDIUM; by code: \
+         B101 ×18, B105 ×5, B301 ×3, B403 ×2, B404 ×1 +4 more"
+    );
+    let all = failures_within(&bandit, u64::MAX);
+    assert!(
+        all.contains(
+            &"  L737 babel/messages/frontend.py:960:22: MEDIUM B306: Use of insecure and \
+              deprecated function (mktemp)."
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
+    let mypy = corpus14("mypy-json-strict-rsa.txt");
+    assert!(
+        rendered(&report(&mypy), "findings")
+            .starts_with("findings (JSON report): 27 in 7 files; by severity: 27 error;")
+    );
+    let all = failures_within(&mypy, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L1 rsa/asn1.py:20:0: error import-untyped: Library stubs not installed for \
+         \"pyasn1.type\""
+    );
+    let all = failures_within(&corpus14("pyright-outputjson-rsa.txt"), u64::MAX);
+    assert!(
+        all[1].starts_with(
+            "  L5 /home/dev/rsa-4.9.1/rsa/cli.py:221:9: error reportIncompatibleMethodOverride:"
+        ),
+        "{all:#?}"
+    );
+}
+
+/// Data with places and no messages holds no findings; a document read in vain for long is
+/// passed over, and so are the documents after it (a large JSON output costs little more).
+#[test]
+fn json_data_is_no_findings_and_is_not_read_to_its_end() {
+    let data = b"[{\"path\": \"src/a.rs\", \"line\": 3}, {\"path\": \"src/b.rs\", \"line\": 4}]\n";
+    assert!(!shapes(&report(data)).contains(&"json findings".to_owned()));
+    let mut big = b"[".to_vec();
+    for i in 0..50_001 {
+        big.extend_from_slice(format!("{{\"id\": {i}}},").as_bytes());
+    }
+    big.extend_from_slice(b"{\"file\": \"a.py\", \"line\": 1, \"message\": \"late\"}]\n");
+    big.extend_from_slice(b"{\"file\": \"b.py\", \"line\": 2, \"message\": \"later\"}\n");
+    assert!(!shapes(&report(&big)).contains(&"json findings".to_owned()));
+    let lines = b"{\"file\": \"a.py\", \"line\": 1, \"message\": \"m\", \"code\": \"X1\"}\n\
+                  {\"file\": \"b.py\", \"line\": 2, \"message\": \"n\", \"code\": \"X2\"}\n";
+    assert!(
+        rendered(&report(lines), "findings").starts_with("findings (JSON report): 2 in 2 files")
+    );
+}

@@ -21,6 +21,7 @@ use serde_json::json;
 
 use super::diagnostics::{Diagnostics, Level, Tally};
 use super::jest::location;
+use super::jsonfindings::Findings;
 use super::names::{Failures, js_test_counts, test_counts};
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
@@ -78,6 +79,8 @@ pub(crate) struct JsonReport {
     lex: Lex,
     line: u64,
     stack: Vec<Frame>,
+    /// Frames closed, for the next ones.
+    spare: Vec<Frame>,
     /// Containers open past `MAX_DEPTH`.
     deep: usize,
     value: Vec<u8>,
@@ -90,6 +93,9 @@ pub(crate) struct JsonReport {
     tests: Tests,
     sarif: Sarif,
     pylint: Pylint,
+    /// The document is of no report known by name: read for findings only.
+    unnamed: bool,
+    findings: Findings,
 }
 
 /// pylint's JSON: `--output-format=json` (an array of messages) or `json2` (`{"messages": […],
@@ -309,7 +315,7 @@ impl Shape for JsonReport {
             Report::Jest | Report::Mocha => self.tests_fact(),
             Report::Sarif => self.sarif_fact(),
             Report::Pylint => self.pylint_fact(),
-            Report::Unknown => None,
+            Report::Unknown => self.findings.fact(),
         }
     }
 
@@ -330,6 +336,7 @@ impl Shape for JsonReport {
             + self.sarif.diagnostics.approx_heap()
             + self.sarif.message.capacity()
             + self.sarif.uri.capacity()
+            + self.findings.approx_heap()
     }
 }
 
@@ -416,10 +423,12 @@ impl JsonReport {
             self.eslint.base = 0;
             self.pylint.base = 0;
         }
-        self.stack.clear();
+        self.spare.append(&mut self.stack);
         self.deep = 0;
         self.record = None;
         self.lex = Lex::RestOfLine;
+        self.unnamed = false;
+        self.findings.reset();
     }
 
     fn open(&mut self, object: bool) {
@@ -427,11 +436,20 @@ impl JsonReport {
             self.deep += 1;
             return;
         }
-        self.stack.push(Frame {
-            object,
-            expects_key: object,
-            ..Frame::default()
-        });
+        // Its name in the document: its key, or its array's.
+        let under = match self.stack.as_slice() {
+            [.., named, array] if !array.object => named.key.as_slice(),
+            [.., parent] => parent.key.as_slice(),
+            [] => b"",
+        };
+        self.findings.open(object, under, self.line + 1);
+        // A frame closed before is reused, its key's buffer with it.
+        let mut frame = self.spare.pop().unwrap_or_default();
+        frame.key.clear();
+        frame.object = object;
+        frame.expects_key = object;
+        frame.index = 0;
+        self.stack.push(frame);
         if self.report == Report::Eslint && self.in_eslint_problem() {
             // `[ {file…, "messages": [ {problem} ] } ]`: its bytes are quoted.
             let mut recorded = Vec::with_capacity(256);
@@ -471,11 +489,20 @@ impl JsonReport {
             self.eslint_problem(&recorded);
         }
         self.container_done(depth);
-        self.stack.pop();
+        self.findings.close();
+        if self.unnamed && !self.findings.worth_reading() {
+            // A document of data, read in vain so far: the rest is passed over.
+            self.abandon();
+            return;
+        }
+        if let Some(frame) = self.stack.pop() {
+            self.spare.push(frame);
+        }
         if self.stack.is_empty() {
             if self.report != Report::Unknown {
                 self.ended = true;
             }
+            self.unnamed = false;
             self.lex = Lex::RestOfLine;
         }
     }
@@ -489,7 +516,7 @@ impl JsonReport {
             let n = self.value.len().min(KEY_BYTES);
             frame.key.extend_from_slice(&self.value[..n]);
             frame.expects_key = false;
-            if self.stack.len() <= 3 && self.report == Report::Unknown {
+            if self.stack.len() <= 3 && self.report == Report::Unknown && !self.unnamed {
                 self.recognise();
             }
             return;
@@ -535,6 +562,13 @@ impl JsonReport {
             {
                 Report::Jest
             }
+            _ if self.findings.worth_reading() => {
+                // Of no report known by name: its findings may be read still.
+                self.unnamed = true;
+                self.eslint.base = 0;
+                self.pylint.base = 0;
+                Report::Unknown
+            }
             _ => {
                 self.abandon();
                 Report::Unknown
@@ -554,7 +588,13 @@ impl JsonReport {
             Report::Mocha => self.mocha_value(&value),
             Report::Sarif => self.sarif_value(&value),
             Report::Pylint => self.pylint_value(&value),
-            Report::Unknown => {}
+            Report::Unknown => {
+                if let Some(frame) = self.stack.last()
+                    && Findings::wants(&frame.key)
+                {
+                    self.findings.value(&frame.key, &decoded(&value));
+                }
+            }
         }
         self.value = value;
     }

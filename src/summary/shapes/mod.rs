@@ -42,6 +42,7 @@ mod install;
 mod jest;
 mod jshint;
 mod json;
+mod jsonfindings;
 mod jsonreport;
 mod junit;
 mod junitxml;
