@@ -68,6 +68,7 @@ mod oxlint;
 mod perlcritic;
 mod php;
 mod phpunit;
+mod pydoc;
 mod pylint;
 mod pyright;
 mod pytest;
@@ -212,6 +213,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<checkbashisms::Checkbashisms>::default(),
         Box::<checkstylexml::CheckstyleXml>::default(),
         Box::<cpplint::Cpplint>::default(),
+        Box::<pydoc::PyDoc>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<radon::Radon>::default(),
         Box::<php::Php>::default(),
