@@ -7945,3 +7945,32 @@ fn json_data_is_no_findings_and_is_not_read_to_its_end() {
         rendered(&report(lines), "findings").starts_with("findings (JSON report): 2 in 2 files")
     );
 }
+
+/// Test::More's subtests print their failures indented, before their parent's `#   Failed
+/// test`, which says only where it is: the parent's detail is its first failed subtest with
+/// what it got and expected. A test script that died under a failure says why (`Can't locate
+/// object method … at t/lib/TestBridge.pm line 352.`, over two lines). prove's report is said
+/// in its words, with each file's counts (YAML::Tiny, corpus 15).
+#[test]
+fn test_more_parents_take_their_first_subtest_s_detail_and_a_death_is_said() {
+    let bytes = corpus15("prove-l-yaml-tiny.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "prove:").contains(
+            "failed files (4): t/10_read.t (Tests: 6 Failed: 2; Failed tests: 1, 3), \
+             t/30_yaml_spec_tml.t (Tests: 3 Failed: 1; Failed test: 1),"
+        ),
+        "{}",
+        rendered(&r, "prove:")
+    );
+    let all = flat(&failures_within(&bytes, u64::MAX));
+    for expected in [
+        "Failed test 'UTF-8 BOM': subtest: Failed test 'YAML::Tiny reads without exception' · \
+         #          got: 'Can't locate object method \"_unquote_double\" via package \
+         \"YAML::Tiny\" · #     expected: '' · #   at t/10_read.t line 63.",
+        "#   at t/30_yaml_spec_tml.t line 32. · Can't locate object method \"_unquote_double\" \
+         via package \"YAML::Tiny\" at t/lib/TestBridge.pm line 352.",
+    ] {
+        assert!(all.contains(expected), "{expected}\n{all}");
+    }
+}

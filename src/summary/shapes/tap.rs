@@ -61,6 +61,14 @@ pub(crate) struct Tap {
     failures: Failures,
     /// Reading the diagnostics of the last failure.
     in_diagnostic: bool,
+    /// Test::More's first failed subtest (indented under its parent, before the parent's own
+    /// `#   Failed test`) since the last failure: its name and what it got and expected, the
+    /// detail of a parent that says only where it is. Whether its diagnostics are being read.
+    subtest: Option<(String, Vec<String>)>,
+    in_subtest: bool,
+    /// The first line of a message a test script died with, under a failure, until the line
+    /// that says where (` at t/lib/x.pm line 352.`).
+    death: Option<String>,
     /// Reading the indented lines under the last failure (mocha's TAP reporter: the message,
     /// the error and its stack), and whether its frame in the project was read.
     indented: Option<bool>,
@@ -180,6 +188,34 @@ impl Shape for Tap {
                 ..Yaml::default()
             });
         }
+        // The test script died under a failure (`Can't locate object method "x" via package
+        // "Y"`, then ` at t/lib/TestBridge.pm line 352.`): what its failure says; the script's
+        // own comments about it follow (`# Tests were run but no plan was declared…`).
+        let started = self.death.take();
+        let death = match started {
+            Some(start) if text.starts_with(" at ") && says_line(text) => {
+                Some(format!("{start} {}", text.trim()))
+            }
+            _ if self.in_diagnostic && !text.starts_with(['#', ' ', '\t']) && says_line(text) => {
+                Some(text.trim().to_owned())
+            }
+            _ => {
+                if self.in_diagnostic && !text.starts_with(['#', ' ', '\t']) && !text.is_empty() {
+                    self.death = Some(crate::format::cut(text.trim(), 200));
+                }
+                None
+            }
+        };
+        if let Some(death) = death {
+            if let Some(f) = self.failures.current() {
+                f.add_essential_detail(&death);
+            }
+            self.in_diagnostic = true;
+            return;
+        }
+        if text.starts_with([' ', '\t']) && self.yaml.is_none() && self.subtest_line(text.trim()) {
+            return;
+        }
         if self.in_diagnostic {
             if let Some(diag) = text.strip_prefix('#')
                 && !diag.trim_start().starts_with("Failed test")
@@ -250,6 +286,15 @@ impl Shape for Tap {
                     let name = diag.trim_end_matches(['.', ' ']);
                     self.failures.push(number, name);
                     self.in_diagnostic = true;
+                    self.in_subtest = false;
+                    if let Some((subtest, detail)) = self.subtest.take()
+                        && let Some(f) = self.failures.current()
+                    {
+                        f.add_detail(&subtest);
+                        for d in &detail {
+                            f.add_detail(d);
+                        }
+                    }
                 } else if let Some((word, n)) = diag.split_once(':')
                     && let Some(i) = AUTOMAKE.iter().position(|w| *w == word)
                     && let Ok(n) = n.trim().parse()
@@ -308,13 +353,13 @@ impl Shape for Tap {
             Some(b' ') if self.in_report => {
                 // `  Failed test:  9`, `  Failed tests:  3, 5-7`
                 let t = text.trim_start();
-                if let Some(which) = t
-                    .strip_prefix("Failed tests:")
-                    .or_else(|| t.strip_prefix("Failed test:"))
+                if let Some((said, which)) = t.split_once(':')
+                    && matches!(said, "Failed tests" | "Failed test")
                     && let Some(file) = self.report_file.take()
                 {
+                    let sep = if file.ends_with('(') { "" } else { "; " };
                     self.failed_files
-                        .push(&format!("{file} (Failed test: {})", which.trim()));
+                        .push(&format!("{file}{sep}{said}: {})", which.trim()));
                 }
             }
             Some(b'*') => {
@@ -372,9 +417,16 @@ impl Shape for Tap {
         }
         if self.in_report
             && !text.starts_with(' ')
-            && let Some((file, _)) = text.split_once(" (Wstat:")
+            && let Some((file, rest)) = text.split_once(" (Wstat:")
         {
-            self.report_file = Some(file.trim().to_owned());
+            // With its counts as prove says them: `t/a.t (Tests: 6 Failed: 2)`.
+            let counts = rest
+                .find("Tests: ")
+                .map(|at| rest[at..].trim_end().trim_end_matches(')'));
+            self.report_file = Some(match counts {
+                Some(counts) => format!("{} ({counts}", file.trim()),
+                None => format!("{} (", file.trim()),
+            });
         }
     }
 
@@ -675,6 +727,33 @@ impl Yaml {
 const YAML_DETAILS: usize = 3;
 
 impl Tap {
+    /// An indented line of Test::More's (trimmed): a subtest's `#   Failed test 'x'` and its
+    /// `#          got: …`, `#     expected: …`. Returns whether it was one.
+    fn subtest_line(&mut self, t: &str) -> bool {
+        let Some(diag) = t.strip_prefix('#').map(str::trim) else {
+            self.in_subtest = false;
+            return false;
+        };
+        if diag.starts_with("Failed test") {
+            // Only the first failed subtest of its parent is kept.
+            self.in_subtest = self.subtest.is_none();
+            if self.in_subtest {
+                let name = diag.trim_end_matches(['.', ' ']);
+                self.subtest = Some((format!("subtest: {name}"), Vec::new()));
+            }
+            return true;
+        }
+        if self.in_subtest
+            && let Some((_, detail)) = &mut self.subtest
+            && (diag.starts_with("got:") || diag.starts_with("expected:"))
+            && detail.len() < 2
+        {
+            detail.push(crate::format::cut(t, 200));
+        }
+        self.in_subtest &= !diag.starts_with("Looks like");
+        self.in_subtest
+    }
+
     /// An automake result (`FAIL: secretstream`), with how its test died when the shell said
     /// (`FAIL: secretstream (Aborted)`).
     fn push_automake(&mut self, result: &str) {
@@ -850,6 +929,16 @@ impl Tap {
             }
         }
     }
+}
+
+/// A Perl message's end: `… at t/lib/TestBridge.pm line 352.`
+fn says_line(text: &str) -> bool {
+    text.trim_end()
+        .strip_suffix('.')
+        .and_then(|t| t.rsplit_once(" line "))
+        .is_some_and(|(before, n)| {
+            before.contains(" at ") && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// How a shell's job died, as the shell reports it: `…/test-driver: line 112:  1921 Aborted
