@@ -7974,3 +7974,30 @@ fn test_more_parents_take_their_first_subtest_s_detail_and_a_death_is_said() {
         assert!(all.contains(expected), "{expected}\n{all}");
     }
 }
+
+/// pytest's report line that says where a failure happened is read whatever the package's
+/// name starts with: `networkx/…/test_kcomponents.py:192: AssertionError` was taken for a line
+/// of totals (which start with a digit or `no tests ran`) and never placed (networkx, corpus
+/// 15).
+#[test]
+fn a_pytest_failure_in_a_package_named_with_n_is_placed() {
+    let all = flat(&failures_within(
+        &corpus15("pytest-q-many-networkx.txt"),
+        u64::MAX,
+    ));
+    let karate = all
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "networkx/algorithms/approximation/tests/test_kcomponents.py::test_karate_1: ",
+            )
+        })
+        .unwrap_or_else(|| panic!("{all}"));
+    assert!(
+        karate.ends_with(
+            "> assert k_num in (karate_k_num, approx_karate_k_num) · \
+             networkx/algorithms/approximation/tests/test_kcomponents.py:192: AssertionError"
+        ),
+        "{karate}"
+    );
+}

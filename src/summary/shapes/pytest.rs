@@ -133,6 +133,10 @@ impl Shape for Pytest {
                         *total = total.saturating_add(n);
                     }
                     self.in_short_summary = false;
+                } else if self.in_report && !self.located && !text.starts_with('=') {
+                    // Where it failed, in a package whose name starts so (`networkx/…`,
+                    // `2fa/…`).
+                    self.location(text);
                 }
             }
             Some(b'_') if self.in_report => {
