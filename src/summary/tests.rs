@@ -8001,3 +8001,21 @@ fn a_pytest_failure_in_a_package_named_with_n_is_placed() {
         "{karate}"
     );
 }
+
+/// pytest comparing two dicts says which items differ, `Differing items:` then `{…} != {…}`:
+/// that line is the failure's detail, each side shown where they differ, and the assertion's
+/// own line, both dicts cut in their middle, is kept to its start (deepdiff, corpus 15).
+#[test]
+fn pytest_s_differing_items_are_the_detail_of_a_dict_comparison() {
+    let all = flat(&failures_within(
+        &corpus15("pytest-vv-deepdiff.txt"),
+        u64::MAX,
+    ));
+    let expected = "test_compare_func_with_duplicates_removed: E       assert \
+                    {'iterable_item_removed': {'root[2]': {'id': 1, 'val': 3}}, \
+                    'iterable_item_… · differing items: {'values_changed': {\"root[2]['val']\": \
+                    {'new_value': 3, 'old_value': 1, 'new_path': \"root[0]['val']\"}}} != \
+                    {'values_changed': {\"root[2]['val']\": {'new_value': 3, 'old_value': 1}}} \
+                    · tests/test_delta.py:1906: AssertionError";
+    assert!(all.contains(expected), "{expected}\n{all}");
+}

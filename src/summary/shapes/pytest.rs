@@ -49,6 +49,9 @@ pub(crate) struct Pytest {
     /// The report's `The above exception was the direct cause of the following exception:`:
     /// the next `E` line says what was raised in the end.
     chained: bool,
+    /// The report's `Differing items:` (two dicts compared): the next `E` line is the items
+    /// that differ, `{…} != {…}`.
+    differing: bool,
     /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
     trace: Traceback,
     /// The doctest whose failure is being read (`____ [doctest] mod.func ____`).
@@ -93,6 +96,11 @@ const WORDS: [&[&str]; 9] = [
     // pytest-rerunfailures: the tries again, past the first, of tests that failed.
     &["rerun"],
 ];
+
+/// How much of each side of pytest's `Differing items:` is shown, around where they differ.
+const DIFFERING_CHARS: usize = 120;
+/// How much of an assertion's line is kept when the items that differ are shown.
+const ASSERTION_KEPT: usize = 90;
 
 impl Shape for Pytest {
     fn line(&mut self, number: u64, text: &str) {
@@ -147,6 +155,7 @@ impl Shape for Pytest {
                     self.failures.push(number, title);
                     self.open = true;
                     self.located = false;
+                    self.differing = false;
                     self.test_frame = None;
                     self.trace = Traceback::default();
                     self.example = None;
@@ -514,6 +523,26 @@ impl Pytest {
             return;
         }
         if self.located {
+            return;
+        }
+        // Two dicts compared: the items that differ say how, each side shown where they differ
+        // when long (the dicts themselves are cut in their middle).
+        if d == "Differing items:" {
+            self.differing = true;
+            return;
+        }
+        if std::mem::take(&mut self.differing)
+            && let Some((a, b)) = d.split_once(" != ")
+        {
+            // The assertion's line, both dicts cut in their middle, says less: its start is
+            // enough to find it.
+            if let Some(first) = failure.detail.first_mut()
+                && first.chars().count() > ASSERTION_KEPT
+            {
+                *first = cut(first, ASSERTION_KEPT);
+            }
+            let (a, b) = where_they_differ(a, b, DIFFERING_CHARS);
+            failure.add_detail(&format!("differing items: {a} != {b}"));
             return;
         }
         // Two strings compared that pytest shortened (`assert 'Ambiguous op...for
