@@ -37,10 +37,10 @@ impl Shape for Pylint {
     fn line(&mut self, number: u64, text: &str) {
         match text.as_bytes().first() {
             Some(b'*') if text.starts_with("************* Module ") => self.modules += 1,
-            Some(b'Y') => {
-                if let Some(rating) = text.strip_prefix("Your code has been rated at ") {
-                    self.rating = Some(crate::format::cut(rating, 80));
-                }
+            // Not every line starting with `Y` (a message in `YAML/loader.py`).
+            Some(b'Y') if text.starts_with("Your code has been rated at ") => {
+                let rating = &text["Your code has been rated at ".len()..];
+                self.rating = Some(crate::format::cut(rating, 80));
             }
             Some(_) => self.message(number, text),
             None => {}
@@ -167,6 +167,7 @@ mod tests {
             "tabulate/__init__.py:946:25: E0602: Undefined variable 'math' (undefined-variable)",
             "src/a.c:3:1: error: expected ';'",
             "glom/grouping.py:33: [E0602(undefined-variable), target_iter] Undefined variable 'T'",
+            "Yaml/loader.py:3:0: C0114: Missing module docstring (missing-module-docstring)",
             "Your code has been rated at 8.99/10 (previous run: 8.99/10, +0.00)",
         ]
         .iter()
@@ -177,7 +178,7 @@ mod tests {
         let fact = p.finish().unwrap();
         assert_eq!(
             fact.lines[0],
-            "pylint: 4 messages (2 errors, 1 warning, 1 convention); codes: E0602 ×2; rated at \
+            "pylint: 5 messages (2 errors, 1 warning, 2 convention); codes: E0602 ×2; rated at \
              8.99/10 (previous run: 8.99/10, +0.00)"
         );
         let first = fact.failures[0].iter().next().unwrap();
