@@ -40,11 +40,8 @@ impl Default for PyDoc {
 impl Shape for PyDoc {
     fn line(&mut self, number: u64, text: &str) {
         match text.as_bytes().first() {
-            Some(b' ') => {
-                if !self.heading.is_empty() {
-                    self.violation(number, text.trim());
-                }
-            }
+            Some(b' ') if !self.heading.is_empty() => self.violation(number, text.trim()),
+            Some(b' ') => {}
             Some(_) => {
                 self.heading.clear();
                 if let Some(heading) = heading(text) {
