@@ -53,11 +53,10 @@ pub(crate) struct GoTest {
     /// next function (whose file line is where it panicked), 4 after a function of the
     /// project's own code past that (whose file line is where in the project).
     trace: u8,
-    /// gotestsum's: the failure whose `=== FAIL: PKG TestX (0.00s)` block is read, and
-    /// whether that block repeats a failure counted before (its `=== Failed` summary after
-    /// go's own output).
-    gotestsum: Option<(String, bool)>,
-    /// gotestsum's `=== Failed` summary came after failures were counted.
+    /// In one of gotestsum's `=== FAIL: PKG TestX (0.00s)` blocks.
+    gotestsum_block: bool,
+    /// gotestsum's `=== Failed` summary came after failures were counted (after go's own
+    /// output): its blocks repeat them.
     repeated: bool,
     /// gotestsum's closing `DONE 107 tests, 3 skipped, 7 failures in 3.550s`.
     done: Option<String>,
@@ -173,8 +172,8 @@ impl Shape for GoTest {
             }
             self.end_more();
         }
-        if let Some((_, repeats)) = &self.gotestsum
-            && (*repeats || text.trim_start().starts_with("--- "))
+        if self.gotestsum_block
+            && (self.repeated || text.trim_start().starts_with("--- "))
             && !text.starts_with("=== ")
             && !text.starts_with("DONE ")
         {
@@ -232,7 +231,7 @@ impl Shape for GoTest {
                 }
             }
             Some(b'D') if text.starts_with("DONE ") && text.contains(" tests") => {
-                self.gotestsum = None;
+                self.gotestsum_block = false;
                 self.done = Some(cut(text.trim_end(), 200));
             }
             _ => {}
@@ -372,7 +371,7 @@ impl GoTest {
     fn gotestsum_line(&mut self, number: u64, text: &str) -> bool {
         if matches!(text, "=== Failed" | "=== Skipped" | "=== Errors") {
             self.end_more();
-            self.gotestsum = None;
+            self.gotestsum_block = false;
             self.repeated |= text == "=== Failed" && self.failed > 0;
             return true;
         }
@@ -380,19 +379,19 @@ impl GoTest {
             .strip_prefix("=== FAIL: ")
             .and_then(|r| r.split_once(' '))
         else {
-            self.gotestsum = None;
+            self.gotestsum_block = false;
             return false;
         };
         self.end_more();
-        let name = rest.split(" (").next().unwrap_or(rest).to_owned();
         if !self.repeated {
+            let name = rest.split(" (").next().unwrap_or(rest);
             self.running.clear();
             self.result(number, 0, &format!("FAIL: {rest}"));
             if self.failures.current().is_some_and(|f| f.name == name) {
                 self.failures.say(text.trim_end());
             }
         }
-        self.gotestsum = Some((name, self.repeated));
+        self.gotestsum_block = true;
         true
     }
 

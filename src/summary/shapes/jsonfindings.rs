@@ -1,7 +1,7 @@
 //! Findings in a JSON report of no format known by name: the objects that hold a file, a line
-//! and a message (bandit's `-f json` results, mypy's `-O json` lines, golangci-lint's issues,
-//! pyright's diagnostics, shellcheck's `-f json`…), in an array at any depth or one a line
-//! (JSON Lines). Their place may be nested (`"location": {"row": 3}`, `"Pos": {"Line": 3}`, an
+//! and a message (tried on bandit's `-f json` results, mypy's `-O json` lines, pyright's
+//! diagnostics and ShellCheck's `-f json`), in an array at any depth or one a line (JSON
+//! Lines). Their place may be nested (`"location": {"row": 3}`, `"Pos": {"Line": 3}`, an
 //! editor's zero-based `"range": {"start": {"line": 2}}`). Each is counted by its severity and
 //! code as the report writes them, and the first of each code is said in the usual
 //! `file:line:col: severity code: message` form.
@@ -130,24 +130,25 @@ impl Findings {
         self.count > 0 || self.in_vain < OBJECTS_IN_VAIN
     }
 
-    /// Whether a value under `key` may be read: most are of no finding.
-    pub(crate) fn wants(key: &[u8]) -> bool {
-        field(key).is_some()
-    }
-
-    /// A scalar under `key` in the innermost container.
-    pub(crate) fn value(&mut self, key: &[u8], value: &str) {
-        if let (Some(Some(c)), Some(f)) = (self.open.last_mut(), field(key))
-            && c.fields[f as usize].is_none()
-            && (!matches!(f, Field::Code | Field::Severity) || is_word(value))
-        {
-            c.fields[f as usize] = Some(cut(value, FIELD_BYTES));
+    /// A scalar under `key` in the innermost container, decoded by `value` only when its key
+    /// is one a finding has (most are not).
+    pub(crate) fn value(&mut self, key: &[u8], value: impl FnOnce() -> String) {
+        let (Some(Some(c)), Some(f)) = (self.open.last_mut(), field(key)) else {
+            return;
+        };
+        if c.fields[f as usize].is_some() {
+            return;
+        }
+        let value = value();
+        if !matches!(f, Field::Code | Field::Severity) || is_word(&value) {
+            c.fields[f as usize] = Some(cut(&value, FIELD_BYTES));
         }
     }
 
-    /// The innermost container closed: a finding, or a place that goes to the object above.
-    pub(crate) fn close(&mut self) {
-        let Some(Some(c)) = self.open.pop() else {
+    /// The innermost container closed: a finding, or a place that goes to the object above,
+    /// when the document is `read` for findings (else it is only left).
+    pub(crate) fn close(&mut self, read: bool) {
+        let Some(Some(c)) = self.open.pop().filter(|_| read) else {
             return;
         };
         if c.is_finding() {
@@ -158,8 +159,6 @@ impl Findings {
         if !c.place {
             return;
         }
-        // An editor's range counts lines and columns from zero (its `start` holds them).
-        let zero_based = c.range;
         let Some(Some(parent)) = self.open.last_mut() else {
             return;
         };
@@ -168,8 +167,9 @@ impl Findings {
             if slot.is_none()
                 && let Some(v) = c.get(f)
             {
+                // An editor's range counts lines and columns from zero (its `start` holds them).
                 *slot = Some(match v.parse::<u64>() {
-                    Ok(n) if zero_based && f != Field::File => (n + 1).to_string(),
+                    Ok(n) if c.range && f != Field::File => (n + 1).to_string(),
                     _ => v.to_owned(),
                 });
             }

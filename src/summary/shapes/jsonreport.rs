@@ -9,7 +9,7 @@
 //! whose first key names it. Its values are read as the document streams by, in constant
 //! memory: only the report's counts and the first failures are kept. ESLint's
 //! `-f json-with-metadata` is its `-f json` under `results`, its rules' metadata after it.
-//! SARIF logs (ruff's, semgrep's, CodeQL's `--format sarif`): each run's tool and results.
+//! SARIF logs (as SARIF 2.1 lays them out; tried on ruff's): each run's tool and results.
 //! pylint's `json` and `json2`: its messages by type, in its text report's form, and its score.
 //!
 //! Stated: the report's own totals; each failed test by its full name as the report gives it
@@ -140,9 +140,9 @@ impl Default for Pylint {
     }
 }
 
-/// A SARIF log (`{"$schema": "…sarif…", "runs": [{"tool": …, "results": […]}]}`): ruff's,
-/// semgrep's, CodeQL's… Each result is a diagnostic of its `level`, `ruleId`, `message.text`
-/// and its first location's `uri`, `startLine`, `startColumn`.
+/// A SARIF log (`{"$schema": "…sarif…", "runs": [{"tool": …, "results": […]}]}`), as
+/// SARIF 2.1 lays it out (tried on ruff's). Each result is a diagnostic of its `level`,
+/// `ruleId`, `message.text` and its first location's `uri`, `startLine`, `startColumn`.
 #[derive(Debug)]
 struct Sarif {
     diagnostics: Diagnostics,
@@ -336,6 +336,12 @@ impl Shape for JsonReport {
             + self.sarif.diagnostics.approx_heap()
             + self.sarif.message.capacity()
             + self.sarif.uri.capacity()
+            + self.pylint.diagnostics.approx_heap()
+            + self
+                .spare
+                .iter()
+                .map(|f| f.key.capacity() + 48)
+                .sum::<usize>()
             + self.findings.approx_heap()
     }
 }
@@ -489,7 +495,8 @@ impl JsonReport {
             self.eslint_problem(&recorded);
         }
         self.container_done(depth);
-        self.findings.close();
+        // Only documents of no known report are read for findings (and read in vain).
+        self.findings.close(self.unnamed);
         if self.unnamed && !self.findings.worth_reading() {
             // A document of data, read in vain so far: the rest is passed over.
             self.abandon();
@@ -589,10 +596,8 @@ impl JsonReport {
             Report::Sarif => self.sarif_value(&value),
             Report::Pylint => self.pylint_value(&value),
             Report::Unknown => {
-                if let Some(frame) = self.stack.last()
-                    && Findings::wants(&frame.key)
-                {
-                    self.findings.value(&frame.key, &decoded(&value));
+                if let Some(frame) = self.stack.last() {
+                    self.findings.value(&frame.key, || decoded(&value));
                 }
             }
         }

@@ -321,7 +321,10 @@ impl Shape for Libtest {
             + self
                 .pending
                 .iter()
-                .map(|f| f.name.capacity() + 64)
+                .chain(self.loose.as_ref().map(|(f, _)| f))
+                .map(|f| {
+                    f.name.capacity() + f.detail.iter().map(String::capacity).sum::<usize>() + 64
+                })
                 .sum::<usize>()
             + self.section.as_ref().map_or(0, |(s, _)| s.capacity())
             + self.overflowed.as_ref().map_or(0, String::capacity)

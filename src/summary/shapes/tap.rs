@@ -191,16 +191,14 @@ impl Shape for Tap {
         // The test script died under a failure (`Can't locate object method "x" via package
         // "Y"`, then ` at t/lib/TestBridge.pm line 352.`): what its failure says; the script's
         // own comments about it follow (`# Tests were run but no plan was declared…`).
-        let started = self.death.take();
-        let death = match started {
+        let plain = self.in_diagnostic && !text.is_empty() && !text.starts_with(['#', ' ', '\t']);
+        let death = match self.death.take() {
             Some(start) if text.starts_with(" at ") && says_line(text) => {
                 Some(format!("{start} {}", text.trim()))
             }
-            _ if self.in_diagnostic && !text.starts_with(['#', ' ', '\t']) && says_line(text) => {
-                Some(text.trim().to_owned())
-            }
+            _ if plain && says_line(text) => Some(text.trim().to_owned()),
             _ => {
-                if self.in_diagnostic && !text.starts_with(['#', ' ', '\t']) && !text.is_empty() {
+                if plain {
                     self.death = Some(crate::format::cut(text.trim(), 200));
                 }
                 None
