@@ -8019,3 +8019,26 @@ fn pytest_s_differing_items_are_the_detail_of_a_dict_comparison() {
                     · tests/test_delta.py:1906: AssertionError";
     assert!(all.contains(expected), "{expected}\n{all}");
 }
+
+/// ShellCheck's `-f json` report, one line of JSON (neofetch with bugs put in by hand; see
+/// `more/README.md`): its comments are findings, counted by level and code as it writes them,
+/// the first of each code at its place.
+#[test]
+fn shellcheck_s_json_report_is_read_for_its_findings() {
+    let bytes = fixture("more", "shellcheck-json-neofetch.json");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "findings"),
+        "findings (JSON report): 13 in 1 file; by severity: 8 info, 3 style, 2 warning; by \
+         code: 2317 ×4, 2162 ×2, 2236 ×2, 2086 ×2, 2004 ×1 +2 more"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] first of each kind (7):");
+    assert!(
+        all.contains(
+            &"  L1 neofetch:2681:27: info 2162: read without -r will mangle backslashes."
+                .to_owned()
+        ),
+        "{all:#?}"
+    );
+}
