@@ -167,14 +167,14 @@ fn package_and_word<'a>(
 }
 
 /// The length of a package name or workspace path at the start of `b`: `web`, `@scope/web`,
-/// `packages/web`, `apps/web-app`.
+/// `packages/web`, `apps/web-app`, `_internal/web`.
 fn package(b: &[u8]) -> Option<usize> {
     let mut at = usize::from(b.first() == Some(&b'@'));
     let start = at;
     while at < b.len() && (b[at].is_ascii_alphanumeric() || b"._-/".contains(&b[at])) {
         at += 1;
     }
-    (at > start && b[start].is_ascii_alphanumeric()).then_some(at)
+    (at > start && (b[start].is_ascii_alphanumeric() || b[start] == b'_')).then_some(at)
 }
 
 /// The length of a task, script or process name at the start of `b`: letters, digits and

@@ -162,6 +162,9 @@ impl Shape for Pytest {
                     self.expected = None;
                     self.source = None;
                     self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
+                } else if !self.located {
+                    // Where it failed, in a package whose name starts so (`_pytest/…`).
+                    self.location(text);
                 }
             }
             Some(b'>') if self.in_report && self.open && !self.located => {
@@ -170,10 +173,9 @@ impl Shape for Pytest {
                     self.source = Some(cut(statement, SOURCE_CHARS));
                 }
             }
-            Some(b'E') if self.in_report => {
-                if let Some(detail) = text.strip_prefix('E').filter(|d| d.starts_with(' ')) {
-                    self.detail(number, detail);
-                }
+            // `E   …` is the error's line; a path starting with E (`Eint/core.py:92:`) is not.
+            Some(b'E') if self.in_report && text.starts_with("E ") => {
+                self.detail(number, &text[1..]);
             }
             Some(b'F' | b'E' | b'S') if self.in_short_summary => {
                 if let Some(rest) = text.strip_prefix("FAILED ") {
