@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus15"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus16"
                 );
                 std::process::exit(0);
             }
@@ -79,6 +79,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus13"),
             root.join("tests/fixtures/corpus14"),
             root.join("tests/fixtures/corpus15"),
+            root.join("tests/fixtures/corpus16"),
         ];
     }
     if !o.ctxoff.is_file() {
