@@ -3216,6 +3216,49 @@ fn rspec_totals_and_failures_of_a_real_run() {
     assert!(!shown.contains("missing exception or rule"), "{shown}");
 }
 
+/// pytest `-q --tb=short` on filelock (corpus 16): a failure raised in the library is placed
+/// where it raised (the short traceback's last frame), from the test's line; failures in
+/// several files are named with their file where the names are listed (`test_filelock.py::
+/// test_simple[…]`), as the short summary's node ids say.
+#[test]
+fn pytest_short_tracebacks_are_placed_and_names_say_their_file() {
+    let bytes = corpus16("pytest-q-tb-short-filelock.txt");
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        all.contains("tests/test_filelock.py::test_simple[a-str-UnixFileLock]\n  L13 E   NameError: name 'time' is not defined · at src/filelock/_api.py:326, from tests/test_filelock.py:44"),
+        "{all}"
+    );
+    let names = fact(&report(&bytes), "pytest")["failures"][0]["kept"].to_string();
+    assert!(
+        names.contains("\"test_filelock.py::test_simple[a-str-SoftFileLock]\"")
+            && names.contains("\"test_virtualenv.py::test_virtualenv\""),
+        "{names}"
+    );
+}
+
+/// RSpec on diff-lcs (corpus 16): six examples share one description and are told apart by
+/// RSpec's rerun list (`./spec/change_spec.rb:60 # …`); an exception raised in the library is
+/// placed with the example's own line (`from ./spec/change_spec.rb:58`); a heredoc echoed under
+/// a bare `Failure/Error:` is not taken for the message (`expected:`/`got:` are).
+#[test]
+fn rspec_examples_of_one_description_and_echoed_heredocs() {
+    let bytes = corpus16("rspec-diff-lcs.txt");
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "1) Diff::LCS::Change a finished_b\n  L6 RuntimeError: · Invalid Change Action '<' · at ./lib/diff/lcs/change.rb:30:in `initialize', from ./spec/change_spec.rb:58",
+        "  L73 expected: \"@@ -1,5 +1,5 @@",
+    ] {
+        assert!(all.contains(wanted), "{wanted} in {all}");
+    }
+    let names = fact(&report(&bytes), "rspec")["failures"][0]["kept"].to_string();
+    assert!(
+        names.contains("\"./spec/change_spec.rb:62 # Diff::LCS::Change a finished_b\""),
+        "{names}"
+    );
+    assert!(!all.contains("Diff::LCS::Change a finished_b  ×"), "{all}");
+    assert!(!all.contains("eq(<<-EXPECTED.chomp)"), "{all}");
+}
+
 /// cargo nextest on base64 with a bug put in by hand: the totals of nextest's JUnit report of
 /// the same run (192 tests, 41 failures, 7 of them aborts); each failure with its panic and the
 /// values compared, the aborted ones marked; the failures nextest lists again after its Summary

@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, Names, where_they_differ, without_pytest_mark};
+use super::names::{Failure, Failures, Names, where_they_differ, without_pytest_mark};
 use super::pytrace::Traceback;
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
@@ -30,6 +30,9 @@ pub(crate) struct Pytest {
     /// The failure's first frame, when it is in the tests' own code (`tests/conftest.py:27`):
     /// where the test reached what raised, if that was elsewhere.
     test_frame: Option<String>,
+    /// The last frame above the `E` lines (`--tb=short`: `src/a.py:326: in acquire`), where
+    /// it raised when no location line follows.
+    raised: Option<String>,
     /// Failures and errors in report order, named by their section (or, with `--tb=line`,
     /// by the summary).
     failures: Failures,
@@ -157,6 +160,7 @@ impl Shape for Pytest {
                     self.located = false;
                     self.differing = false;
                     self.test_frame = None;
+                    self.raised = None;
                     self.trace = Traceback::default();
                     self.example = None;
                     self.expected = None;
@@ -309,6 +313,7 @@ impl Shape for Pytest {
             "first_error": first_error,
         });
         let failing = failed + errors > 0 || !self.failures.is_empty();
+        self.name_files();
         let failures = self.failures.take_as("failed tests and errors");
         Some(
             Fact::new("pytest", vec![line], json)
@@ -329,6 +334,7 @@ impl Shape for Pytest {
             + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
+            + self.raised.as_ref().map_or(0, String::capacity)
             + self.doctest.as_ref().map_or(0, |d| {
                 d.expected.capacity()
                     + d.got.capacity()
@@ -489,11 +495,17 @@ impl Pytest {
         if !self.open || self.located {
             return;
         }
+        let raised = self.raised.take();
         if let Some(frame) = self.test_frame.take()
             && let Some(failure) = self.failures.current()
             && failure.has_detail()
         {
-            failure.add_detail(&format!("at {frame}"));
+            // Raised in the code under test (`--tb=short`'s last frame), reached from the
+            // test's own line.
+            match raised.filter(|r| !is_test_path(r)) {
+                Some(raised) => failure.add_detail(&format!("at {raised}, from {frame}")),
+                None => failure.add_detail(&format!("at {frame}")),
+            };
             self.located = true;
         }
     }
@@ -610,10 +622,7 @@ impl Pytest {
         if path.contains(' ') || !path.ends_with(".py") || digits == 0 {
             return;
         }
-        let is_test = |p: &str| {
-            p.split('/')
-                .any(|d| d == "tests" || d == "test" || d.starts_with("test_"))
-        };
+        let is_test = is_test_path;
         let after = &rest[digits..];
         let frame = after.trim_end() == ":" || after.starts_with(": in ");
         let Some(failure) = self.failures.current() else {
@@ -624,6 +633,9 @@ impl Pytest {
             if self.test_frame.is_none() && is_test(path) {
                 self.test_frame = Some(format!("{path}:{}", &rest[..digits]));
             }
+            if !failure.has_detail() && after.starts_with(": in ") {
+                self.raised = Some(format!("{}:{}", shown(path), &rest[..digits]));
+            }
             if frame || !failure.has_detail() {
                 return;
             }
@@ -633,17 +645,7 @@ impl Pytest {
             return;
         }
         let from = self.test_frame.take().filter(|_| !is_test(path));
-        // An absolute path from the tests' directory on (`tests/conftest.py`); a relative
-        // one is the reader's way to the file already (`src/pkg/tests/test_a.py`).
-        let path = match path.rfind("/tests/") {
-            Some(i) if path.starts_with('/') => &path[i + 1..],
-            _ => path,
-        };
-        // An installed package is placed from its `site-packages` (the virtualenv's way to
-        // it, `.tox/py/lib/python3.11/`, is the same for every frame and says nothing).
-        let path = path
-            .rfind("/site-packages/")
-            .map_or(path, |i| &path[i + 1..]);
+        let path = shown(path);
         // An assertion of values alone (`assert (1 == 2)`, explained at most by where one
         // came from: `+  where 1 = int('1')`) is read with the statement that computed them.
         if let Some(source) = self.source.take()
@@ -671,6 +673,35 @@ impl Pytest {
         if failure.name.is_empty() {
             // `--tb=line`: the next `E` line starts the next failure.
             self.open = false;
+        }
+    }
+
+    /// Failures in several test files are named with their file (`test_api.py::test_x[a]`),
+    /// from the node id the summary said them by: bare names would not say where each is. A
+    /// test in a class is named by it already (`TestMarker.test_evaluates[a]`).
+    fn name_files(&mut self) {
+        fn file(f: &Failure) -> Option<&str> {
+            Some(f.said.as_deref()?.split_once("::")?.0)
+        }
+        let several = {
+            let mut files = self.failures.iter().filter_map(file);
+            let first = files.next();
+            files.any(|f| Some(f) != first)
+        };
+        if !several {
+            return;
+        }
+        for failure in self.failures.iter_mut() {
+            let Some((path, rest)) = failure.said.as_deref().and_then(|s| s.split_once("::"))
+            else {
+                continue;
+            };
+            let function = rest.split('[').next().unwrap_or(rest);
+            if function.contains("::") {
+                continue;
+            }
+            let file = path.rsplit('/').next().unwrap_or(path);
+            failure.name = format!("{file}::{rest}");
         }
     }
 
@@ -784,6 +815,25 @@ fn subtest_failed(text: &str) -> Option<(&str, &str)> {
 
 /// `tests/a.py::test_x[1 - 2] - assert …` → `tests/a.py::test_x[1 - 2]`: the message follows the
 /// first ` - ` outside brackets.
+/// A path in the tests' directories (`tests/`, `test/`, `test_*`).
+fn is_test_path(path: &str) -> bool {
+    path.split('/')
+        .any(|d| d == "tests" || d == "test" || d.starts_with("test_"))
+}
+
+/// A traceback's path as said: an absolute one from the tests' directory on
+/// (`tests/conftest.py`; a relative one is the reader's way to the file already,
+/// `src/pkg/tests/test_a.py`), an installed package's from its `site-packages` (the
+/// virtualenv's way to it, `.tox/py/lib/python3.11/`, is the same for every frame).
+fn shown(path: &str) -> &str {
+    let path = match path.rfind("/tests/") {
+        Some(i) if path.starts_with('/') => &path[i + 1..],
+        _ => path,
+    };
+    path.rfind("/site-packages/")
+        .map_or(path, |i| &path[i + 1..])
+}
+
 fn node_id(rest: &str) -> &str {
     match message_at(rest) {
         Some(i) => &rest[..i],

@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::names::{Failures, numbered};
+use super::names::{Failures, is_test_file, numbered};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -23,6 +23,13 @@ pub(crate) struct Rspec {
     section: Section,
     /// The failure being read is past its message (its location was taken or it has enough).
     detailed: bool,
+    /// Inside the statement echoed under a bare `Failure/Error:` (a heredoc's lines).
+    echo: bool,
+    /// The place it raised (`./lib/a.rb:30:in `initialize'`) while its backtrace is read.
+    raised: Option<String>,
+    /// The kept failures' rerun targets (`./spec/change_spec.rb:58`) by their number, from
+    /// `Failed examples:`: examples of one description are told apart by them.
+    targets: Vec<(u64, String)>,
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -73,6 +80,7 @@ impl Shape for Rspec {
             Section::FailedExamples => {
                 if text.starts_with("rspec ./") || text.starts_with("rspec '") {
                     self.failed_examples += 1;
+                    self.target(text);
                 }
             }
             Section::Failures | Section::LoadError => {
@@ -86,6 +94,8 @@ impl Shape for Rspec {
                         failure.group = failure.name.find(' ');
                     }
                     self.detailed = false;
+                    self.echo = false;
+                    self.raised = None;
                     return;
                 }
                 self.detail(text);
@@ -119,6 +129,7 @@ impl Shape for Rspec {
             "errors_outside_examples": errors,
             "failed_examples_listed": self.failed_examples,
         });
+        self.tell_apart();
         let listed = self.failures.take_as("failed examples");
         Some(
             Fact::new("rspec", vec![line], json)
@@ -133,26 +144,59 @@ impl Shape for Rspec {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
+            + self.raised.as_ref().map_or(0, String::capacity)
+            + self
+                .targets
+                .iter()
+                .map(|(_, t)| t.capacity() + 32)
+                .sum::<usize>()
     }
 }
 
 impl Rspec {
-    /// A line under a failure: its message lines, then its location.
+    /// A line under a failure: its message lines, then its location: where it raised and,
+    /// when that is outside the specs, the example's own line (the last spec frame).
     fn detail(&mut self, text: &str) {
-        if self.detailed {
-            return;
-        }
         let Some(failure) = self.failures.current() else {
             return;
         };
         let t = text.trim();
         // `# ./spec/unit/x_spec.rb:7:in `block (4 levels) in <top (required)>'`
         if let Some(at) = t.strip_prefix("# ./").or_else(|| t.strip_prefix("./")) {
-            if failure.has_detail() {
-                let at = at.split(":in `").next().unwrap_or(at);
+            if let Some(raised) = &self.raised {
+                let place = at.split(":in `").next().unwrap_or(at);
+                if is_test_file(place)
+                    && !is_test_file(raised)
+                    && let Some(last) = failure.detail.last_mut()
+                {
+                    *last = format!("at ./{raised}, from ./{place}");
+                }
+            } else if !self.detailed && failure.has_detail() {
+                // The method it raised in is kept (`:in `initialize'`), not a block's nesting.
+                let at = if at.contains(":in `block ") {
+                    at.split(":in `").next().unwrap_or(at)
+                } else {
+                    at
+                };
                 failure.add_detail(&format!("at ./{at}"));
+                self.raised = Some(at.to_owned());
                 self.detailed = true;
             }
+            return;
+        }
+        self.raised = None;
+        if self.detailed {
+            return;
+        }
+        // A bare `Failure/Error:` echoes a statement of several lines (a heredoc) up to a
+        // blank line; the message follows it. `Diff:` of the values said already runs to
+        // the backtrace.
+        if t == "Failure/Error:" || t == "Diff:" {
+            self.echo = true;
+            return;
+        }
+        if self.echo {
+            self.echo = !t.is_empty();
             return;
         }
         let skip = t.is_empty()
@@ -171,6 +215,52 @@ impl Rspec {
             .map_or(t, |(_, rest)| rest);
         if !t.starts_with("Failure/Error:") {
             failure.add_detail(t);
+        }
+    }
+}
+
+impl Rspec {
+    /// `rspec ./spec/change_spec.rb:58 # Diff::LCS::Change a finished_b`, the `n`th of
+    /// `Failed examples:`: its target, kept for the `n)` failure if that is kept.
+    fn target(&mut self, text: &str) {
+        let n = self.failed_examples;
+        let number = |said: &str| {
+            let said = said.trim_start();
+            said.split_once(") ")
+                .is_some_and(|(k, _)| k.parse() == Ok(n))
+        };
+        let kept = self
+            .failures
+            .iter()
+            .any(|f| f.said.as_deref().is_some_and(number));
+        let target = text["rspec ".len()..]
+            .split(" # ")
+            .next()
+            .unwrap_or_default();
+        if kept && !target.is_empty() {
+            self.targets.push((n, target.to_owned()));
+        }
+    }
+
+    /// Failures of one description (`Diff::LCS::Change a finished_b` six times) named as
+    /// RSpec's own rerun list names them: `./spec/change_spec.rb:58 # Diff::LCS::Change …`.
+    fn tell_apart(&mut self) {
+        let names: Vec<String> = self.failures.iter().map(|f| f.name.clone()).collect();
+        for failure in self.failures.iter_mut() {
+            if names.iter().filter(|n| **n == failure.name).count() < 2 {
+                continue;
+            }
+            let Some(n) = failure
+                .said
+                .as_deref()
+                .and_then(|s| s.trim_start().split_once(") "))
+                .and_then(|(k, _)| k.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            if let Some((_, target)) = self.targets.iter().find(|(k, _)| *k == n) {
+                failure.name = format!("{target} # {}", failure.name.trim_end());
+            }
         }
     }
 }
