@@ -3216,6 +3216,23 @@ fn rspec_totals_and_failures_of_a_real_run() {
     assert!(!shown.contains("missing exception or rule"), "{shown}");
 }
 
+/// ty on h11 (corpus 16): its diagnostics are rustc's shape with rules named in words; the
+/// summary says ty, counts 62 as ty's `Found 62 diagnostics` does (49 errors, 13 warnings in
+/// its JSON), tallies the warnings' rules too, and its read-more hint finds the headers.
+#[test]
+fn ty_is_told_by_its_rules_named_in_words() {
+    let r = report(&corpus16("ty-check-h11.txt"));
+    let line = rendered(&r, "ty:");
+    assert!(
+        line.starts_with("ty: 49 errors, 13 warnings; codes: invalid-argument-type ×29"),
+        "{line}"
+    );
+    let hint = r.hint().expect("a hint");
+    let re = regex::Regex::new(hint.split('\'').nth(1).expect("quoted")).expect("valid");
+    assert!(re.is_match("error[missing-attribute]: Unresolved attribute"));
+    assert!(re.is_match("warning[redundant-condition]: A 2-element tuple is always truthy"));
+}
+
 /// pytest `-q --tb=short` on filelock (corpus 16): a failure raised in the library is placed
 /// where it raised (the short traceback's last frame), from the test's line; failures in
 /// several files are named with their file where the names are listed (`test_filelock.py::

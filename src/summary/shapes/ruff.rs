@@ -1,6 +1,7 @@
 //! ruff (and flake8-style) lint output: the concise `path:line:col: CODE message` lines (and
 //! pylama's, `path:line:col CODE message [linter]`, kept as printed), or
-//! ruff's full format (`CODE message` then `  --> path:line:col` and a code frame), with
+//! ruff's full format (`CODE message`, or since ruff 0.17 `rule-name: message`, then
+//! `  --> path:line:col` and a code frame), with
 //! ruff's totals (`Found 225 errors.`, `[*] 31 fixable with `--fix``). Findings are counted
 //! per rule. Findings of rules that find likely bugs (syntax errors, undefined names, bad
 //! comparisons: each a bug of its own) are listed each, first; of the other rules, the first
@@ -62,6 +63,13 @@ impl Shape for Ruff {
                     self.concise(number, text);
                 }
             }
+            // ruff 0.17 names its rules: `undefined-name: Undefined name `x``.
+            Some(b'a'..=b'z') => match named_rule_then_message(text) {
+                Some((rule, message)) => {
+                    self.pending = Some((number, rule.to_owned(), message.to_owned()));
+                }
+                None => self.concise(number, text),
+            },
             Some(b'[') => {
                 if let Some(rest) = text.strip_prefix("[*] ") {
                     self.fixable = rest.split(' ').next().and_then(|n| n.parse().ok());
@@ -221,6 +229,38 @@ fn breaks(code: &str) -> bool {
         || ["E9", "F6", "F7", "F821", "F822", "F823", "PLE"]
             .iter()
             .any(|p| code.starts_with(p))
+        || BREAKING_NAMES.contains(&code)
+}
+
+/// The names ruff 0.17 gives the rules of likely bugs (by code in [`breaks`]).
+const BREAKING_NAMES: &[&str] = &[
+    "syntax-error",
+    "invalid-syntax",
+    "io-error",
+    "undefined-name",
+    "undefined-export",
+    "undefined-local",
+    "is-literal",
+    "multi-value-repeated-key-literal",
+    "multi-value-repeated-key-variable",
+    "break-outside-loop",
+    "continue-outside-loop",
+    "yield-outside-function",
+    "return-outside-function",
+    "default-except-not-last",
+];
+
+/// `undefined-name: Undefined name `x`` or `unused-import: [*] `os` imported but unused` →
+/// (rule, message): a rule named in lower-case words joined by `-` (one word is a compiler's
+/// `warning:` or a note's `help:`, which a `-->` line may follow too).
+fn named_rule_then_message(text: &str) -> Option<(&str, &str)> {
+    let (rule, message) = text.split_once(": ")?;
+    let named = rule.contains('-')
+        && rule
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let message = message.strip_prefix("[*] ").unwrap_or(message);
+    (named && !message.is_empty()).then_some((rule, message))
 }
 
 fn is_number(text: &str) -> bool {
@@ -298,6 +338,55 @@ mod tests {
         assert_eq!(
             rule_then_message("E501 [*] Line too long"),
             Some(("E501", "Line too long"))
+        );
+        assert_eq!(
+            named_rule_then_message("unused-import: [*] `os` imported but unused"),
+            Some(("unused-import", "`os` imported but unused"))
+        );
+        assert_eq!(named_rule_then_message("src/a.py:3:1: F401 x"), None);
+        assert_eq!(
+            named_rule_then_message("warning: unused variable: `x`"),
+            None
+        );
+        assert!(breaks("undefined-name") && !breaks("none-comparison"));
+    }
+
+    /// ruff 0.17's full format names its rules (filelock, corpus 16): findings are counted by
+    /// rule name, the undefined names listed each.
+    #[test]
+    fn rules_named_in_the_full_format() {
+        let mut ruff = Ruff::default();
+        for (n, line) in [
+            "undefined-name: Undefined name `time`",
+            "   --> src/filelock/_api.py:326:22",
+            "    |",
+            "help: Use `ruff: ignore` instead",
+            "   --> src/filelock/_api.py:1:1",
+            "warning: unused variable: `x`",
+            "  --> src/lib.rs:3:9",
+            "none-comparison: [*] Comparison to `None` should be `cond is None`",
+            "   --> src/filelock/_api.py:313:24",
+            "Found 2 errors.",
+        ]
+        .iter()
+        .enumerate()
+        {
+            ruff.line(n as u64 + 1, line);
+        }
+        let fact = Box::new(ruff).finish().expect("a fact");
+        let said = fact.lines.join("\n");
+        assert!(
+            said.starts_with("ruff: 2 findings (Found 2 errors) in 1 file; rules: "),
+            "{said}"
+        );
+        assert!(
+            said.contains("undefined-name ×1") && said.contains("none-comparison ×1"),
+            "{said}"
+        );
+        let listed = format!("{:?}", fact.failures);
+        assert!(
+            listed.contains("src/filelock/_api.py:326:22: undefined-name Undefined name `time`"),
+            "{listed}"
         );
     }
 }

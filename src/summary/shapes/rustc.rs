@@ -1,5 +1,6 @@
 //! rustc / cargo / clippy diagnostics: `error[E0308]: …` and `warning: …` headers, located by
-//! the ` --> file:line:col` line that follows. Recognised only when at least one header has such
+//! the ` --> file:line:col` line that follows; Astral's ty prints its diagnostics so, with
+//! rules named in words (`error[missing-attribute]: …`). Recognised only when at least one header has such
 //! a location. Cargo's own summary lines (`warning: `x` (lib) generated 4 warnings`,
 //! `error: could not compile …`, `error: test failed, to rerun pass …`) and rustc's
 //! `aborting due to …` / `N warnings emitted` are not diagnostics and are not counted.
@@ -34,6 +35,9 @@ pub(crate) struct Rustc {
     /// Reading the indented report under a build script's failure: the panic's message lines
     /// still to read.
     in_build_script: Option<u8>,
+    /// Rules named in words (`error[missing-attribute]`): Astral's ty, whose warnings carry
+    /// their rule too.
+    named_rules: bool,
 }
 
 /// A diagnostic whose block is being read: its header's line, level and error code (`E0308`),
@@ -130,8 +134,12 @@ impl Shape for Rustc {
         }
         self.header.clear();
         self.header.push_str(text);
-        // Only error codes are tallied (warnings carry lint names in their notes instead).
-        let code = code.filter(|_| level == Level::Error).map(str::to_owned);
+        // Only error codes are tallied (rustc's warnings carry lint names in their notes
+        // instead); ty's rules, named in words, are tallied at every level.
+        self.named_rules |= code.is_some_and(|c| c.contains('-'));
+        let code = code
+            .filter(|c| level == Level::Error || c.contains('-'))
+            .map(str::to_owned);
         self.pending = Some(Pending {
             line: number,
             level,
@@ -165,9 +173,10 @@ impl Shape for Rustc {
         let hint = if self.json {
             "'\"level\":\"error\"'"
         } else {
-            "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
+            "'^(error|warning)(\\[[A-Za-z0-9-]+\\])?:' -A 6"
         };
-        let mut lines = vec![d.summary("rustc", "files")];
+        let tool = if self.named_rules { "ty" } else { "rustc" };
+        let mut lines = vec![d.summary(tool, "files")];
         if let Some(lints) = self.lints.render() {
             lines.push(format!("warnings by clippy lint: {lints}"));
         }
