@@ -3122,7 +3122,8 @@ fn mocha_totals_and_failures_of_a_real_run() {
 /// `python -m unittest` on Python-Markdown with two bugs put in by hand: the totals of
 /// unittest's own TestResult for the same tests (1,141 run, 54 failures, 51 errors, 66
 /// skipped); each FAIL and ERROR named by its test id, with its exception and the innermost
-/// frame of its traceback.
+/// frame of its traceback. Some blocks are subtests' (`testHTMLAttributeWithAngleBracket …
+/// (quote='"')`), so how many tests passed is not said.
 #[test]
 fn unittest_totals_and_failures_of_a_real_run() {
     let bytes = corpus2("unittest-markdown.txt");
@@ -3143,7 +3144,7 @@ fn unittest_totals_and_failures_of_a_real_run() {
     );
     assert_eq!(
         rendered(&r, "tests:"),
-        "tests: 1,141 run, 970 passed, 54 failed, 51 errors, 66 skipped (unittest: FAILED)"
+        "tests: 1,141 run, 54 failed, 51 errors, 66 skipped (unittest: FAILED; failures and errors count subtests)"
     );
     let shown = failures_within(&bytes, 700).join("\n");
     for wanted in [
@@ -3214,6 +3215,25 @@ fn rspec_totals_and_failures_of_a_real_run() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
     assert!(!shown.contains("missing exception or rule"), "{shown}");
+}
+
+/// `python -m unittest -v` on tomli (corpus 16), with subtests and no skips: its verdict
+/// `FAILED (failures=6, errors=9)` is unittest's, not green's or trial's (whose verdicts read
+/// alike but say `passes=` or `successes=`); each block is listed; how many tests passed is
+/// not said, since unittest counts each failing subtest (16 tests ran, 15 blocks failed).
+#[test]
+fn unittest_with_subtests_and_no_skips_is_unittest() {
+    let bytes = corpus16("unittest-v-subtest-tomli.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["unittest"]);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 16 run, 6 failed, 9 errors (unittest: FAILED; failures and errors count subtests)"
+    );
+    assert_eq!(fact(&r, "unittest")["passed"], serde_json::Value::Null);
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (FAIL and ERROR) (15):");
+    assert!(all[1].starts_with("ERROR: test_valid (tests.test_data.TestData.test_valid) [spec-example-1-compact]\n  L33 NameError: name 'cached_tz' is not defined"), "{all:#?}");
 }
 
 /// ty on h11 (corpus 16): its diagnostics are rustc's shape with rules named in words; the

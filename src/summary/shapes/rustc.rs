@@ -172,8 +172,10 @@ impl Shape for Rustc {
         // A JSON record is one long line: the error records themselves, not lines around them.
         let hint = if self.json {
             "'\"level\":\"error\"'"
+        } else if self.named_rules {
+            "'^(error|warning)\\[[a-z0-9-]+\\]:' -A 6"
         } else {
-            "'^(error|warning)(\\[[A-Za-z0-9-]+\\])?:' -A 6"
+            "'^(error|warning)(\\[E[0-9]+\\])?:' -A 6"
         };
         let tool = if self.named_rules { "ty" } else { "rustc" };
         let mut lines = vec![d.summary(tool, "files")];

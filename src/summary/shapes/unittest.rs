@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::names::{Failures, is_rule, test_counts};
 use super::{Fact, Shape};
+use crate::format::thousands;
 
 /// The outcome counts unittest reports in parentheses, in its order.
 const OUTCOMES: [&str; 5] = [
@@ -28,6 +29,10 @@ pub(crate) struct Unittest {
     failures: Failures,
     after_separator: bool,
     block: Option<Block>,
+    /// A block was a subtest's (`FAIL: test_x (m.C.test_x) [case]`): unittest counts each
+    /// failing subtest, so the failures and errors are not tests, and passed is not `ran`
+    /// less them.
+    subtests: bool,
 }
 
 /// The traceback of the failure being read.
@@ -64,6 +69,9 @@ impl Shape for Unittest {
             && let Some(name) = test_id(header)
         {
             self.blocks[kind] += 1;
+            self.subtests |= header
+                .split_once(") ")
+                .is_some_and(|(_, p)| !p.trim().is_empty());
             self.failures.push_said(number, &name, text);
             self.block = Some(Block {
                 method: header.split(' ').next().unwrap_or("").to_owned(),
@@ -106,23 +114,29 @@ impl Shape for Unittest {
             .copied()
             .zip(OUTCOMES[2..].iter().copied())
             .collect();
-        let line = test_counts(
-            ran,
-            passed,
-            failures,
-            Some(errors),
-            &others,
-            if ok {
-                "unittest: OK"
-            } else {
-                "unittest: FAILED"
-            },
-        );
+        let verdict = if ok {
+            "unittest: OK"
+        } else {
+            "unittest: FAILED"
+        };
+        let line = if self.subtests {
+            // `tests: 16 run, 6 failed, 9 errors (unittest: FAILED; …)`: how many tests
+            // passed is not said.
+            test_counts(ran, passed, failures, Some(errors), &others, verdict)
+                .replacen(&format!(", {} passed", thousands(passed)), "", 1)
+                .replacen(
+                    &format!("({verdict})"),
+                    &format!("({verdict}; failures and errors count subtests)"),
+                    1,
+                )
+        } else {
+            test_counts(ran, passed, failures, Some(errors), &others, verdict)
+        };
         let json = json!({
             "shape": "unittest",
             "ran": ran,
             "ok": ok,
-            "passed": passed,
+            "passed": (!self.subtests).then_some(passed),
             "failed": failures,
             "errors": errors,
             "skipped": skipped,
