@@ -3217,6 +3217,28 @@ fn rspec_totals_and_failures_of_a_real_run() {
     assert!(!shown.contains("missing exception or rule"), "{shown}");
 }
 
+/// GoogleTest's `--gtest_brief=1` on snappy (corpus 16), aborted by a test before its totals:
+/// no `[ RUN      ]` lines, each failure's lines before its `[  FAILED  ]`; the tests that
+/// failed are listed with their first failure, and the totals said to be missing.
+#[test]
+fn gtest_brief_cut_short_lists_its_failures() {
+    let bytes = corpus16("gtest-brief-snappy.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 2 failed; no totals printed (googletest)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "[  FAILED  ] Snappy.FindMatchLength\n  L3 /home/dev/snappy/snappy_unittest.cc:806: Failure · 6 · TestFindMatchLength(\"012345\", \"012345\", 6) · Which is: 5"
+    );
+    assert!(
+        all[2].starts_with("[  FAILED  ] Snappy.FindMatchLengthRandom\n  L64 "),
+        "{all:#?}"
+    );
+}
+
 /// `python -m unittest -v` on tomli (corpus 16), with subtests and no skips: its verdict
 /// `FAILED (failures=6, errors=9)` is unittest's, not green's or trial's (whose verdicts read
 /// alike but say `passes=` or `successes=`); each block is listed; how many tests passed is

@@ -30,6 +30,10 @@ pub(crate) struct Gtest {
 impl Shape for Gtest {
     fn line(&mut self, number: u64, text: &str) {
         let Some((tag, rest)) = tagged(text) else {
+            // `--gtest_brief=1` prints no `[ RUN      ]`: a failure starts its test's lines.
+            if self.running.is_none() && text.trim_end().ends_with(": Failure") {
+                self.running = Some((None, Vec::new()));
+            }
             if let Some((at, lines)) = &mut self.running {
                 read_failure(number, text, at, lines);
             }
@@ -119,7 +123,7 @@ impl Shape for Gtest {
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         if self.binaries == 0 {
-            return None;
+            return self.cut_short();
         }
         let [ran, suites, passed, failed, skipped, disabled] = self.totals;
         let mut line = format!(
@@ -181,6 +185,29 @@ impl Shape for Gtest {
 }
 
 impl Gtest {
+    /// A run that ended before its totals (a test aborted the binary): the tests that failed
+    /// before, as their `[  FAILED  ]` lines said, the totals said to be missing.
+    fn cut_short(mut self) -> Option<Fact> {
+        if self.failed_lines == 0 || self.cmocka {
+            return None;
+        }
+        let line = format!(
+            "tests: {} failed; no totals printed (googletest)",
+            thousands(self.failed_lines)
+        );
+        let json = json!({
+            "shape": "googletest",
+            "binaries": 0,
+            "failed_lines": self.failed_lines,
+        });
+        let listed = self.failures.take_as("failed tests");
+        Some(
+            Fact::new("googletest", vec![line], json)
+                .failures(listed)
+                .hint("': Failure$|^\\[  FAILED  \\]' -A 5"),
+        )
+    }
+
     /// `  YOU HAVE 4 DISABLED TESTS`
     fn disabled(&mut self, text: &str) {
         if let Some(rest) = text.trim_start().strip_prefix("YOU HAVE ")
