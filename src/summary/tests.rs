@@ -3275,6 +3275,17 @@ fn ty_is_told_by_its_rules_named_in_words() {
     assert!(re.is_match("warning[redundant-condition]: A 2-element tuple is always truthy"));
 }
 
+/// pytest on h11 (corpus 16): a failure whose handling raised again (`During handling of the
+/// above exception…`) is told by both exceptions, the last with where it was raised.
+#[test]
+fn pytest_chained_exceptions_say_where_the_last_was_raised() {
+    let all = failures_within(&corpus16("pytest-chained-h11.txt"), u64::MAX).join("\n");
+    assert!(
+        all.contains("L72 E           h11._util.LocalProtocolError: Too much data for declared Content-Length · h11/_writers.py:91: LocalProtocolError · AttributeError: 'ConnectionState' object has no attribute 'process_errors' · at h11/_connection.py:257\n"),
+        "{all}"
+    );
+}
+
 /// pytest `-q --tb=short` on filelock (corpus 16): a failure raised in the library is placed
 /// where it raised (the short traceback's last frame), from the test's line; failures in
 /// several files are named with their file where the names are listed (`test_filelock.py::

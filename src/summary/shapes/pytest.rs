@@ -52,6 +52,9 @@ pub(crate) struct Pytest {
     /// The report's `The above exception was the direct cause of the following exception:`:
     /// the next `E` line says what was raised in the end.
     chained: bool,
+    /// What was raised in the end was said: where (`h11/_connection.py:257: AttributeError`,
+    /// the chain's last place) is next.
+    chain_place: bool,
     /// The report's `Differing items:` (two dicts compared): the next `E` line is the items
     /// that differ, `{…} != {…}`.
     differing: bool,
@@ -112,6 +115,9 @@ impl Shape for Pytest {
                 || text == "During handling of the above exception, another exception occurred:")
         {
             self.chained = true;
+            return;
+        }
+        if self.chain_place && self.in_report && self.raised_in_the_end(text) {
             return;
         }
         if self.workers.is_none() && text.ends_with(" items]") && is_workers(text) {
@@ -534,6 +540,7 @@ impl Pytest {
         // cause of …`) is what the test saw, however far down the chain.
         if useful && std::mem::take(&mut self.chained) && failure.has_detail() {
             failure.add_essential_detail(d);
+            self.chain_place = true;
             return;
         }
         if self.located {
@@ -674,6 +681,37 @@ impl Pytest {
             // `--tb=line`: the next `E` line starts the next failure.
             self.open = false;
         }
+    }
+
+    /// `h11/_connection.py:257: AttributeError` after a chain's last exception: said with it.
+    /// A section's title or the summary ends the wait.
+    fn raised_in_the_end(&mut self, text: &str) -> bool {
+        if text.starts_with("___") || text.starts_with("===") {
+            self.chain_place = false;
+            return false;
+        }
+        let Some((place, kind)) = text.rsplit_once(": ") else {
+            return false;
+        };
+        let Some((path, line)) = place.split_once(':') else {
+            return false;
+        };
+        let placed = path.ends_with(".py")
+            && !path.contains(' ')
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+            && !kind.is_empty()
+            && !kind.contains(' ');
+        if !placed {
+            return false;
+        }
+        self.chain_place = false;
+        if let Some(failure) = self.failures.current()
+            && let Some(last) = failure.detail.last_mut()
+        {
+            last.push_str(&format!(" · at {}:{line}", shown(path)));
+        }
+        true
     }
 
     /// Failures in several test files are named with their file (`test_api.py::test_x[a]`),
