@@ -217,22 +217,15 @@ impl Rspec {
             failure.add_detail(t);
         }
     }
-}
 
-impl Rspec {
     /// `rspec ./spec/change_spec.rb:58 # Diff::LCS::Change a finished_b`, the `n`th of
     /// `Failed examples:`: its target, kept for the `n)` failure if that is kept.
     fn target(&mut self, text: &str) {
         let n = self.failed_examples;
-        let number = |said: &str| {
-            let said = said.trim_start();
-            said.split_once(") ")
-                .is_some_and(|(k, _)| k.parse() == Ok(n))
-        };
         let kept = self
             .failures
             .iter()
-            .any(|f| f.said.as_deref().is_some_and(number));
+            .any(|f| f.said.as_deref().and_then(failure_number) == Some(n));
         let target = text["rspec ".len()..]
             .split(" # ")
             .next()
@@ -250,12 +243,7 @@ impl Rspec {
             if names.iter().filter(|n| **n == failure.name).count() < 2 {
                 continue;
             }
-            let Some(n) = failure
-                .said
-                .as_deref()
-                .and_then(|s| s.trim_start().split_once(") "))
-                .and_then(|(k, _)| k.parse::<u64>().ok())
-            else {
+            let Some(n) = failure.said.as_deref().and_then(failure_number) else {
                 continue;
             };
             if let Some((_, target)) = self.targets.iter().find(|(k, _)| *k == n) {
@@ -263,6 +251,11 @@ impl Rspec {
             }
         }
     }
+}
+
+/// `  3) Diff::LCS::Change a finished_b` → 3: a failure's number, as its header says it.
+fn failure_number(said: &str) -> Option<u64> {
+    said.trim_start().split_once(") ")?.0.parse().ok()
 }
 
 /// `1138 examples, 16 failures, 14 pending`, `1 example, 0 failures`, `0 examples, 0 failures,
