@@ -120,7 +120,7 @@ impl Shape for Headed {
             .unwrap_or_else(|| c.ran.saturating_sub(c.failures + c.errors + c.skipped));
         let line = test_counts(
             c.ran,
-            passed,
+            Some(passed),
             c.failures,
             Some(c.errors),
             &[(c.skipped, "skipped")],

@@ -1177,7 +1177,7 @@ impl JsonReport {
             let [tests, passes, failures, pending, ..] = c.map(|n| n.unwrap_or(0));
             let line = test_counts(
                 tests.saturating_sub(pending),
-                passes,
+                Some(passes),
                 failures,
                 None,
                 &[(pending, "pending")],

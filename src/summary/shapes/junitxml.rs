@@ -117,7 +117,7 @@ impl Shape for JunitXml {
             .saturating_sub(stated.failures + stated.errors + stated.skipped);
         let mut lines = vec![test_counts(
             stated.tests,
-            passed,
+            Some(passed),
             failed,
             Some(stated.errors),
             &[(stated.skipped, "skipped")],

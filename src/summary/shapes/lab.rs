@@ -109,7 +109,7 @@ impl Shape for Lab {
         let (failed, run, skipped) = self.totals?;
         let mut lines = vec![test_counts(
             run,
-            run.saturating_sub(failed),
+            Some(run.saturating_sub(failed)),
             failed,
             None,
             &[(skipped, "skipped")],

@@ -32,21 +32,21 @@ pub(crate) fn js_test_counts(
 
 /// `tests: 1,097 run, 1,043 passed, 21 failed, 32 errors, 1 skipped (zope.testrunner)`: the
 /// counts of a runner that counts errors apart from failures (`errors` when it does), then
-/// each of its `others` that is not zero, then `runner` in parentheses.
+/// each of its `others` that is not zero, then `runner` in parentheses. How many passed is
+/// left out when it is not known.
 pub(crate) fn test_counts(
     run: u64,
-    passed: u64,
+    passed: Option<u64>,
     failed: u64,
     errors: Option<u64>,
     others: &[(u64, &str)],
     runner: &str,
 ) -> String {
-    let mut line = format!(
-        "tests: {} run, {} passed, {} failed",
-        thousands(run),
-        thousands(passed),
-        thousands(failed)
-    );
+    let mut line = format!("tests: {} run", thousands(run));
+    if let Some(passed) = passed {
+        line.push_str(&format!(", {} passed", thousands(passed)));
+    }
+    line.push_str(&format!(", {} failed", thousands(failed)));
     if let Some(errors) = errors {
         line.push_str(&format!(", {} errors", thousands(errors)));
     }

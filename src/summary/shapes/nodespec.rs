@@ -108,7 +108,7 @@ impl Shape for NodeSpec {
             (skipped, "skipped"),
             (todo, "todo"),
         ];
-        let line = test_counts(tests, pass, fail, None, &others, "node --test");
+        let line = test_counts(tests, Some(pass), fail, None, &others, "node --test");
         let json = json!({
             "shape": "node test",
             "tests": tests,

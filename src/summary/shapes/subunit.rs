@@ -94,7 +94,7 @@ impl Shape for Subunit {
             (xfail, "expected failures"),
             (uxsuccess, "unexpected successes"),
         ];
-        let line = test_counts(ran, passed, failed, None, &others, "stestr");
+        let line = test_counts(ran, Some(passed), failed, None, &others, "stestr");
         let json = json!({
             "shape": "stestr",
             "ran": ran,

@@ -97,7 +97,7 @@ impl Shape for TestUnit {
         let passed = tests.saturating_sub(failures + errors + pendings + omissions);
         let line = test_counts(
             tests,
-            passed,
+            Some(passed),
             failures,
             Some(errors),
             &[(pendings, "pending"), (omissions, "omitted")],

@@ -115,7 +115,14 @@ impl Shape for Trial {
         } else {
             "trial: FAILED"
         };
-        let line = test_counts(ran, successes, failures, Some(errors), &others, runner);
+        let line = test_counts(
+            ran,
+            Some(successes),
+            failures,
+            Some(errors),
+            &others,
+            runner,
+        );
         let json = json!({
             "shape": "trial",
             "ran": ran,

@@ -8,7 +8,6 @@ use serde_json::json;
 
 use super::names::{Failures, is_rule, test_counts};
 use super::{Fact, Shape};
-use crate::format::thousands;
 
 /// The outcome counts unittest reports in parentheses, in its order.
 const OUTCOMES: [&str; 5] = [
@@ -108,35 +107,25 @@ impl Shape for Unittest {
         let ran = self.ran?;
         let (ok, counts) = self.verdict?;
         let [failures, errors, skipped, expected, unexpected] = counts;
-        let passed = ran.saturating_sub(failures + errors + skipped + expected + unexpected);
+        // With subtests, how many tests passed is not said: unittest counts each failing one.
+        let passed = (!self.subtests)
+            .then(|| ran.saturating_sub(failures + errors + skipped + expected + unexpected));
         let others: Vec<(u64, &str)> = counts[2..]
             .iter()
             .copied()
             .zip(OUTCOMES[2..].iter().copied())
             .collect();
-        let verdict = if ok {
-            "unittest: OK"
-        } else {
-            "unittest: FAILED"
+        let verdict = if ok { "OK" } else { "FAILED" };
+        let runner = match self.subtests {
+            true => format!("unittest: {verdict}; failures and errors count subtests"),
+            false => format!("unittest: {verdict}"),
         };
-        let line = if self.subtests {
-            // `tests: 16 run, 6 failed, 9 errors (unittest: FAILED; …)`: how many tests
-            // passed is not said.
-            test_counts(ran, passed, failures, Some(errors), &others, verdict)
-                .replacen(&format!(", {} passed", thousands(passed)), "", 1)
-                .replacen(
-                    &format!("({verdict})"),
-                    &format!("({verdict}; failures and errors count subtests)"),
-                    1,
-                )
-        } else {
-            test_counts(ran, passed, failures, Some(errors), &others, verdict)
-        };
+        let line = test_counts(ran, passed, failures, Some(errors), &others, &runner);
         let json = json!({
             "shape": "unittest",
             "ran": ran,
             "ok": ok,
-            "passed": (!self.subtests).then_some(passed),
+            "passed": passed,
             "failed": failures,
             "errors": errors,
             "skipped": skipped,
