@@ -389,21 +389,17 @@ impl Diagnostics {
         for m in more.into_iter().take(MORE_ERRORS) {
             out.push_failure(m.failure.clone());
         }
-        let mut warnings: Vec<&First> = self
-            .firsts
-            .iter()
-            .filter(|f| f.level == Level::Warning && listed(&f.code))
-            .collect();
-        warnings.sort_by_key(|f| (f.count, f.failure.line));
-        // A linter's notes of a rule last, the rarest first.
-        let mut notes: Vec<&First> = self
-            .firsts
-            .iter()
-            .filter(|f| f.level == Level::Note && listed(&f.code))
-            .collect();
-        notes.sort_by_key(|f| (f.count, f.failure.line));
-        for f in warnings.into_iter().chain(notes) {
-            out.push_failure(f.failure.clone());
+        // Then the warnings, then a linter's notes of a rule: each the rarest first.
+        for level in [Level::Warning, Level::Note] {
+            let mut firsts: Vec<&First> = self
+                .firsts
+                .iter()
+                .filter(|f| f.level == level && listed(&f.code))
+                .collect();
+            firsts.sort_by_key(|f| (f.count, f.failure.line));
+            for f in firsts {
+                out.push_failure(f.failure.clone());
+            }
         }
         out
     }

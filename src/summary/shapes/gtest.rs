@@ -10,6 +10,9 @@ use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::{plural, thousands};
 
+/// What to read of GoogleTest's failures: each one's lines and its `[  FAILED  ]` line.
+const GTEST_HINT: &str = "': Failure$|^\\[  FAILED  \\]' -A 5";
+
 /// Lines of a failure kept: where (`file:line: Failure`) and what follows.
 const DETAIL_LINES: usize = 4;
 
@@ -166,7 +169,7 @@ impl Shape for Gtest {
         let hint = if self.cmocka {
             "'^\\[ +(ERROR|LINE|FAILED) +\\] ' -A 2"
         } else {
-            "': Failure$|^\\[  FAILED  \\]' -A 5"
+            GTEST_HINT
         };
         Some(
             Fact::new(shape, vec![line], json)
@@ -204,7 +207,7 @@ impl Gtest {
         Some(
             Fact::new("googletest", vec![line], json)
                 .failures(listed)
-                .hint("': Failure$|^\\[  FAILED  \\]' -A 5"),
+                .hint(GTEST_HINT),
         )
     }
 

@@ -8,7 +8,9 @@
 
 use serde_json::json;
 
-use super::names::{Failure, Failures, Names, where_they_differ, without_pytest_mark};
+use super::names::{
+    Failure, Failures, Names, is_test_file, where_they_differ, without_pytest_mark,
+};
 use super::pytrace::Traceback;
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
@@ -508,7 +510,7 @@ impl Pytest {
         {
             // Raised in the code under test (`--tb=short`'s last frame), reached from the
             // test's own line.
-            match raised.filter(|r| !is_test_path(r)) {
+            match raised.filter(|r| !is_test_file(r)) {
                 Some(raised) => failure.add_detail(&format!("at {raised}, from {frame}")),
                 None => failure.add_detail(&format!("at {frame}")),
             };
@@ -629,7 +631,6 @@ impl Pytest {
         if path.contains(' ') || !path.ends_with(".py") || digits == 0 {
             return;
         }
-        let is_test = is_test_path;
         let after = &rest[digits..];
         let frame = after.trim_end() == ":" || after.starts_with(": in ");
         let Some(failure) = self.failures.current() else {
@@ -637,7 +638,7 @@ impl Pytest {
         };
         if !failure.has_detail() || frame {
             // A frame above where it raised: the first one, if in the tests' code.
-            if self.test_frame.is_none() && is_test(path) {
+            if self.test_frame.is_none() && is_test_file(path) {
                 self.test_frame = Some(format!("{path}:{}", &rest[..digits]));
             }
             if !failure.has_detail() && after.starts_with(": in ") {
@@ -651,7 +652,7 @@ impl Pytest {
         if !after.starts_with(": ") && !after.trim_end().is_empty() {
             return;
         }
-        let from = self.test_frame.take().filter(|_| !is_test(path));
+        let from = self.test_frame.take().filter(|_| !is_test_file(path));
         let path = shown(path);
         // An assertion of values alone (`assert (1 == 2)`, explained at most by where one
         // came from: `+  where 1 = int('1')`) is read with the statement that computed them.
@@ -851,14 +852,6 @@ fn subtest_failed(text: &str) -> Option<(&str, &str)> {
     Some(("", rest.strip_prefix(' ')?))
 }
 
-/// `tests/a.py::test_x[1 - 2] - assert …` → `tests/a.py::test_x[1 - 2]`: the message follows the
-/// first ` - ` outside brackets.
-/// A path in the tests' directories (`tests/`, `test/`, `test_*`).
-fn is_test_path(path: &str) -> bool {
-    path.split('/')
-        .any(|d| d == "tests" || d == "test" || d.starts_with("test_"))
-}
-
 /// A traceback's path as said: an absolute one from the tests' directory on
 /// (`tests/conftest.py`; a relative one is the reader's way to the file already,
 /// `src/pkg/tests/test_a.py`), an installed package's from its `site-packages` (the
@@ -872,6 +865,8 @@ fn shown(path: &str) -> &str {
         .map_or(path, |i| &path[i + 1..])
 }
 
+/// `tests/a.py::test_x[1 - 2] - assert …` → `tests/a.py::test_x[1 - 2]`: the message follows the
+/// first ` - ` outside brackets.
 fn node_id(rest: &str) -> &str {
     match message_at(rest) {
         Some(i) => &rest[..i],

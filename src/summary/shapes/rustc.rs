@@ -1,8 +1,8 @@
 //! rustc / cargo / clippy diagnostics: `error[E0308]: …` and `warning: …` headers, located by
 //! the ` --> file:line:col` line that follows; Astral's ty prints its diagnostics so, with
-//! rules named in words (`error[missing-attribute]: …`). Recognised only when at least one header has such
-//! a location. Cargo's own summary lines (`warning: `x` (lib) generated 4 warnings`,
-//! `error: could not compile …`, `error: test failed, to rerun pass …`) and rustc's
+//! rules named in words (`error[missing-attribute]: …`). Recognised only when at least one
+//! header has such a location. Cargo's own summary lines (`warning: `x` (lib) generated 4
+//! warnings`, `error: could not compile …`, `error: test failed, to rerun pass …`) and rustc's
 //! `aborting due to …` / `N warnings emitted` are not diagnostics and are not counted.
 //!
 //! `cargo … --message-format=json` prints the same diagnostics as JSON Lines: each
@@ -136,9 +136,10 @@ impl Shape for Rustc {
         self.header.push_str(text);
         // Only error codes are tallied (rustc's warnings carry lint names in their notes
         // instead); ty's rules, named in words, are tallied at every level.
-        self.named_rules |= code.is_some_and(|c| c.contains('-'));
+        let named = code.is_some_and(|c| c.contains('-'));
+        self.named_rules |= named;
         let code = code
-            .filter(|c| level == Level::Error || c.contains('-'))
+            .filter(|_| level == Level::Error || named)
             .map(str::to_owned);
         self.pending = Some(Pending {
             line: number,
