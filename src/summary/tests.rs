@@ -2893,6 +2893,51 @@ fn ctest_reads_each_failing_tests_output_on_its_own() {
     );
 }
 
+/// ctest -j8 of c-blosc's suite: tests end in no order, and ctest lists the failed ones by
+/// number at the end (`278 - test_getitem_1_702713_32_5_0_1 (Failed)`). The summary lists them
+/// in that order, the detail read from each test's output kept with it.
+#[test]
+fn parallel_ctest_failures_are_listed_in_ctests_own_order() {
+    let bytes = corpus13("ctest-output-on-failure-c-blosc.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "The following tests FAILED:")
+        .skip(1)
+        .take_while(|l| l.starts_with('\t'))
+        .map(str::trim)
+        .collect();
+    assert_eq!(listed.len(), 122);
+    let rendered = report(&bytes).render();
+    let shown: Vec<&str> = rendered
+        .iter()
+        .skip_while(|l| !l.starts_with("[ctxoff] failed tests (122):"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  L"))
+        .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest.trim_start()))
+        .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+        .collect();
+    assert!(shown.len() >= 10, "{rendered:#?}");
+    // Those shown without a detail are the list's first, in its order.
+    let bare: Vec<&str> = shown
+        .iter()
+        .copied()
+        .filter(|l| !l.contains("): "))
+        .collect();
+    let listed_bare: Vec<&str> = listed
+        .iter()
+        .copied()
+        .filter(|l| !shown.iter().any(|s| s.contains("): ") && s.starts_with(l)))
+        .take(bare.len())
+        .collect();
+    assert_eq!(bare, listed_bare, "{rendered:#?}");
+    assert!(
+        shown[0].starts_with("1 - test_api (Failed): ")
+            && shown[0].contains("get_nthreads incorrect"),
+        "{rendered:#?}"
+    );
+}
+
 /// ctest --output-on-failure of cJSON's suite under valgrind: the totals and failing tests of
 /// ctest's JUnit report of the same run; each failing test's detail is valgrind's first error
 /// in its output, with where it happened.

@@ -29,6 +29,9 @@ pub(crate) struct Ctest {
     total_said: String,
     /// Names listed under `The following tests FAILED:`.
     listed_failed: u64,
+    /// The failures again, in the order of that list: by test number, where a parallel run
+    /// (`ctest -j8`) reported them in the order they ended.
+    listed: Failures,
     in_failed_list: bool,
     failures: Failures,
     /// Reading the output of the last failed test.
@@ -102,6 +105,16 @@ impl Shape for Ctest {
             // `\t  2 - parse_examples (Failed)`
             if text.starts_with('\t') && trimmed.contains(" - ") {
                 self.listed_failed += 1;
+                // `674 - test_nthreads (Failed)`, or `(SEGFAULT)` where its result line said
+                // `Exception: SegFault`: the same test by its number and name.
+                let key = without_status(trimmed);
+                match self.failures.find(|name| without_status(name) == key) {
+                    Some(reported) => {
+                        let reported = reported.clone();
+                        self.listed.push_failure(reported);
+                    }
+                    None => self.listed.push(number, trimmed),
+                }
                 return;
             }
             self.in_failed_list = false;
@@ -139,6 +152,9 @@ impl Shape for Ctest {
             "listed_failed": self.listed_failed,
         });
         let failing = !self.failures.is_empty() || self.total.is_some_and(|(failed, _)| failed > 0);
+        if self.listed.total == self.failures.total {
+            self.failures = std::mem::take(&mut self.listed);
+        }
         let failures = self.failures.take_as("failed tests");
         Some(
             Fact::new("ctest", vec![line], json)
@@ -152,6 +168,7 @@ impl Shape for Ctest {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
+            + self.listed.approx_heap()
             + self.lower.capacity()
             + self.statuses.approx_heap()
             + self.valgrind_header.as_ref().map_or(0, String::capacity)
@@ -339,6 +356,11 @@ fn take_change(change: &Change, first_line: Option<&str>, failure: &mut Failure)
 const DIFFERING_CHARS: usize = 100;
 
 /// A normal diff's hunk: `23,27c23,27`, `235c235`, `4a5`.
+/// A failed test's name as ctest lists it, without its status: `674 - test_nthreads`.
+fn without_status(name: &str) -> &str {
+    name.rfind(" (").map_or(name, |end| &name[..end])
+}
+
 fn is_hunk(text: &str) -> bool {
     let Some(at) = text.find(['a', 'c', 'd']) else {
         return false;
