@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus16"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus17"
                 );
                 std::process::exit(0);
             }
@@ -80,6 +80,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus14"),
             root.join("tests/fixtures/corpus15"),
             root.join("tests/fixtures/corpus16"),
+            root.join("tests/fixtures/corpus17"),
         ];
     }
     if !o.ctxoff.is_file() {
