@@ -680,7 +680,8 @@ fn list_failures(
         .collect();
     // Names of the failures not detailed need room too, unless every one fits with its detail.
     let every_one = listed.tokens + costs.iter().sum::<u64>();
-    let details_limit = if all.len() as u64 == f.total && every_one <= limit {
+    let all_fit = all.len() as u64 == f.total && every_one <= limit;
+    let details_limit = if all_fit {
         limit
     } else {
         limit - limit / NAMES_SHARE
@@ -694,6 +695,8 @@ fn list_failures(
         })
         .collect();
     let mut chosen = vec![false; all.len()];
+    // The failures said as the same as one shown (`same as L33`), with where they are.
+    let mut repeats = vec![false; all.len()];
     let mut tokens = listed.tokens;
     // What the failures chosen so far showed.
     let mut said: Vec<&[String]> = Vec::new();
@@ -703,6 +706,22 @@ fn list_failures(
     let mut seen_forms: Vec<usize> = Vec::new();
     let mut seen_groups: Vec<&str> = Vec::new();
     let nameless = |i: usize| all[i].name.is_empty();
+    // Failed tests, each a test to fix, the first ones first.
+    let tests = f.heading.starts_with("fail")
+        && ["test", "example", "scenario"]
+            .iter()
+            .any(|w| f.heading.contains(w));
+    // Where each failure happened, as its detail says (`test_schema.py:321`).
+    let places: Vec<Vec<&str>> = all.iter().map(|f| places(&f.detail)).collect();
+    // A failure at a place none chosen is at (another test to fix, not the same helper's
+    // assertion again with other values); without a place, with a message none chosen has.
+    let elsewhere = |i: usize, chosen: &[bool]| {
+        let mut others = (0..all.len()).filter(|&j| chosen[j]);
+        match places[i].is_empty() {
+            false => others.all(|j| places[i].iter().all(|p| !places[j].contains(p))),
+            true => others.all(|j| messages[j] != messages[i]),
+        }
+    };
     'rounds: for round in 0..4 {
         loop {
             let new_group = |i: usize| !seen_groups.contains(&groups[i]);
@@ -713,11 +732,12 @@ fn list_failures(
                     && echoes[i].is_none()
                     && match round {
                         0 => {
-                            forms[i].is_some()
-                                && !seen_forms.iter().any(|&j| {
-                                    forms[j] == forms[i]
-                                        || (nameless(i) && alike(&words[j], &words[i]))
-                                })
+                            (tests && i < FIRST_DETAILED && elsewhere(i, &chosen))
+                                || forms[i].is_some()
+                                    && !seen_forms.iter().any(|&j| {
+                                        forms[j] == forms[i]
+                                            || (nameless(i) && alike(&words[j], &words[i]))
+                                    })
                         }
                         1 => messages[i]
                             .as_deref()
@@ -734,6 +754,17 @@ fn list_failures(
             let Some(i) = next else {
                 break;
             };
+            if round == 0
+                && !all_fit
+                && let Some(&(_, j)) = messages[i]
+                    .as_deref()
+                    .and_then(|m| said_messages.iter().find(|s| s.0 == m))
+            {
+                // One of the first failures, failing as one shown did: where it is.
+                lines[i] = repeat_line(all[i], all[j]);
+                costs[i] = cost(&lines[i]);
+                repeats[i] = true;
+            }
             if tokens + costs[i] > details_limit {
                 // Whole details fit no more: the others get the first line of theirs while
                 // that fits (one more failure detailed is worth more than the rest of one).
@@ -741,7 +772,7 @@ fn list_failures(
                     break 'rounds;
                 }
                 compact = true;
-                for k in (0..all.len()).filter(|&k| !chosen[k]) {
+                for k in (0..all.len()).filter(|&k| !chosen[k] && !repeats[k]) {
                     lines[k] = failure_line(all[k], Detail::Compact);
                     costs[k] = cost(&lines[k]);
                 }
@@ -846,6 +877,30 @@ fn alike(a: &[&str], b: &[&str]) -> bool {
     let same = a.iter().zip(b).filter(|(x, y)| x == y).count();
     same * ALIKE_SHARE_DEN >= a.len() * ALIKE_SHARE_NUM
 }
+
+/// The places a failure's detail names: each word that is a path with a line
+/// (`tests/test_a.py:12`, `src/x.rs:4:5`), without the punctuation around it.
+fn places(detail: &[String]) -> Vec<&str> {
+    detail
+        .iter()
+        .flat_map(|d| d.split_whitespace())
+        .map(|w| w.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ':' | '"' | '\'')))
+        .filter(|w| {
+            w.split_once(':').is_some_and(|(path, line)| {
+                let path = path.trim_start_matches("./");
+                path.contains('.')
+                    && !path.starts_with('.')
+                    && line
+                        .split(':')
+                        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        })
+        .collect()
+}
+
+/// The failed tests detailed first whatever their form: the first ones a reader fixes, in
+/// order (a second `DID NOT RAISE` at another place is another test to fix).
+const FIRST_DETAILED: usize = 3;
 
 /// Forms of fewer words are alike only when equal: a short message's one other word is what
 /// it says (`connect timeout: db`, `read timeout: db`).
@@ -1153,8 +1208,27 @@ impl Report {
 
 #[cfg(test)]
 mod tests {
+    use super::places;
     use super::{Detail, Failure, failure_group, failure_line};
     use crate::summary::shapes::names::form;
+
+    #[test]
+    fn the_places_a_detail_names_are_its_paths_with_a_line() {
+        let detail = [
+            "panicked at src/tests.rs:44:5:".to_owned(),
+            "left: 1140 · at (./spec/change_spec.rb:58)".to_owned(),
+            "test_schema.py:321: Failed".to_owned(),
+            "expected 1.5 got 2, ratio 3:4 ... done".to_owned(),
+        ];
+        assert_eq!(
+            places(&detail),
+            [
+                "src/tests.rs:44:5",
+                "./spec/change_spec.rb:58",
+                "test_schema.py:321"
+            ]
+        );
+    }
 
     #[test]
     fn a_form_leaves_out_the_values_compared() {

@@ -2457,12 +2457,41 @@ fn access_log_in_the_combined_format_and_never_on_too_few_requests() {
     );
 }
 
-/// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
-/// within a budget, one failure of each way of failing (its detail but for the values compared)
-/// comes before another test failing a way already shown; the others are named.
+/// Plain pytest on schema with 46 failures, the first two `DID NOT RAISE SchemaError` in two
+/// tests: the second test is another place to fix, said as the same as the first with where it
+/// is, before later failures of other ways (the first three failing tests come first).
 #[test]
-fn failures_within_a_budget_show_each_way_of_failing_first() {
-    let lines = failures_within(&corpus2("vitest-date-fns.txt"), 700);
+fn a_first_test_failing_as_one_shown_is_said_with_its_place() {
+    let shown = failures_within(&corpus17("pytest-did-not-raise-schema.txt"), 1_000).join("\n");
+    assert!(
+        shown.contains(
+            "test_schema.py::test_dict_keys\n  L41 same as L33 · test_schema.py:321: Failed"
+        ),
+        "{shown}"
+    );
+    assert_eq!(
+        shown.matches("DID NOT RAISE SchemaError").count(),
+        1,
+        "{shown}"
+    );
+}
+
+/// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
+/// within a budget, the first three failing tests come first (each at a line of its own), then
+/// one failure of each way of failing (its detail but for the values compared), before another
+/// test failing a way already shown; the others are named.
+#[test]
+fn failures_within_a_budget_show_the_first_tests_then_each_way_of_failing() {
+    let bytes = corpus2("vitest-date-fns.txt");
+    let first = failures_within(&bytes, 500).join("\n");
+    for wanted in [
+        "L657 src/addBusinessDays/test.ts > addBusinessDays > returns the Monday when 1 day is added on the Friday: AssertionError: expected 2020-01-11T00:00:00.000Z to deeply equal 2020-01-13T00:00:00.000Z",
+        "L676 src/addBusinessDays/test.ts > addBusinessDays > starting from a weekend day should land on a weekday when reducing a divisible by 5: AssertionError: expected 2019-08-10T00:00:00.000Z to deeply equal 2019-08-12T00:00:00.000Z · at src/addBusinessDays/test.ts:76:35",
+        "L695 src/addBusinessDays/test.ts > addBusinessDays > context > allows to specify the context: AssertionError: expected '2024-08-24T23:00:00.000+08:00'",
+    ] {
+        assert!(first.contains(wanted), "{wanted} in {first}");
+    }
+    let lines = failures_within(&bytes, 900);
     let shown = lines.join("\n");
     for wanted in [
         "to deeply equal 2020-01-13T00:00:00.000Z",
@@ -3141,13 +3170,28 @@ fn mocha_totals_and_failures_of_a_real_run() {
         "{shown}"
     );
     assert_eq!(shown.matches("'Not Found'").count(), 1, "{shown}");
-    // Within the floor of a tight budget too: among messages as rare, the one of a way of
-    // failing that has two messages comes before one of the fifty Content-Type failures, whose
-    // messages vary with the type tested.
+    // Within the floor of a tight budget, the first failing tests come first: the second and
+    // third fail as the first did, at lines of their own, and are said so, with where.
     let tight = failures_within(&bytes, 350).join("\n");
+    for wanted in [
+        "should skip POST requests: same as L1,934 · at test/express.static.js:100:10",
+        "should ignore hidden files: same as L1,934 · at test/express.static.js:133:10",
+    ] {
+        assert!(tight.contains(wanted), "{wanted} in {tight}");
+    }
+    assert_eq!(tight.matches("'Not Found'").count(), 1, "{tight}");
+    // Then, among messages as rare, the one of a way of failing that has two messages comes
+    // before a second of the fifty Content-Type failures, whose messages vary with the type
+    // tested.
+    let little_more = failures_within(&bytes, 400).join("\n");
     assert!(
-        tight.contains("expected 'Created' response body, got '201'"),
-        "{tight}"
+        little_more.contains("expected 'Created' response body, got '201'"),
+        "{little_more}"
+    );
+    assert_eq!(
+        little_more.matches("expected \"Content-Type\"").count(),
+        1,
+        "{little_more}"
     );
     // Two runs in one log: totals and failures of both, each failure list read as its own.
     let twice = [bytes.as_slice(), bytes.as_slice()].concat();
