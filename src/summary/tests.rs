@@ -2476,6 +2476,37 @@ fn a_first_test_failing_as_one_shown_is_said_with_its_place() {
     );
 }
 
+/// jest --verbose on card-validator, one test file not compiling under ts-jest: the suite
+/// that failed to run is said with TypeScript's error and the line of code it is in.
+#[test]
+fn a_jest_suite_that_does_not_compile_shows_its_line_of_code() {
+    let shown = failures_within(
+        &corpus17("npm-test-jest-verbose-card-validator.txt"),
+        u64::MAX,
+    )
+    .join("\n");
+    assert!(
+        shown.contains(
+            "L993 src/__tests__/validator.ts: src/__tests__/validator.ts:10:57 - error TS1005: ')' expected. · 10     expect(validator.postalCode).toBeInstanceOf(Function;"
+        ),
+        "{shown}"
+    );
+}
+
+/// Node's test runner through tsx, as TAP: an `error: |-` block whose message introduces a
+/// diff (`Expected values to be strictly deep-equal:`, `+ actual - expected`) is said with the
+/// diff's first change, each side joined.
+#[test]
+fn a_tap_error_block_says_the_values_its_message_introduces() {
+    let shown = failures_within(&corpus17("tsx-test-p-queue.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "L93 Expected values to be strictly deep-equal: · - 'keep', 'also-keep' · + 'also-keep', 'keep' · at /home/dev/p-queue/test/advanced.ts:417:9"
+        ),
+        "{shown}"
+    );
+}
+
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
 /// within a budget, the first three failing tests come first (each at a line of its own), then
 /// one failure of each way of failing (its detail but for the values compared), before another

@@ -218,6 +218,12 @@ pub(crate) struct JsDetail {
     diff: Option<Diff>,
 }
 
+/// A line of a TypeScript code frame: its line number, then the code (`10     expect(x`).
+fn is_code_frame_line(t: &str) -> bool {
+    let code = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    code.len() < t.len() && code.starts_with("  ") && !code.trim().is_empty()
+}
+
 /// What a diff's line of detail has so far.
 #[derive(Debug, Default)]
 struct Diff {
@@ -291,8 +297,16 @@ impl JsDetail {
         // did:`) is followed by what it introduces (`StructError: …`).
         let introduced =
             failure.detail.len() == 1 && failure.detail.first().is_some_and(|m| m.ends_with(':'));
-        let wanted =
-            compared || introduced || !failure.has_detail() || t.starts_with("Snapshot name: ");
+        // A suite that does not compile (ts-jest): the line of code the error is in, from
+        // its code frame (`10     expect(validator.postalCode).toBeInstanceOf(Function;`).
+        let code = failure.detail.len() == 1
+            && failure.detail[0].contains(" - error TS")
+            && is_code_frame_line(t);
+        let wanted = compared
+            || introduced
+            || code
+            || !failure.has_detail()
+            || t.starts_with("Snapshot name: ");
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;

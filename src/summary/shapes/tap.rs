@@ -131,6 +131,10 @@ struct Yaml {
     diff: Option<usize>,
     /// The diff's first change: the lines it removes (expected) and adds (actual).
     change: Change,
+    /// Inside an `error: |-` block, indented this much, whose message introduced a diff
+    /// (`Expected values to be strictly deep-equal:`, then `+ actual - expected` and the
+    /// values): its first change, once its legend is read.
+    message_diff: Option<(usize, Option<Change>)>,
 }
 
 /// The last line of a failed test's log in automake's `test-suite.log`: `FAIL main (exit
@@ -709,6 +713,17 @@ impl Yaml {
         }
     }
 
+    /// The `error:` block's diff is over: its first change is a detail.
+    fn end_message_diff(&mut self) {
+        if let Some((_, Some(change))) = self.message_diff.take() {
+            for d in change.details() {
+                if self.detail.len() < YAML_DETAILS {
+                    self.detail.push(d);
+                }
+            }
+        }
+    }
+
     /// The `diff:` block is over (or the YAML block is): its first change is a detail.
     fn end_diff(&mut self) {
         if self.diff.take().is_some() {
@@ -835,11 +850,27 @@ impl Tap {
             }
             y.end_diff();
         }
+        if let Some((block_indent, change)) = &mut y.message_diff {
+            if indent > *block_indent || t.is_empty() {
+                match change {
+                    None if t == "+ actual - expected" || t == "+ expected - actual" => {
+                        *change = Some(Change::at(indent));
+                    }
+                    Some(change) => change.line(indent, t),
+                    None => {}
+                }
+                return true;
+            }
+            y.end_message_diff();
+        }
         if let Some((key, block_indent)) = y.block {
             if indent > block_indent {
                 // The block's first line is its value (`{ a: { 20: 'a' } }`).
                 y.block = None;
                 y.add(key, t);
+                if key == "error" && t.ends_with(':') {
+                    y.message_diff = Some((block_indent, None));
+                }
                 return true;
             }
             y.block = None;
@@ -909,6 +940,7 @@ impl Tap {
             return;
         };
         y.end_diff();
+        y.end_message_diff();
         if y.subtests || !y.open {
             return;
         }
