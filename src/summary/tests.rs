@@ -2507,6 +2507,37 @@ fn a_tap_error_block_says_the_values_its_message_introduces() {
     );
 }
 
+/// tcltest on tcllib's json module with a breakage (`tclsh json.test`, exit 0): the totals of
+/// its closing line, every failed test counted (each closes with `==== name FAILED`), the first
+/// named as tcltest says it, with what it returned and what it should have.
+#[test]
+fn tcltest_totals_and_failures_of_a_real_run() {
+    let bytes = corpus17("tclsh-json-test-tcllib.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let closed = text
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("==== ")
+                .and_then(|r| r.strip_suffix(" FAILED"))
+                .is_some_and(|name| !name.contains(' '))
+        })
+        .count();
+    assert_eq!(closed, 135);
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 512 run, 377 passed, 135 failed (tcltest)"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(shown.starts_with("[ctxoff] failed tests (135):"), "{shown}");
+    assert!(
+        shown.contains(
+            "==== json-tcl-8.1 test FAIL escape1 FAILED\n  L46 was: unexpected token \"\"\\%\"\" at position 0; expected STRING · should have been: unexpected token \"\"\\%\"\" at position 0; expecting STRING"
+        ),
+        "{shown}"
+    );
+}
+
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
 /// within a budget, the first three failing tests come first (each at a line of its own), then
 /// one failure of each way of failing (its detail but for the values compared), before another

@@ -88,6 +88,7 @@ mod subunit;
 mod svelte;
 mod tap;
 mod tasks;
+mod tcltest;
 mod testunit;
 mod trial;
 mod trybuild;
@@ -191,6 +192,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
         Box::<ounit::Ounit>::default(),
+        Box::<tcltest::Tcltest>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
         Box::<criterion::Criterion>::default(),
