@@ -3,10 +3,10 @@
 //! `==== Contents of test case:` and what went wrong under `----` lines (`---- Result was:`
 //! and `---- Result should have been (exact matching):`, each followed by the value; `----
 //! Test generated error; Return code was: 1`, `---- errorInfo: …`). Each test file closes
-//! with `json.test:	Total	512	Passed	377	Skipped	0	Failed	135` (`all.tcl:` for a whole
-//! suite run by `all.tcl`, which then counts every file). A run with failures may exit 0, so
-//! the counts are what says it failed. Each failed test is listed with what it returned and
-//! what it should have.
+//! with `json.test:`, then tab-separated `Total 512 Passed 377 Skipped 0 Failed 135`
+//! (`all.tcl:` for a whole suite run by `all.tcl`, which then counts every file). A run with
+//! failures may exit 0, so the counts are what says it failed. Each failed test is listed with
+//! what it returned and what it should have.
 
 use serde_json::json;
 
@@ -160,8 +160,8 @@ impl Tcltest {
     }
 }
 
-/// `json.test:	Total	512	Passed	377	Skipped	0	Failed	135`: the file (without its colon)
-/// and the four counts.
+/// `json.test:` and, tab-separated, `Total 512 Passed 377 Skipped 0 Failed 135`: the file
+/// (without its colon) and the four counts.
 fn totals_line(text: &str) -> Option<(&str, [u64; 4])> {
     let mut words = text.split_whitespace();
     let file = words.next()?.strip_suffix(':')?;
