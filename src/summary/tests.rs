@@ -2538,6 +2538,24 @@ fn tcltest_totals_and_failures_of_a_real_run() {
     );
 }
 
+/// jest's `it.each` rows on credit-card-type: a failure with four lines of values
+/// (`toHaveLength`'s expected and received lengths and the array) still says where it failed,
+/// in place of its last line of values.
+#[test]
+fn a_failure_with_many_lines_of_values_still_says_where() {
+    let shown = failures_within(
+        &corpus17("npm-test-jest-each-credit-card-type.txt"),
+        u64::MAX,
+    )
+    .join("\n");
+    assert!(
+        shown.contains(
+            "L151 expect(received).toHaveLength(expected) · Expected length: 1 · Received length: 0 · at src/__tests__/index.ts:183:22"
+        ),
+        "{shown}"
+    );
+}
+
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
 /// within a budget, the first three failing tests come first (each at a line of its own), then
 /// one failure of each way of failing (its detail but for the values compared), before another

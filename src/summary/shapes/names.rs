@@ -714,8 +714,17 @@ impl Failure {
     /// Adds a line of detail, unless it has enough. Returns whether it was added.
     pub(crate) fn add_detail(&mut self, text: &str) -> bool {
         let text = text.trim();
-        if self.detail.len() >= DETAIL_LINES || text.is_empty() {
+        if text.is_empty() {
             return false;
+        }
+        if self.detail.len() >= DETAIL_LINES {
+            // Where it failed takes the place of the last line of values, when it is not said
+            // yet: four lines of what (`Expected length: 1`, `Received length: 0`, `Received
+            // array: []`) are little without where.
+            if !text.starts_with("at ") || self.detail.iter().any(|d| says_where(d)) {
+                return false;
+            }
+            self.detail.pop();
         }
         // A line said again (a property test's panic at each shrinking step) says no more;
         // a place said again is where something else happened.
