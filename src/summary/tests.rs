@@ -2556,6 +2556,20 @@ fn a_failure_with_many_lines_of_values_still_says_where() {
     );
 }
 
+/// vitest on pathe: one report under the FAIL lines of two tests that failed alike is each
+/// one's, so the first failed test is said with it too (before, only the last had it).
+#[test]
+fn vitest_tests_listed_over_one_report_each_have_it() {
+    let shown = failures_within(&corpus17("npx-vitest-run-many-pathe.txt"), u64::MAX).join("\n");
+    for wanted in [
+        "L508 test/index.spec.ts > normalizeWindowsPath > normalizeWindowsPath('c:\\\\foo\\\\bar') should be 'C:/foo/bar': AssertionError: expected 'C:/foo\\bar' to equal 'C:/foo/bar'",
+        // The second, word for word the same, is named with the others.
+        "\n    test/index.spec.ts > toNamespacedPath > toNamespacedPath('C:\\\\foo\\\\bar') should be 'C:/foo/bar'\n",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}
+
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
 /// within a budget, the first three failing tests come first (each at a line of its own), then
 /// one failure of each way of failing (its detail but for the values compared), before another

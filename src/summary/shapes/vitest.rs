@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use super::jest::{JsDetail, SNAPSHOT_COUNTS, parse_counts};
-use super::names::{Failures, Names, js_test_counts};
+use super::names::{Failure, Failures, Names, js_test_counts};
 use super::{Fact, Shape};
 use crate::format::thousands;
 
@@ -33,10 +33,16 @@ pub(crate) struct Vitest {
     /// Files with failing tests, in report order.
     failed_files: Names,
     detail: Option<JsDetail>,
+    /// The last line was a ` FAIL ` line of a failed test.
+    after_fail: bool,
+    /// Failed tests listed before the last with no report between: vitest prints one report
+    /// under the FAIL lines of the tests that failed alike, which is each one's.
+    alike: usize,
 }
 
 impl Shape for Vitest {
     fn line(&mut self, number: u64, text: &str) {
+        let after_fail = std::mem::take(&mut self.after_fail);
         if let Some(reader) = &mut self.detail {
             let list = match self.section {
                 Section::FailedSuites => &mut self.failed_suites,
@@ -52,6 +58,7 @@ impl Shape for Vitest {
         let trimmed = text.trim_start_matches(' ');
         match trimmed.as_bytes().first() {
             Some(0xe2) if trimmed.starts_with('⎯') => {
+                self.share_detail();
                 if trimmed.contains(" Failed Tests ") {
                     self.section = Section::FailedTests;
                 } else if trimmed.contains(" Failed Suites ") {
@@ -62,6 +69,13 @@ impl Shape for Vitest {
                 if let Some(name) = trimmed.strip_prefix("FAIL  ").map(without_project) {
                     match self.section {
                         Section::FailedTests => {
+                            self.after_fail = true;
+                            let bare = self.failures.current().is_some_and(|f| !f.has_detail());
+                            if after_fail && bare {
+                                self.alike += 1;
+                            } else {
+                                self.share_detail();
+                            }
                             let file = name.split(" > ").next().unwrap_or(name);
                             if !self.failed_files.contains(file) {
                                 self.failed_files.push(file);
@@ -100,6 +114,7 @@ impl Shape for Vitest {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.share_detail();
         let tests = self.tests.take()?;
         let (failed, passed, skipped, todo, total) =
             (tests[0], tests[1], tests[2], tests[3], tests[4]);
@@ -175,6 +190,24 @@ impl Shape for Vitest {
 }
 
 /// `4 failed | 35 passed | 1 skipped (41)` → counts of `words`, then the total.
+impl Vitest {
+    /// The report under a run of FAIL lines is each one's: the tests listed before the last
+    /// take its detail.
+    fn share_detail(&mut self) {
+        let alike = std::mem::take(&mut self.alike);
+        let Some(detail) = self.failures.current().map(|f| f.detail.clone()) else {
+            return;
+        };
+        let mut kept: Vec<&mut Failure> = self.failures.iter_mut().collect();
+        let last = kept.len().saturating_sub(1);
+        for f in &mut kept[last.saturating_sub(alike)..last] {
+            if !f.has_detail() {
+                f.detail.clone_from(&detail);
+            }
+        }
+    }
+}
+
 fn counts_with_total(text: &str, words: &[&str]) -> Option<Vec<u64>> {
     let (counts, total) = text.trim_end().rsplit_once(" (")?;
     let total: u64 = total.strip_suffix(')')?.parse().ok()?;
