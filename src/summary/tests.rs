@@ -2570,6 +2570,37 @@ fn vitest_tests_listed_over_one_report_each_have_it() {
     }
 }
 
+/// The sqlite3 shell running a script with five errors on the Chinook database (exit 1, as
+/// for one error): each error as printed, counted by kind, a parse error with the statement
+/// sqlite shows where it stopped.
+#[test]
+fn sqlite3_errors_of_a_real_script() {
+    let bytes = corpus17("sqlite3-script-errors-chinook.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let parse = text
+        .lines()
+        .filter(|l| l.starts_with("Parse error near line "))
+        .count();
+    let runtime = text
+        .lines()
+        .filter(|l| l.starts_with("Runtime error near line "))
+        .count();
+    assert_eq!((parse, runtime), (3, 2));
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "sqlite3:"),
+        "sqlite3: 5 errors (3 parse, 2 runtime)"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "L26 Parse error near line 12: no such column: InvoiceDt: SELECT strftime('%Y-%m', InvoiceDt) AS month",
+        "L81 Parse error near line 46: near \";\": syntax error: eId GROUP BY e.EmployeeId ORDER BY customers DESC,;",
+        "L135 Runtime error near line 66: FOREIGN KEY constraint failed (19)",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}
+
 /// 57 failing vitest tests that fail in a few ways (33 of them with the same `TypeError`):
 /// within a budget, the first three failing tests come first (each at a line of its own), then
 /// one failure of each way of failing (its detail but for the values compared), before another

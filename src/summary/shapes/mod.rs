@@ -82,6 +82,7 @@ mod rustfmt;
 mod sanitizer;
 mod shellcheck;
 mod sphinx;
+mod sqlite;
 mod standard;
 mod strace;
 mod subunit;
@@ -193,6 +194,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<eunit::Eunit>::default(),
         Box::<ounit::Ounit>::default(),
         Box::<tcltest::Tcltest>::default(),
+        Box::<sqlite::Sqlite>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
         Box::<criterion::Criterion>::default(),
