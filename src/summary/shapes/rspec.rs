@@ -248,6 +248,9 @@ impl Rspec {
             };
             if let Some((_, target)) = self.targets.iter().find(|(k, _)| *k == n) {
                 failure.name = format!("{target} # {}", failure.name.trim_end());
+                // Said by that name: its header (`2) Diff::LCS::Change a finished_b`) says
+                // what the others' do.
+                failure.said = None;
             }
         }
     }
