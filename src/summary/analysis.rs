@@ -707,10 +707,7 @@ fn list_failures(
     let mut seen_groups: Vec<&str> = Vec::new();
     let nameless = |i: usize| all[i].name.is_empty();
     // Failed tests, each a test to fix, the first ones first.
-    let tests = f.heading.starts_with("fail")
-        && ["test", "example", "scenario"]
-            .iter()
-            .any(|w| f.heading.contains(w));
+    let tests = f.of_tests();
     // Where each failure happened, as its detail says (`test_schema.py:321`).
     let places: Vec<Vec<&str>> = all.iter().map(|f| places(&f.detail)).collect();
     // A failure at a place none chosen is at (another test to fix, not the same helper's
@@ -1208,8 +1205,7 @@ impl Report {
 
 #[cfg(test)]
 mod tests {
-    use super::places;
-    use super::{Detail, Failure, failure_group, failure_line};
+    use super::{Detail, Failure, failure_group, failure_line, places};
     use crate::summary::shapes::names::form;
 
     #[test]

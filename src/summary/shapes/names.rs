@@ -607,6 +607,15 @@ impl Failures {
         }
     }
 
+    /// Whether the list is of failed tests (`failed tests`, `failed examples`, `failing
+    /// scenarios`), each a test to fix, rather than of errors or findings of a kind.
+    pub(crate) fn of_tests(&self) -> bool {
+        self.heading.starts_with("fail")
+            && ["test", "example", "scenario"]
+                .iter()
+                .any(|w| self.heading.contains(w))
+    }
+
     /// The names of the first `most` kept failures.
     pub(crate) fn names(&self, most: usize) -> Vec<String> {
         self.iter().take(most).map(|f| f.name.clone()).collect()
@@ -984,5 +993,27 @@ mod tests {
         counts.add(&long, 3);
         assert_eq!(counts.counts[2].1, 2);
         assert!(counts.counts[2].0.chars().count() <= NAME_CHARS + 1);
+    }
+
+    #[test]
+    fn lists_of_failed_tests_are_told_from_lists_of_errors() {
+        for heading in [
+            "failed tests",
+            "failed tests and errors",
+            "failed examples",
+            "failing scenarios",
+            "failed (sub)tests",
+        ] {
+            assert!(Failures::new(heading).of_tests(), "{heading}");
+        }
+        for heading in [
+            "errors",
+            "first of each other code",
+            "suites that failed to run",
+            "test files that failed to run",
+            "failed tasks",
+        ] {
+            assert!(!Failures::new(heading).of_tests(), "{heading}");
+        }
     }
 }

@@ -195,6 +195,9 @@ impl Vitest {
     /// take its detail.
     fn share_detail(&mut self) {
         let alike = std::mem::take(&mut self.alike);
+        if alike == 0 {
+            return;
+        }
         let Some(detail) = self.failures.current().map(|f| f.detail.clone()) else {
             return;
         };
