@@ -2428,6 +2428,61 @@ fn access_log_of_json_records_gives_a_failed_request_its_warning() {
     assert!(shown.contains("  L5 POST /items 400\n"), "{shown}");
 }
 
+/// Express logging with morgan's `dev` format, coloured: requests without quotes (`GET
+/// /notes/1 500 1.741 ms - 1160`), counted by status and method as curl sent them, and the
+/// first of each error status said as logged, up to its status.
+#[test]
+fn access_log_of_morgan_counts_requests_written_without_quotes() {
+    let r = report(&fixture("more", "morgan-dev-express.txt"));
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (21, 12));
+    assert_eq!(
+        f["statuses"],
+        serde_json::json!({"200": 7, "201": 1, "204": 1, "400": 2, "403": 1, "404": 5, "500": 4})
+    );
+    assert_eq!(
+        f["methods"],
+        serde_json::json!({"GET": 17, "POST": 3, "DELETE": 1})
+    );
+    let shown = r.render().join("\n");
+    for request in [
+        "L8 GET /notes/1 500",
+        "GET /notes/7 404",
+        "POST /notes 400",
+        "GET /admin 403",
+    ] {
+        assert!(shown.contains(request), "{request}: {shown}");
+    }
+}
+
+/// gin's log (`[GIN] DATE | 500 | 952µs | 127.0.0.1 | GET "/notes/1"`), between its debug
+/// lines and the panics its Recovery printed: requests counted as curl sent them.
+#[test]
+fn access_log_of_gin_reads_its_columns() {
+    let r = report(&fixture("more", "gin-notes.txt"));
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (17, 9));
+    assert_eq!(
+        f["statuses"],
+        serde_json::json!({"200": 7, "201": 1, "400": 1, "403": 1, "404": 4, "500": 3})
+    );
+    assert_eq!(f["methods"], serde_json::json!({"GET": 15, "POST": 2}));
+    let shown = r.render().join("\n");
+    assert!(
+        shown.contains("| 500 |     952.198µs |       127.0.0.1 | GET      \"/notes/1\""),
+        "{shown}"
+    );
+    // The read-more pattern finds the requests that failed, and only those.
+    let hint = r.hint().expect("a hint");
+    let pattern = regex::Regex::new(hint.trim_matches('\'')).unwrap();
+    let bytes = fixture("more", "gin-notes.txt");
+    let found = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| pattern.is_match(&clean_line(l)))
+        .count();
+    assert_eq!(found, 9, "{hint}");
+}
+
 /// nginx's combined format, and lines that only look like requests in other output.
 #[test]
 fn access_log_in_the_combined_format_and_never_on_too_few_requests() {

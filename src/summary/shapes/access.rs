@@ -1,6 +1,9 @@
 //! HTTP access logs: requests in the Common or Combined Log Format that nginx, Apache and most
-//! servers write, Python's `http.server` (`HOST - - [DATE] "GET /a HTTP/1.1" 404 -`) and
-//! Uvicorn's (`INFO:     HOST:PORT - "GET /a HTTP/1.1" 404 Not Found`). A
+//! servers write, Python's `http.server` (`HOST - - [DATE] "GET /a HTTP/1.1" 404 -`),
+//! Uvicorn's (`INFO:     HOST:PORT - "GET /a HTTP/1.1" 404 Not Found`), Go's chi
+//! (`DATE [ID] "GET http://HOST/a HTTP/1.1" from PEER - 404 33B in 98µs`) and gin
+//! (`[GIN] DATE | 404 | 98µs | PEER | GET "/a"`), and Node's morgan in its short formats
+//! (`GET /a 404 1.234 ms - 33`, `PEER - GET /a HTTP/1.1 404 33 - 1.234 ms`). A
 //! server log is no content: its failed requests are what a reader looks for, and they carry no
 //! failure word. Counted: requests by status and by method; the first request of each error
 //! status (4xx, 5xx) is a failure, with the server's own message for it when it printed one on
@@ -45,8 +48,37 @@ pub(crate) struct AccessLog {
     /// JSON records: requests begun, by request id: `GET /report`, and what was logged for it
     /// since.
     pending: HashMap<String, (String, Option<String>)>,
-    /// Whether the requests were JSON records (the read-more hint differs).
-    json: bool,
+    /// How the requests were written (the read-more hint differs).
+    form: Form,
+}
+
+/// How an access log writes its requests.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub(super) enum Form {
+    /// The Common Log Format and its kin: `"GET /a HTTP/1.1" 404 153`.
+    #[default]
+    Quoted,
+    /// chi's: `"GET http://h/a HTTP/1.1" from PEER - 404 33B in 98µs`.
+    Chi,
+    /// gin's: `| 404 | 98µs | PEER | GET "/a"`.
+    Gin,
+    /// morgan's short formats: `GET /a 404 1.234 ms - 33`.
+    Morgan,
+    /// JSON records with `res.statusCode`.
+    Json,
+}
+
+impl Form {
+    /// The read-more pattern that finds the failed requests of a log of this form.
+    fn hint(self) -> &'static str {
+        match self {
+            Form::Quoted => "'\" [45][0-9]{2} |\\] code [45][0-9]{2}' -B 1",
+            Form::Chi => "' - [45][0-9]{2} [0-9]+B in '",
+            Form::Gin => "'\\| [45][0-9]{2} \\|'",
+            Form::Morgan => "'^(\\S+ - )?[A-Z]+ \\S+ (HTTP/\\S+ )?[45][0-9]{2} '",
+            Form::Json => "'\"statusCode\":[45][0-9]{2}'",
+        }
+    }
 }
 
 impl Shape for AccessLog {
@@ -68,9 +100,15 @@ impl Shape for AccessLog {
             if text.starts_with("INFO:")
                 && let Some(at) = AFTER_PEER.find(text.as_bytes())
                 && let rest = &text[at + 3..]
-                && let Some((method, _, code, _)) = request(rest)
+                && let Some(r) = request(rest)
             {
-                self.request(number, method, code, || cut(rest.trim_end(), REASON_CHARS));
+                self.form = r.form;
+                self.request(number, r.method, r.code, || {
+                    cut(rest.trim_end(), REASON_CHARS)
+                });
+            } else if let Some(r) = unquoted(text) {
+                self.form = r.form;
+                self.request(number, r.method, r.code, || r.logged.to_owned());
             } else if reason_path(text).is_some() {
                 self.reason = Some(cut(text, REASON_CHARS));
             }
@@ -81,29 +119,21 @@ impl Shape for AccessLog {
             self.message = Some((code, rest.to_owned()));
             return;
         }
-        let Some((method, request, code, size)) = request(rest) else {
+        let Some(r) = request(rest).or_else(|| gin(text, rest)) else {
             return;
         };
-        // As logged: the request, its status and the size of the answer (`0` or `-`: none).
-        let failure = || match size {
-            Some(size) => format!("{request} {code} {size}"),
-            None => format!("{request} {code}"),
-        };
-        if !self.request(number, method, code, failure) {
+        self.form = r.form;
+        if !self.request(number, r.method, r.code, || r.logged.to_owned()) {
             return;
         }
-        if let Some((_, said)) = message.filter(|(said, _)| *said == code)
+        if let Some((_, said)) = message.filter(|(said, _)| *said == r.code)
             && let Some(failure) = self.failures.current()
         {
             failure.add_detail(&said);
         }
-        let path = request
-            .split(' ')
-            .nth(1)
-            .map(|p| p.split('?').next().unwrap_or(p));
+        let path = r.target.split('?').next();
         // A reason cut to its length names no path any more.
         if let Some(said) = reason
-            && path.is_some()
             && reason_path(&said) == path
             && let Some(failure) = self.failures.current()
         {
@@ -126,11 +156,7 @@ impl Shape for AccessLog {
         if let Some(methods) = self.methods.render() {
             line.push_str(&format!("; methods: {methods}"));
         }
-        let hint = if self.json {
-            "'\"statusCode\":[45][0-9]{2}'"
-        } else {
-            "'\" [45][0-9]{2} |\\] code [45][0-9]{2}' -B 1"
-        };
+        let hint = self.form.hint();
         let json = json!({
             "shape": "access log",
             "requests": self.requests,
@@ -272,7 +298,7 @@ impl AccessLog {
     /// A JSON request ended with status `code`: counted, and, when it is the first of its
     /// error status, a failure with what was logged for it.
     fn json_ended(&mut self, number: u64, request: &str, code: u16, said: Option<String>) {
-        self.json = true;
+        self.form = Form::Json;
         let method = request.split(' ').next().unwrap_or_default();
         if self.request(number, method, code, || format!("{request} {code}"))
             && let Some(said) = said
@@ -363,21 +389,169 @@ fn status(text: &str) -> Option<u16> {
     ((100..600).contains(&code) && matches!(after, None | Some(' ' | ','))).then_some(code)
 }
 
-/// `"GET /a HTTP/1.1" 404 153 …` → (`GET`, `"GET /a HTTP/1.1"`, 404, `153`): the size, when
-/// it is a number of bytes or `-`.
-pub(super) fn request(text: &str) -> Option<(&str, &str, u16, Option<&str>)> {
+/// A request as a line of an access log records it.
+#[derive(Debug, PartialEq)]
+pub(super) struct Request<'a> {
+    pub(super) method: &'a str,
+    /// The path or URL asked for.
+    pub(super) target: &'a str,
+    pub(super) code: u16,
+    pub(super) form: Form,
+    /// As logged: the request, its status and the size of the answer, when the line gives one
+    /// (`0` or `-`: none), or the whole line where they are spread over it (gin's).
+    pub(super) logged: &'a str,
+}
+
+/// The methods of HTTP, which a line without quotes must begin its request with.
+const METHODS: [&str; 9] = [
+    "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE",
+];
+
+/// A request quoted, then its status: `"GET /a HTTP/1.1" 404 153 …` (the size, when it is
+/// a number of bytes or `-`, is logged with it), or chi's `"GET http://h/a HTTP/1.1" from
+/// 10.0.0.1:5000 - 404 33B in 98µs`.
+pub(super) fn request(text: &str) -> Option<Request<'_>> {
     let inner = text.strip_prefix('"')?;
     let end = inner.find("\" ")?;
-    let request = &text[..end + 2];
-    let method = inner[..end].split(' ').next()?;
+    let mut words = inner[..end].split(' ');
+    let method = words.next()?;
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_uppercase()) {
         return None;
     }
-    let after = &inner[end + 2..];
+    let target = words.next().unwrap_or_default();
+    let mut after = &inner[end + 2..];
+    let mut form = Form::Quoted;
+    if let Some(from) = after.strip_prefix("from ") {
+        after = &from[from.find(" - ")? + 3..];
+        form = Form::Chi;
+    }
     let code = status(after)?;
     let size = after[3..]
         .strip_prefix(' ')
         .and_then(|r| r.split(' ').next())
-        .filter(|w| w == &"-" || (!w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())));
-    Some((method, request, code, size))
+        .filter(|w| w == &"-" || is_size(w));
+    let logged_end = text.len() - after.len() + 3 + size.map_or(0, |s| s.len() + 1);
+    Some(Request {
+        method,
+        target,
+        code,
+        form,
+        logged: &text[..logged_end],
+    })
+}
+
+/// A size of an answer in bytes: `153`, or chi's `33B`.
+fn is_size(word: &str) -> bool {
+    let digits = word.strip_suffix('B').unwrap_or(word);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// gin's line, after `[GIN] `: `2026/12/06 - 08:36:32 | 404 |  98µs |  127.0.0.1 | GET
+/// "/a"`, logged whole.
+fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
+    if !line.starts_with("[GIN] ") {
+        return None;
+    }
+    let mut fields = rest.split(" | ");
+    let code = status(fields.nth(1)?.trim())?;
+    let (method, target) = fields.nth(2)?.trim().split_once(' ')?;
+    let target = target.trim_start().trim_matches('"');
+    METHODS.contains(&method).then_some(Request {
+        method,
+        target,
+        code,
+        form: Form::Gin,
+        logged: line.trim_end(),
+    })
+}
+
+/// morgan's request without quotes, the method first (`dev` and `tiny`: `GET /a 404 1.234
+/// ms - 33`) or after the peer (`short`: `::1 - GET /a HTTP/1.1 404 33 - 1.234 ms`), logged
+/// up to its status.
+fn unquoted(line: &str) -> Option<Request<'_>> {
+    let first = line.split(' ').next()?;
+    let start = if METHODS.contains(&first) {
+        0
+    } else {
+        let peer = line.find(" - ")?;
+        (!line[..peer].contains(' ')).then_some(peer + 3)?
+    };
+    let mut words = line[start..].split(' ');
+    let method = words.next()?;
+    let target = words.next()?;
+    if !METHODS.contains(&method) || !(target.starts_with('/') || target.starts_with("http")) {
+        return None;
+    }
+    let mut at = start + method.len() + 1 + target.len() + 1;
+    let mut next = words.next()?;
+    if next.starts_with("HTTP/") {
+        at += next.len() + 1;
+        next = words.next()?;
+    }
+    let code = status(next)?;
+    Some(Request {
+        method,
+        target,
+        code,
+        form: Form::Morgan,
+        logged: &line[..at + 3],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each form's request read as logged, and its read-more pattern finding the failed
+    /// requests only (lines from real logs: chi's, morgan's `short`, nginx's).
+    #[test]
+    fn each_form_is_read_and_found_again_by_its_pattern() {
+        let chi = "2026/12/06 08:36:32 [vm/IT0ADL7gDE-000004] \"GET http://127.0.0.1:3333/articles HTTP/1.1\" from 127.0.0.1:45398 - 500 0B in 1.1ms";
+        let short = "127.0.0.1 - GET /notes/7 HTTP/1.1 404 21 - 0.516 ms";
+        let tiny = "GET /notes 200 50 - 0.406 ms";
+        let clf = "10.0.0.2 - bob [10/Oct/2000:13:55:37 -0700] \"PUT /b HTTP/2.0\" 503 12 \"-\" \"curl/8\"";
+        let r = request(&chi[chi.find("] ").unwrap() + 2..]).unwrap();
+        assert_eq!(
+            (r.method, r.target, r.code, r.form),
+            ("GET", "http://127.0.0.1:3333/articles", 500, Form::Chi)
+        );
+        assert_eq!(
+            r.logged,
+            "\"GET http://127.0.0.1:3333/articles HTTP/1.1\" from 127.0.0.1:45398 - 500 0B"
+        );
+        let r = unquoted(short).unwrap();
+        assert_eq!(
+            (r.method, r.target, r.code, r.logged),
+            (
+                "GET",
+                "/notes/7",
+                404,
+                "127.0.0.1 - GET /notes/7 HTTP/1.1 404"
+            )
+        );
+        let r = unquoted(tiny).unwrap();
+        assert_eq!((r.code, r.logged), (200, "GET /notes 200"));
+        let r = request(&clf[clf.find("] ").unwrap() + 2..]).unwrap();
+        assert_eq!(
+            (r.code, r.logged, r.form),
+            (503, "\"PUT /b HTTP/2.0\" 503 12", Form::Quoted)
+        );
+        let finds = |form: Form, line: &str| {
+            regex::Regex::new(form.hint().split('\'').nth(1).unwrap())
+                .unwrap()
+                .is_match(line)
+        };
+        assert!(finds(Form::Chi, chi));
+        assert!(!finds(Form::Chi, &chi.replace(" 500 ", " 200 ")));
+        assert!(finds(Form::Morgan, short));
+        assert!(!finds(Form::Morgan, tiny));
+        assert!(finds(Form::Morgan, &tiny.replace(" 200 ", " 404 ")));
+        assert!(finds(Form::Quoted, clf));
+        // Not requests: a sentence that starts with a method, a route table.
+        assert_eq!(unquoted("GET requests are cached for 300 seconds"), None);
+        assert_eq!(
+            unquoted("[GIN-debug] GET    /notes    --> main.main.func2 (3 handlers)"),
+            None
+        );
+    }
 }

@@ -535,8 +535,8 @@ const LEVELS: [(&str, &str); 24] = [
 /// 5xx): `"GET /report HTTP/1.1" 500 Internal Server Error`.
 fn server_error(line: &str) -> Option<&str> {
     let at = memchr::memmem::find(line.as_bytes(), b" \"")? + 1;
-    let (_, _, code, _) = super::access::request(&line[at..])?;
-    (code >= 500).then(|| line[at..].trim_end())
+    let request = super::access::request(&line[at..])?;
+    (request.code >= 500).then(|| line[at..].trim_end())
 }
 
 /// node's line naming where an uncaught error was thrown: `path:line`, alone on its line.
