@@ -7521,7 +7521,7 @@ fn checkbashisms_counts_its_kinds_and_lists_what_it_could_not_read() {
 
 /// A `should_panic` test whose panic was not the one expected: with `RUST_BACKTRACE=1` libtest
 /// prints what it expected after the frames, which are otherwise not read; it is the
-/// failure's detail, after the panic.
+/// failure's detail, after the panic, with libtest's note that says so.
 #[test]
 fn a_should_panic_test_s_expected_substring_is_read_after_its_backtrace() {
     let all = failures_within(&corpus12("cargo-test-backtrace-cfb.txt"), u64::MAX);
@@ -7531,10 +7531,35 @@ fn a_should_panic_test_s_expected_substring_is_read_after_its_backtrace() {
         .unwrap_or_else(|| panic!("{all:#?}"));
     assert!(
         line.ends_with(
-            "(name not NUL-terminated)\" } · expected substring: \"Malformed directory entry \
-             (name not null-terminated)\""
+            "(name not NUL-terminated)\" } · note: panic did not contain expected string · \
+             expected substring: \"Malformed directory entry (name not null-terminated)\""
         ),
         "{line}"
+    );
+}
+
+/// pretty_assertions' own tests, its diff header broken by hand: each `should_panic` test
+/// panicked, with a message that differs from the one expected deep inside (`< left | right >`
+/// for `< left / right >`, among colour codes). What the test panicked with is no failure:
+/// the detail is that the message differs, and where, on both sides.
+#[test]
+fn a_should_panic_test_s_message_is_shown_where_it_differs_from_the_one_expected() {
+    let all = failures_within(
+        &corpus18("cargo-test-should-panic-pretty-assertions.txt"),
+        u64::MAX,
+    );
+    let line = all
+        .iter()
+        .find(|l| l.contains("L85 "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert_eq!(
+        line.lines().last(),
+        Some(
+            "  L85 panicked at tests/macros.rs:121:9: assertion failed: `(left == right)` · note: \
+         panic did not contain expected string · panic message: …eft\\u{1b}[0m | \
+         \\u{1b}[32mright >\\u{1b}[0… · expected substring: …eft\\u{1b}[0m / \
+         \\u{1b}[32mright >\\u{1b}[0…"
+        )
     );
 }
 

@@ -77,7 +77,18 @@ struct Reading {
     /// In pretty_assertions' diff (`Diff < left / right > :`), whose changed lines start
     /// with `<` (left) or `>` (right), its other lines alike on both sides.
     diff: bool,
+    /// A `should_panic` test's panic without the text it expected: the panic's message,
+    /// escaped on one line (`panic message: "…"`), once read.
+    mismatch: Option<String>,
 }
+
+/// libtest's note on a `should_panic(expected = …)` test whose panic said something else;
+/// the panic's message and the text expected follow.
+const SHOULD_PANIC_MISMATCH: &str = "note: panic did not contain expected string";
+
+/// How much of a panic's message and of the text expected is shown around where they differ
+/// (both are escaped, their colour codes too).
+const MISMATCH_CHARS: usize = 40;
 
 /// quickcheck's verdict, after the tries it shrank.
 const QUICKCHECK_VERDICT: &str = "[quickcheck] TEST FAILED";
@@ -341,10 +352,38 @@ impl Reading {
         if t.starts_with("stack backtrace:") {
             self.trace = true;
         }
+        if self.trace && t == SHOULD_PANIC_MISMATCH {
+            self.mismatch = Some(String::new());
+            return;
+        }
+        if let Some(message) = &mut self.mismatch
+            && message.is_empty()
+            && t.starts_with("panic message: ")
+        {
+            *message = cut(t, LEFT_KEPT);
+            return;
+        }
         if self.trace && t.starts_with("expected substring: ") {
             // A `should_panic` test's panic, the wrong one: what it expected follows the
-            // frames.
-            failure.add_detail(t);
+            // frames. That it panicked is no failure: that the message differs is, and where
+            // (the panic's values are what the test meant to make, and give way).
+            let Some(message) = self.mismatch.take() else {
+                failure.add_detail(t);
+                return;
+            };
+            failure.detail.truncate(1);
+            failure.add_detail(SHOULD_PANIC_MISMATCH);
+            let (message, expected) = where_they_differ(&message, t, MISMATCH_CHARS);
+            if message.contains(": …") {
+                // What both say before the difference is not shown: the message's part is.
+                failure.add_detail(&message);
+            }
+            // What it expected, whole when short.
+            if t.chars().count() <= COMPARED_CHARS + "expected substring: ".len() {
+                failure.add_detail(t);
+            } else {
+                failure.add_detail(&expected);
+            }
             return;
         }
         if self.trace
