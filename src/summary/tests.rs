@@ -2562,6 +2562,47 @@ fn a_tap_error_block_says_the_values_its_message_introduces() {
     );
 }
 
+/// picohttpparser's tests under prove, its build with ASan: picotest prints each check as
+/// an `ok`/`not ok` line with nothing under it, inside a subtest per group. Every failed
+/// check is a failed test (none was listed before: a `not ok` needed diagnostics), counted
+/// against a direct count; the group's own `not ok` over them is quoted as printed, not
+/// listed with them; and the checks after a failed one are not its detail.
+#[test]
+fn tap_failures_with_nothing_under_them_are_failures_and_their_group_is_quoted() {
+    let bytes = corpus18("make-test-asan-picohttpparser.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let nested = text
+        .lines()
+        .filter(|l| l.starts_with("    not ok "))
+        .count();
+    let r = report(&bytes);
+    let all = r.render().join("\n");
+    assert!(
+        all.contains(&format!("failed tests ({nested}):")),
+        "{nested}: {all}"
+    );
+    assert!(all.contains("\nnot ok 3 - response\n"), "{all}");
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(shown.contains("not ok 3 - test.c 183\n  L149\n"), "{shown}");
+    assert!(!shown.contains("ok 4 - test.c 184"), "{shown}");
+    assert!(!shown.contains("response"), "{shown}");
+}
+
+/// Test::More names its failures by `#   Failed test` lines on stderr, before or after the
+/// bare `not ok` they are about: each failure is counted once, either way.
+#[test]
+fn a_test_more_failure_is_counted_once_whichever_stream_came_first() {
+    let after = "ok 1\nnot ok 2 - adds\n#   Failed test 'adds'\n#   at t/a.t line 5.\n\
+                 #          got: '3'\n#     expected: '4'\nok 3\nnot ok 4 - subs\n\
+                 #   Failed test 'subs'\n#   at t/a.t line 9.\n1..4\n";
+    let before = "#   Failed test 'adds'\n#   at t/a.t line 5.\nok 1\nnot ok 2 - adds\nok 3\n\
+                  #   Failed test 'subs'\n#   at t/a.t line 9.\nnot ok 4 - subs\n1..4\n";
+    for text in [after, before] {
+        let all = report(text.as_bytes()).render().join("\n");
+        assert!(all.contains("failed tests (2):"), "{all}");
+    }
+}
+
 /// tcltest on tcllib's json module with a breakage (`tclsh json.test`, exit 0): the totals of
 /// its closing line, every failed test counted (each closes with `==== name FAILED`), the first
 /// named as tcltest says it, with what it returned and what it should have.

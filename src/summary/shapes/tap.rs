@@ -72,6 +72,9 @@ pub(crate) struct Tap {
     /// Reading the indented lines under the last failure (mocha's TAP reporter: the message,
     /// the error and its stack), and whether its frame in the project was read.
     indented: Option<bool>,
+    /// How far the `not ok` of those lines was indented: they are indented more (a subtest's
+    /// next results, at its own depth, are none of its).
+    indented_past: usize,
     /// A `not ok` whose YAML diagnostics may follow.
     yaml: Option<Yaml>,
     /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
@@ -91,6 +94,13 @@ pub(crate) struct Tap {
     top_failed: Names,
     /// Whether a `not ok` was indented (a subtest's).
     nested: bool,
+    /// How far the last `not ok` was indented (a shallower one after it is its parent).
+    failed_depth: Option<usize>,
+    /// A `not ok` with nothing under it, a failure once no `#   Failed test` line follows to
+    /// name it: its line, name and line as printed.
+    bare: Option<(u64, String, Option<String>)>,
+    /// Test::More's `#   Failed test` lines were read: they name the failures.
+    more: bool,
 }
 
 /// What Check's closing lines said: checks, failures, errors, and in how many runs.
@@ -107,6 +117,8 @@ struct CheckTotals {
 struct Yaml {
     line: u64,
     name: String,
+    /// How far the `not ok` line was indented.
+    depth: usize,
     /// The `not ok` line as printed, when the name is its own (not under a subtest's).
     said: Option<String>,
     /// Inside its `---` … `...` block.
@@ -158,11 +170,14 @@ impl Shape for Tap {
             self.push_automake(&result);
         }
         let died = std::mem::replace(&mut self.died, job_died(text).map(str::to_owned));
+        if self.bare.is_some() && !text.trim_start().starts_with('#') && !text.trim().is_empty() {
+            self.push_bare();
+        }
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
         }
         if self.indented.is_some() {
-            if text.starts_with([' ', '\t']) && !text.trim().is_empty() {
+            if depth(text) > self.indented_past && !is_tap(text.trim()) {
                 self.indented_line(text.trim());
                 return;
             }
@@ -189,6 +204,7 @@ impl Shape for Tap {
                 line: number,
                 name: crate::format::cut(&name, 200),
                 said,
+                depth: depth(text),
                 ..Yaml::default()
             });
         }
@@ -285,6 +301,9 @@ impl Shape for Tap {
             Some(b'#') => {
                 let diag = text[1..].trim_start();
                 if diag.starts_with("Failed test") {
+                    // It names the `not ok` before it, if any, and those to come.
+                    self.more = true;
+                    self.bare = None;
                     let name = diag.trim_end_matches(['.', ' ']);
                     self.failures.push(number, name);
                     self.in_diagnostic = true;
@@ -434,6 +453,7 @@ impl Shape for Tap {
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         self.end_yaml();
+        self.push_bare();
         if let Some(result) = self.automake_heading.take() {
             self.push_automake(&result);
         }
@@ -554,16 +574,21 @@ impl Shape for Tap {
                 thousands(self.not_ok)
             );
             // The top level's failed tests, as printed while they are few, else named.
-            if self.nested && self.top_failed.total > 0 {
-                match self.top_failed.said_lines() {
-                    Some(said) => top_said = said.to_vec(),
-                    None => line.push_str(&format!(
-                        ": {}",
-                        self.top_failed.render(self.top_failed.total)
-                    )),
-                }
+            if self.nested && self.top_failed.total > 0 && self.top_failed.said_lines().is_none() {
+                line.push_str(&format!(
+                    ": {}",
+                    self.top_failed.render(self.top_failed.total)
+                ));
             }
             lines.push(line);
+        }
+        // The top level's failed tests over failed subtests (a test file's, picotest's
+        // group's), as printed while they are few: the failures listed are their subtests'.
+        if self.nested
+            && self.node[0].is_none()
+            && let Some(said) = self.top_failed.said_lines()
+        {
+            top_said = said.to_vec();
         }
         let json = json!({
             "shape": "tap",
@@ -622,6 +647,9 @@ impl Shape for Tap {
                 + y.test_frame.as_ref().map_or(0, String::capacity)
         }) + self.test.as_ref().map_or(0, String::capacity)
             + self.failures.approx_heap()
+            + self.bare.as_ref().map_or(0, |(_, n, s)| {
+                n.capacity() + s.as_ref().map_or(0, String::capacity)
+            })
             + self.failed_files.approx_heap()
             + self.top_failed.approx_heap()
             + self.automake_exits.approx_heap()
@@ -776,6 +804,26 @@ impl Tap {
         }
     }
 
+    /// A `not ok` with nothing under it (picotest's, a plain producer's), `depth` indented: a
+    /// failure, unless Test::More names it by a `#   Failed test` line (on stderr, so before
+    /// the `not ok` or right after it), or it is the top level's over failed subtests (the
+    /// TAP line says those), or a parent whose subtests failed under it.
+    fn bare(&mut self, line: u64, depth: usize, name: &str, said: Option<&str>) {
+        let parent = self.failed_depth.is_some_and(|d| d > depth);
+        self.failed_depth = Some(depth);
+        self.push_bare();
+        if !(parent || self.more || (self.nested && depth == 0)) {
+            self.bare = Some((line, name.to_owned(), said.map(str::to_owned)));
+        }
+    }
+
+    /// The bare `not ok` waiting is a failure: no `#   Failed test` line came to name it.
+    fn push_bare(&mut self) {
+        if let Some((line, name, said)) = self.bare.take() {
+            self.push(line, &name, said.as_deref());
+        }
+    }
+
     /// A `not ok` failure, said by its `not ok` line when the name is that line's own.
     fn push(&mut self, line: u64, name: &str, said: Option<&str>) {
         self.failures.push(line, name);
@@ -817,15 +865,23 @@ impl Tap {
             }
             // No YAML: the diagnostics, if any, are Test::More's (read as before), or bats'
             // and other plain TAP producers' comments under the `not ok`, its detail.
-            let plain = t
-                .strip_prefix('#')
-                .is_some_and(|d| !d.trim_start().starts_with("Failed test"));
-            // Else indented lines of the producer's own (mocha's message and stack).
-            let indented = !plain && !t.is_empty() && text.starts_with([' ', '\t']);
+            let plain = t.strip_prefix('#').is_some_and(|d| {
+                let d = d.trim_start();
+                // Not a subtest beginning after it.
+                !d.starts_with("Failed test") && !d.starts_with("Subtest:")
+            });
+            // Else lines of the producer's own, indented under it (mocha's message and
+            // stack), not a subtest's next result at the same depth.
+            let indented = !plain && depth(text) > y.depth && !is_tap(t);
             let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
+            let depth = y.depth;
+            self.indented_past = depth;
             self.yaml = None;
             if plain || indented {
+                self.failed_depth = Some(depth);
                 self.push(line, &name, said.as_deref());
+            } else {
+                self.bare(line, depth, &name, said.as_deref());
             }
             if plain {
                 self.in_diagnostic = true;
@@ -941,7 +997,13 @@ impl Tap {
         };
         y.end_diff();
         y.end_message_diff();
-        if y.subtests || !y.open {
+        if !y.open {
+            // The output ended under a `not ok` with nothing under it.
+            self.bare(y.line, y.depth, &y.name, y.said.as_deref());
+            return;
+        }
+        self.failed_depth = Some(y.depth);
+        if y.subtests {
             return;
         }
         self.push(y.line, &y.name, y.said.as_deref());
@@ -1062,6 +1124,22 @@ fn unquoted(value: &str) -> &str {
         }
     }
     value
+}
+
+/// Whether a line (trimmed) is TAP's own, or empty: a result, a plan, a comment (a subtest's,
+/// indented), none of a message's.
+fn is_tap(t: &str) -> bool {
+    t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with("1..")
+        || t.starts_with("not ok")
+        || t == "ok"
+        || t.starts_with("ok ")
+}
+
+/// How far a line is indented, in bytes of blanks.
+fn depth(text: &str) -> usize {
+    text.len() - text.trim_start_matches([' ', '\t']).len()
 }
 
 /// ` 73 - name` (after `not ok`) → `name`; `None` for a `# TODO` test, which may fail.
