@@ -2603,6 +2603,32 @@ fn a_test_more_failure_is_counted_once_whichever_stream_came_first() {
     }
 }
 
+/// Node's spec reporter on find-my-way: two suites each have failing tests named `with
+/// trailing slash` (and three other names twice). Listed by name within a budget, each is
+/// told apart by where it was defined, as the list of failed tests printed it (`test at …`).
+#[test]
+fn node_spec_failed_tests_of_one_name_are_told_apart_by_where_they_were_defined() {
+    let bytes = corpus18("node-test-spec-timeout-find-my-way.txt");
+    for (budget, wanted) in [
+        (
+            400,
+            "\n    with trailing slash (test/errors.test.js:295:3)\n",
+        ),
+        (
+            800,
+            "\n    with trailing slash (test/errors.test.js:414:3)\n",
+        ),
+    ] {
+        let shown = failures_within(&bytes, budget).join("\n");
+        assert!(shown.contains(wanted), "{wanted}: {shown}");
+        // A name of its own is said alone.
+        assert!(
+            shown.contains("\n    Method already declared nested route\n"),
+            "{shown}"
+        );
+    }
+}
+
 /// tcltest on tcllib's json module with a breakage (`tclsh json.test`, exit 0): the totals of
 /// its closing line, every failed test counted (each closes with `==== name FAILED`), the first
 /// named as tcltest says it, with what it returned and what it should have.

@@ -40,7 +40,15 @@ pub(crate) struct NodeSpec {
     listed: bool,
     /// The error being read: the failed test's line's indent, and what is read of it.
     error: Option<Error>,
+    /// Where the failed test listed next was defined: `test at test/a.test.js:29:1`.
+    defined: Option<String>,
+    /// Where each failed test listed was defined, by the line that lists it (the failures
+    /// kept: those past them are counted, not named).
+    places: Vec<(u64, String)>,
 }
+
+/// Places of failed tests remembered, to tell apart those of one name.
+const PLACES_KEPT: usize = 256;
 
 #[derive(Debug, Default)]
 struct Error {
@@ -80,9 +88,20 @@ impl Shape for NodeSpec {
             self.failures = Failures::default();
             return;
         }
+        if self.listed
+            && let Some(place) = t.strip_prefix("test at ")
+        {
+            self.defined = Some(crate::format::cut(place, 200));
+            return;
+        }
+        let defined = self.defined.take();
         if t.starts_with("✖ ") && timed(t) {
             if !self.listed {
                 self.failed_lines += 1;
+            } else if let Some(place) = defined
+                && self.places.len() < PLACES_KEPT
+            {
+                self.places.push((number, place));
             }
             let start = "✖ ".len();
             let end = t.rfind(" (").filter(|&e| e >= start).unwrap_or(t.len());
@@ -120,6 +139,7 @@ impl Shape for NodeSpec {
             "todo": todo,
             "lines": {"failed": self.failed_lines, "listed": self.listed},
         });
+        self.tell_apart();
         let listed = self.failures.take_as("failed tests");
         Some(
             Fact::new("node test", vec![line], json)
@@ -132,10 +152,32 @@ impl Shape for NodeSpec {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
+            + self.defined.as_ref().map_or(0, String::capacity)
+            + self
+                .places
+                .iter()
+                .map(|(_, p)| p.capacity() + 8)
+                .sum::<usize>()
     }
 }
 
 impl NodeSpec {
+    /// Failed tests of one name (`with trailing slash`, in two suites) are told apart in a
+    /// list of names by where they were defined, as the list printed it (`test at
+    /// test/errors.test.js:295:3`); a test detailed says where it failed.
+    fn tell_apart(&mut self) {
+        let names: Vec<String> = self.failures.iter().map(|f| f.name.clone()).collect();
+        for f in self.failures.iter_mut() {
+            if names.iter().filter(|n| **n == f.name).count() < 2 {
+                continue;
+            }
+            let Some((_, place)) = self.places.iter().find(|(line, _)| *line == f.line) else {
+                continue;
+            };
+            f.name = format!("{} ({place})", f.name);
+        }
+    }
+
     /// A line of a failed test's error (`t`, its indent taken off).
     fn error_line(&mut self, t: &str) {
         let Some(error) = &mut self.error else {
