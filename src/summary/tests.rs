@@ -2629,6 +2629,28 @@ fn node_spec_failed_tests_of_one_name_are_told_apart_by_where_they_were_defined(
     }
 }
 
+/// `pytest -vv` on wcwidth: a list of 16 dicts asserted empty. The assertion's line holds the
+/// whole list, cut in its middle; pytest's `Left contains 16 more items, first extra item: …`
+/// says how many and which first, and is the detail after the assertion's start. A dict's
+/// `Left contains 3 more items:`, its items on the lines under it, says nothing alone.
+#[test]
+fn pytest_says_how_many_more_items_a_sequence_has() {
+    let shown = failures_within(&corpus18("pytest-vv-long-diff-wcwidth.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "L81 E       AssertionError: assert [{'expected_width': 2, 'line': '0031 FE0F  ; emoji \
+             style; #… · Left contains 16 more items, first extra item: {'expected_width': 2, \
+             'line': '0031 FE0F  ; emoji style; # (1.1) DIGIT ONE'"
+        ),
+        "{shown}"
+    );
+    let shown = failures_within(&corpus13("pytest-randomly-pydash.txt"), u64::MAX).join("\n");
+    assert!(
+        shown.contains("L189 E       AssertionError: assert {'a': 1, 'b': 2, 'c': 3} == {1: 'a', 2: 'b', 3: 'c'} · tests/test_objects.py:204"),
+        "{shown}"
+    );
+}
+
 /// tcltest on tcllib's json module with a breakage (`tclsh json.test`, exit 0): the totals of
 /// its closing line, every failed test counted (each closes with `==== name FAILED`), the first
 /// named as tcltest says it, with what it returned and what it should have.

@@ -598,15 +598,30 @@ impl Pytest {
         // After an assertion whose values say little (`assert False`, `assert 2 == 1`) or
         // were elided (`assert deque([TClass...])`), pytest's explanation says what differed.
         let explains = explains(d);
+        // Two sequences of different lengths: how many more one has, and the first of them,
+        // say what the lists themselves (cut in their middle when long) do not.
+        // (Not a dict's `Left contains 3 more items:`, whose items follow one to a line.)
+        let longer = (d.starts_with("Left contains ") || d.starts_with("Right contains "))
+            && !d.ends_with(':');
         let wanted = match failure.detail.first() {
             None => useful,
             Some(first) => {
                 let short = first.chars().count() < 80;
                 failure.detail.len() == 1
                     && !is_chatter(d)
-                    && ((useful && short) || (explains && (short || first.contains("..."))))
+                    && ((useful && short)
+                        || (explains && (short || first.contains("...")))
+                        || longer)
             }
         };
+        if wanted
+            && longer
+            && let Some(first) = failure.detail.first_mut()
+            && first.chars().count() > ASSERTION_KEPT
+        {
+            // Its start is enough to find the assertion by.
+            *first = cut(first, ASSERTION_KEPT);
+        }
         if wanted {
             if !failure.has_detail() {
                 failure.line = number;
