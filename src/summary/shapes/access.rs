@@ -469,12 +469,24 @@ fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
 /// ms - 33`) or after the peer (`short`: `::1 - GET /a HTTP/1.1 404 33 - 1.234 ms`), logged
 /// up to its status.
 fn unquoted(line: &str) -> Option<Request<'_>> {
-    let first = line.split(' ').next()?;
+    // Cheap first: a method's capital, or an address's digit, colon or hex letter.
+    if !matches!(
+        line.as_bytes().first(),
+        Some(b'A'..=b'Z' | b'0'..=b'9' | b':' | b'a'..=b'f')
+    ) {
+        return None;
+    }
+    let first = &line[..line.find(' ')?];
     let start = if METHODS.contains(&first) {
         0
+    } else if first
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() || b == b'.' || b == b':')
+        && line[first.len()..].starts_with(" - ")
+    {
+        first.len() + 3
     } else {
-        let peer = line.find(" - ")?;
-        (!line[..peer].contains(' ')).then_some(peer + 3)?
+        return None;
     };
     let mut words = line[start..].split(' ');
     let method = words.next()?;
