@@ -2468,8 +2468,12 @@ fn access_log_of_gin_reads_its_columns() {
     );
     assert_eq!(f["methods"], serde_json::json!({"GET": 15, "POST": 2}));
     let shown = r.render().join("\n");
+    // With the panic gin's Recovery printed before it.
     assert!(
-        shown.contains("| 500 |     952.198µs |       127.0.0.1 | GET      \"/notes/1\""),
+        shown.contains(
+            "| 500 |     952.198µs |       127.0.0.1 | GET      \"/notes/1\": runtime error: \
+             index out of range [0] with length 0"
+        ),
         "{shown}"
     );
     // The read-more pattern finds the requests that failed, and only those.
@@ -2481,6 +2485,26 @@ fn access_log_of_gin_reads_its_columns() {
         .filter(|l| pattern.is_match(&clean_line(l)))
         .count();
     assert_eq!(found, 9, "{hint}");
+}
+
+/// A chi server's log (corpus 18): its requests counted as curl sent them, and the first
+/// that answered 500 said as logged with the panic chi's Recoverer printed before it, and the
+/// frame it marks (`->   …/main.go:501`).
+#[test]
+fn access_log_of_chi_gives_a_failed_request_the_panic_before_it() {
+    let r = report(&corpus18("rest-server-log-chi.txt"));
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (29, 23));
+    assert_eq!(f["statuses"]["500"], 11);
+    let shown = r.render().join("\n");
+    assert!(
+        shown.contains(
+            "L66 \"GET http://127.0.0.1:3333/articles HTTP/1.1\" from 127.0.0.1:45398 - 500 0B: \
+             panic: runtime error: index out of range [2] with length 2 · at \
+             /home/dev/chi/_examples/rest/main.go:501"
+        ),
+        "{shown}"
+    );
 }
 
 /// nginx's combined format, and lines that only look like requests in other output.

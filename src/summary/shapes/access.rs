@@ -50,6 +50,10 @@ pub(crate) struct AccessLog {
     pending: HashMap<String, (String, Option<String>)>,
     /// How the requests were written (the read-more hint differs).
     form: Form,
+    /// A panic a Go server recovered from since the request before (chi's and gin's
+    /// recoverers print it before the line of the request it failed): `panic: …`, `runtime
+    /// error: …`, and where, when the recoverer marks the frame (chi's `->   path.go:501`).
+    panic: Option<(String, Option<String>)>,
 }
 
 /// How an access log writes its requests.
@@ -83,6 +87,21 @@ impl Form {
 
 impl Shape for AccessLog {
     fn line(&mut self, number: u64, text: &str) {
+        let t = text.trim_start_matches([' ', '\t']);
+        if matches!(t.as_bytes().first(), Some(b'p' | b'r'))
+            && (t.starts_with("panic: ") || t.starts_with("runtime error: "))
+        {
+            self.panic = Some((cut(t.trim_end(), REASON_CHARS), None));
+            return;
+        }
+        if let Some((_, at @ None)) = &mut self.panic
+            && let Some(frame) = t.strip_prefix("->")
+            && let frame = frame.trim()
+            && frame.contains(".go:")
+        {
+            *at = Some(format!("at {}", cut(frame, REASON_CHARS)));
+            return;
+        }
         let message = self.message.take();
         let reason = self.reason.take();
         // Cheap first: every access-log line has `] ` after its date.
@@ -181,6 +200,9 @@ impl Shape for AccessLog {
             + self.seen.capacity() * 2
             + self.message.as_ref().map_or(0, |(_, m)| m.capacity())
             + self.reason.as_ref().map_or(0, String::capacity)
+            + self.panic.as_ref().map_or(0, |(p, at)| {
+                p.capacity() + at.as_ref().map_or(0, String::capacity)
+            })
             + self
                 .pending
                 .iter()
@@ -203,6 +225,7 @@ impl AccessLog {
     ) -> bool {
         self.requests += 1;
         self.methods.add(method);
+        let panic = self.panic.take();
         let digits = [
             b'0' + (code / 100) as u8,
             b'0' + (code / 10 % 10) as u8,
@@ -219,6 +242,16 @@ impl AccessLog {
         }
         self.seen.push(code);
         self.failures.push(number, &failure());
+        // The panic the server answered it with.
+        if code >= 500
+            && let Some((panic, at)) = panic
+            && let Some(f) = self.failures.current()
+        {
+            f.add_detail(&panic);
+            if let Some(at) = at {
+                f.add_detail(&at);
+            }
+        }
         true
     }
 
