@@ -2612,6 +2612,30 @@ fn tap_failures_with_nothing_under_them_are_failures_and_their_group_is_quoted()
     assert!(!shown.contains("response"), "{shown}");
 }
 
+/// picohttpparser's test program aborted by ASan inside its `chunked` subtest: the TAP ends
+/// there, without the subtest's result or a plan. Where it died is said, with its last line.
+/// Subtests that ended, in node's way (the comment as indented as its result) or picotest's
+/// (the comment indented with its lines), are said nothing of.
+#[test]
+fn tap_that_ends_inside_a_subtest_says_which_and_its_last_line() {
+    let r = report(&corpus18("make-test-asan-picohttpparser.txt"));
+    let all = r.render().join("\n");
+    assert!(
+        all.contains(
+            "TAP ended inside `# Subtest: chunked`, after L308 `# testing per-byte, source at \
+             line 412`"
+        ),
+        "{all}"
+    );
+    for closed in [
+        corpus10("node-test-coverage-webidl-conversions.txt"),
+        corpus9("tap-node-semver.txt"),
+    ] {
+        let all = report(&closed).render().join("\n");
+        assert!(!all.contains("ended inside"), "{all}");
+    }
+}
+
 /// Test::More names its failures by `#   Failed test` lines on stderr, before or after the
 /// bare `not ok` they are about: each failure is counted once, either way.
 #[test]

@@ -101,7 +101,15 @@ pub(crate) struct Tap {
     bare: Option<(u64, String, Option<String>)>,
     /// Test::More's `#   Failed test` lines were read: they name the failures.
     more: bool,
+    /// The subtests begun (`# Subtest: name`, indented this much) and not ended by their
+    /// result.
+    open: Vec<(usize, String)>,
+    /// The last line read inside the innermost of them.
+    inside: Option<(u64, String)>,
 }
+
+/// Subtests begun and not ended that are remembered (deeper ones are not).
+const OPEN_KEPT: usize = 64;
 
 /// What Check's closing lines said: checks, failures, errors, and in how many runs.
 #[derive(Debug, Default)]
@@ -173,6 +181,7 @@ impl Shape for Tap {
         if self.bare.is_some() && !text.trim_start().starts_with('#') && !text.trim().is_empty() {
             self.push_bare();
         }
+        self.subtests(number, text);
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
         }
@@ -590,6 +599,14 @@ impl Shape for Tap {
         {
             top_said = said.to_vec();
         }
+        // The producer died inside a subtest (a crash, an abort): which, and its last line.
+        if let Some((_, name)) = self.open.last() {
+            let mut line = format!("TAP ended inside `# Subtest: {name}`");
+            if let Some((at, last)) = &self.inside {
+                line.push_str(&format!(", after L{} `{last}`", thousands(*at)));
+            }
+            lines.push(line);
+        }
         let json = json!({
             "shape": "tap",
             "ok": self.ok,
@@ -651,6 +668,12 @@ impl Shape for Tap {
                 n.capacity() + s.as_ref().map_or(0, String::capacity)
             })
             + self.failed_files.approx_heap()
+            + self
+                .open
+                .iter()
+                .map(|(_, n)| n.capacity() + 8)
+                .sum::<usize>()
+            + self.inside.as_ref().map_or(0, |(_, l)| l.capacity())
             + self.top_failed.approx_heap()
             + self.automake_exits.approx_heap()
             + self.automake_failed.approx_heap()
@@ -814,6 +837,42 @@ impl Tap {
         self.push_bare();
         if !(parent || self.more || (self.nested && depth == 0)) {
             self.bare = Some((line, name.to_owned(), said.map(str::to_owned)));
+        }
+    }
+
+    /// Subtests begun and ended (TAP 14's `# Subtest: name`, its lines indented under it, its
+    /// result after them): one that never ended is where the producer died.
+    fn subtests(&mut self, number: u64, text: &str) {
+        let t = text.trim_start_matches([' ', '\t']);
+        let depth = text.len() - t.len();
+        if let Some(name) = t.strip_prefix("# Subtest: ") {
+            if self.open.len() < OPEN_KEPT {
+                self.open
+                    .push((depth, crate::format::cut(name.trim_end(), 200)));
+            }
+            self.inside = None;
+            return;
+        }
+        if let Some(result) = t.strip_prefix("not ok").or_else(|| t.strip_prefix("ok")) {
+            // Its result ends it: less indented than its lines (picotest indents the comment
+            // with them), or as indented as the comment and of its name (node's).
+            let name = result
+                .trim_start_matches(|c: char| c == ' ' || c.is_ascii_digit())
+                .trim_start_matches("- ");
+            let name = name.split(" # ").next().unwrap_or(name).trim_end();
+            while self
+                .open
+                .last()
+                .is_some_and(|(d, open)| depth < *d || (depth == *d && name == open))
+            {
+                self.open.pop();
+            }
+        }
+        if let Some((d, _)) = self.open.last()
+            && depth >= *d
+            && !t.trim_end().is_empty()
+        {
+            self.inside = Some((number, crate::format::cut(t.trim_end(), 200)));
         }
     }
 
