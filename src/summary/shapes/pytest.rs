@@ -614,15 +614,14 @@ impl Pytest {
                         || longer)
             }
         };
-        if wanted
-            && longer
-            && let Some(first) = failure.detail.first_mut()
-            && first.chars().count() > ASSERTION_KEPT
-        {
-            // Its start is enough to find the assertion by.
-            *first = cut(first, ASSERTION_KEPT);
-        }
         if wanted {
+            if longer
+                && let Some(first) = failure.detail.first_mut()
+                && first.chars().count() > ASSERTION_KEPT
+            {
+                // Its start is enough to find the assertion by.
+                *first = cut(first, ASSERTION_KEPT);
+            }
             if !failure.has_detail() {
                 failure.line = number;
                 // The first line as pytest printed it, `E       assert 1 == 2` (an `E`

@@ -77,7 +77,7 @@ impl Shape for Sqlite {
         Some(
             Fact::new("sqlite3", vec![line], json)
                 .failures(self.failures.take_as("errors"))
-                .hint_if_failed(true, "'^(Parse error|Runtime error|Error): ' -A 2"),
+                .hint("'^(Parse error|Runtime error|Error): ' -A 2"),
         )
     }
 

@@ -189,7 +189,6 @@ impl Shape for Vitest {
     }
 }
 
-/// `4 failed | 35 passed | 1 skipped (41)` → counts of `words`, then the total.
 impl Vitest {
     /// The report under a run of FAIL lines is each one's: the tests listed before the last
     /// take its detail.
@@ -211,6 +210,7 @@ impl Vitest {
     }
 }
 
+/// `4 failed | 35 passed | 1 skipped (41)` → counts of `words`, then the total.
 fn counts_with_total(text: &str, words: &[&str]) -> Option<Vec<u64>> {
     let (counts, total) = text.trim_end().rsplit_once(" (")?;
     let total: u64 = total.strip_suffix(')')?.parse().ok()?;
