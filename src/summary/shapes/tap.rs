@@ -70,11 +70,10 @@ pub(crate) struct Tap {
     /// that says where (` at t/lib/x.pm line 352.`).
     death: Option<String>,
     /// Reading the indented lines under the last failure (mocha's TAP reporter: the message,
-    /// the error and its stack), and whether its frame in the project was read.
-    indented: Option<bool>,
-    /// How far the `not ok` of those lines was indented: they are indented more (a subtest's
-    /// next results, at its own depth, are none of its).
-    indented_past: usize,
+    /// the error and its stack): how far its `not ok` was indented (they are indented more; a
+    /// subtest's next results, at its own depth, are none of its), and whether its frame in
+    /// the project was read.
+    indented: Option<(usize, bool)>,
     /// A `not ok` whose YAML diagnostics may follow.
     yaml: Option<Yaml>,
     /// node's closing counts: tests, pass, fail, cancelled, skipped, todo.
@@ -185,8 +184,8 @@ impl Shape for Tap {
         if self.yaml.is_some() && self.yaml_line(text) {
             return;
         }
-        if self.indented.is_some() {
-            if depth(text) > self.indented_past && !is_tap(text.trim()) {
+        if let Some((past, _)) = self.indented {
+            if depth(text) > past && !is_tap(text.trim()) {
                 self.indented_line(text.trim());
                 return;
             }
@@ -853,6 +852,9 @@ impl Tap {
             self.inside = None;
             return;
         }
+        if self.open.is_empty() {
+            return;
+        }
         if let Some(result) = t.strip_prefix("not ok").or_else(|| t.strip_prefix("ok")) {
             // Its result ends it: less indented than its lines (picotest indents the comment
             // with them), or as indented as the comment and of its name (node's).
@@ -895,14 +897,14 @@ impl Tap {
     /// the stack (the error's line repeating the message is not said twice), then the stack's
     /// first frame in the project's files.
     fn indented_line(&mut self, t: &str) {
-        let Some(framed) = self.indented else {
+        let Some((past, framed)) = self.indented else {
             return;
         };
         let Some(f) = self.failures.current() else {
             return;
         };
         if let Some(framed) = stack_line(t, framed, f) {
-            self.indented = Some(framed);
+            self.indented = Some((past, framed));
             return;
         }
         let said = f.detail.last().is_some_and(|d| t.ends_with(d.as_str()));
@@ -934,7 +936,6 @@ impl Tap {
             let indented = !plain && depth(text) > y.depth && !is_tap(t);
             let (line, name, said) = (y.line, std::mem::take(&mut y.name), y.said.take());
             let depth = y.depth;
-            self.indented_past = depth;
             self.yaml = None;
             if plain || indented {
                 self.failed_depth = Some(depth);
@@ -946,7 +947,7 @@ impl Tap {
                 self.in_diagnostic = true;
             }
             if indented {
-                self.indented = Some(false);
+                self.indented = Some((depth, false));
                 self.indented_line(t);
                 return true;
             }
