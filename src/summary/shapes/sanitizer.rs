@@ -259,7 +259,10 @@ fn report_header(text: &str) -> Option<(&str, &str)> {
 }
 
 /// `    #1 0x55d0 in parse src/a.c:12:3` → `parse src/a.c:12:3`, for a frame of the program (not
-/// of the sanitizer's runtime or the C library).
+/// of the sanitizer's runtime or the C library). A program built without debug information
+/// names its module instead of a place (`in parse (/src/app/test-bin+0x20af7)`): that frame
+/// is the program's all the same, where the C library's start-up frames, which do name a
+/// place (`in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58`), are not.
 fn own_frame(text: &str) -> Option<&str> {
     let t = text.trim_start().strip_prefix('#')?;
     let (_, rest) = t.split_once(" in ")?;
@@ -272,8 +275,14 @@ fn own_frame(text: &str) -> Option<&str> {
         "libasan",
         "libtsan",
         "libubsan",
+        "(/usr/",
+        "(/lib",
+        "../sysdeps/",
+        "../csu/",
     ];
-    (!runtime.iter().any(|r| rest.contains(r)) && rest.contains(':')).then_some(rest)
+    let startup = rest.starts_with("__libc_start") || rest.starts_with("_start ");
+    let placed = rest.contains(':') || rest.ends_with(')');
+    (placed && !startup && !runtime.iter().any(|r| rest.contains(r))).then_some(rest)
 }
 
 #[cfg(test)]
@@ -314,5 +323,17 @@ mod tests {
             ),
             None
         );
+        assert_eq!(
+            own_frame("    #1 0x5621 in phr_decode_chunked (/src/pico/test-bin+0x20af7)"),
+            Some("phr_decode_chunked (/src/pico/test-bin+0x20af7)")
+        );
+        for system in [
+            "    #6 0x7f26 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58",
+            "    #7 0x7f26 in __libc_start_main_impl ../csu/libc-start.c:360",
+            "    #8 0x5621 in _start (/src/pico/test-bin+0x19320)",
+            "    #2 0x7f26 in PyObject_Call (/usr/bin/python3.11+0x1b2f3)",
+        ] {
+            assert_eq!(own_frame(system), None, "{system}");
+        }
     }
 }
