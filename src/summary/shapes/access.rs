@@ -68,6 +68,8 @@ pub(super) enum Form {
     Gin,
     /// morgan's short formats: `GET /a 404 1.234 ms - 33`.
     Morgan,
+    /// Tornado's: `[W 261206 11:35:53 web:2418] 404 GET /a (127.0.0.1) 6.68ms`.
+    Tornado,
     /// JSON records with `res.statusCode`.
     Json,
 }
@@ -80,6 +82,7 @@ impl Form {
             Form::Chi => "' - [45][0-9]{2} [0-9]+B in '",
             Form::Gin => "'\\| [45][0-9]{2} \\|'",
             Form::Morgan => "'^(\\S+ - )?[A-Z]+ \\S+ (HTTP/\\S+ )?[45][0-9]{2} '",
+            Form::Tornado => "'\\] [45][0-9]{2} [A-Z]+ '",
             Form::Json => "'\"statusCode\":[45][0-9]{2}'",
         }
     }
@@ -138,7 +141,16 @@ impl Shape for AccessLog {
             self.message = Some((code, rest.to_owned()));
             return;
         }
-        let Some(r) = request(rest).or_else(|| gin(text, rest)) else {
+        let Some(r) = request(rest)
+            .or_else(|| gin(text, rest))
+            .or_else(|| match tornado(rest)? {
+                (r, None) => Some(r),
+                (r, Some(reason)) => {
+                    self.message = Some((r.code, cut(reason, REASON_CHARS)));
+                    None
+                }
+            })
+        else {
             return;
         };
         self.form = r.form;
@@ -498,6 +510,33 @@ fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
     })
 }
 
+/// Tornado's request after its header: `404 GET /a (127.0.0.1) 6.68ms`, logged without its
+/// time; or, with a colon after the peer, the reason Tornado gave for it, which comes first
+/// (`403 POST /a (127.0.0.1): '_xsrf' argument missing from POST`), as the second value.
+pub(super) fn tornado(rest: &str) -> Option<(Request<'_>, Option<&str>)> {
+    let code = status(rest)?;
+    let mut words = rest[4..].splitn(3, ' ');
+    let (method, target, after) = (words.next()?, words.next()?, words.next()?);
+    if !METHODS.contains(&method) || !after.starts_with('(') {
+        return None;
+    }
+    let close = after.find(')')? + 1;
+    let said = &after[close..];
+    let reason = match said.strip_prefix(": ") {
+        Some(reason) => Some(reason.trim_end()),
+        None if said.ends_with("ms") => None,
+        None => return None,
+    };
+    let request = Request {
+        method,
+        target,
+        code,
+        form: Form::Tornado,
+        logged: &rest[..rest.len() - said.len()],
+    };
+    Some((request, reason))
+}
+
 /// morgan's request without quotes, the method first (`dev` and `tiny`: `GET /a 404 1.234
 /// ms - 33`) or after the peer (`short`: `::1 - GET /a HTTP/1.1 404 33 - 1.234 ms`), logged
 /// up to its status.
@@ -592,6 +631,21 @@ mod tests {
         assert!(!finds(Form::Morgan, tiny));
         assert!(finds(Form::Morgan, &tiny.replace(" 200 ", " 404 ")));
         assert!(finds(Form::Quoted, clf));
+        let tornado_line = "[W 261206 11:35:53 web:2418] 404 GET /favicon.ico (127.0.0.1) 6.68ms";
+        let (r, reason) = tornado(&tornado_line[29..]).unwrap();
+        assert_eq!(
+            (r.code, r.logged, reason),
+            (404, "404 GET /favicon.ico (127.0.0.1)", None)
+        );
+        assert!(finds(Form::Tornado, tornado_line));
+        assert!(!finds(Form::Tornado, &tornado_line.replace("404", "200")));
+        let (r, reason) =
+            tornado("403 POST /a/new (127.0.0.1): '_xsrf' argument missing from POST").unwrap();
+        assert_eq!(
+            (r.code, reason),
+            (403, Some("'_xsrf' argument missing from POST"))
+        );
+        assert!(tornado("200 GET / (127.0.0.1) took a while").is_none());
         // Not requests: a sentence that starts with a method, a route table.
         assert_eq!(unquoted("GET requests are cached for 300 seconds"), None);
         assert_eq!(

@@ -193,6 +193,11 @@ impl Shape for Log {
             {
                 self.spellings.push(r.spelling.to_owned());
             }
+            // Tornado logs a request it answered 5xx at error level, after the traceback
+            // that is the failure: the access log states the request.
+            if super::access::tornado(r.message).is_some_and(|(_, reason)| reason.is_none()) {
+                return;
+            }
             self.failures.push(number, "");
             if let Some(f) = self.failures.current() {
                 // As the log wrote it, so the line reads (and greps) the same.
@@ -271,7 +276,18 @@ impl Shape for Log {
             "started": place(&started),
             "stopping": place(&stopped),
         });
-        let mut pattern: Vec<String> = self.spellings.iter().map(|s| regex::escape(s)).collect();
+        // A spelling that starts with `^` is its pattern already (see [`lettered`]).
+        let mut pattern: Vec<String> = self
+            .spellings
+            .iter()
+            .map(|s| {
+                if s.starts_with('^') {
+                    s.clone()
+                } else {
+                    regex::escape(s)
+                }
+            })
+            .collect();
         if self.crashes_read > 0 {
             pattern.push("^Traceback|Exception|Error:|^panic|panicked at".to_owned());
         }
@@ -658,6 +674,9 @@ impl Record<'_> {
 /// such as a host or a logger's name): in capitals (`ERROR`, `[ERROR]`, `ERROR:root:…`), or in
 /// any case when bracketed (`[error]`, `[core:error]`) or named (`level=error`).
 fn record(text: &str) -> Option<Record<'_>> {
+    if let Some(r) = lettered(text) {
+        return Some(r);
+    }
     let head = &text.as_bytes()[..text.len().min(LEVEL_WITHIN)];
     // Cheap first: most lines have no capital letter or `=`/`[` there.
     if !head
@@ -710,6 +729,53 @@ fn record(text: &str) -> Option<Record<'_>> {
         }
     }
     None
+}
+
+/// A record whose level is a letter that starts its header, closed by `] `: Tornado's
+/// (Python's logging with `[%(levelname)1.1s %(asctime)s %(module)s:%(lineno)d]`: `[E 261206
+/// 11:35:52 web:1947] Uncaught exception GET /`) and glog's, which klog and Kubernetes keep
+/// (`E1206 11:35:52.123456    1234 server.go:42] dial tcp: refused`). The level's spelling is
+/// the pattern that finds its records (`^\[E ` or `^E[0-9]{4} `), so it starts with `^`.
+fn lettered(text: &str) -> Option<Record<'_>> {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        b.get(range)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
+    let (letter, spelling) = match b {
+        // `[E 261206 11:…`: the date as six digits.
+        [b'[', l @ (b'D' | b'I' | b'W' | b'E' | b'C'), b' ', ..]
+            if digits(3..9) && b.get(9) == Some(&b' ') =>
+        {
+            (*l, "^\\[[EC] ")
+        }
+        // `E1206 11:…`: month and day, then the hour.
+        [l @ (b'I' | b'W' | b'E' | b'F'), ..]
+            if digits(1..5)
+                && b.get(5) == Some(&b' ')
+                && digits(6..8)
+                && b.get(8) == Some(&b':') =>
+        {
+            (*l, "^[EF][0-9]{4} ")
+        }
+        _ => return None,
+    };
+    let end = memchr::memmem::find(&b[..b.len().min(LEVEL_WITHIN)], b"] ")? + 2;
+    let level = match letter {
+        b'D' => "debug",
+        b'I' => "info",
+        b'W' => "warning",
+        b'E' => "error",
+        b'C' => "critical",
+        _ => "fatal",
+    };
+    Some(Record {
+        level,
+        spelling,
+        message: text[end..].trim_end(),
+        whole: text.trim_end(),
+        word_len: end,
+    })
 }
 
 /// The words of `text` between single spaces, each with where it starts (a fast search per
@@ -877,6 +943,22 @@ mod tests {
                 )),
             ),
             (
+                "[E 261206 11:35:52 web:1947] Uncaught exception GET / (127.0.0.1)",
+                Some(("error", "^\\[[EC] ", "Uncaught exception GET / (127.0.0.1)")),
+            ),
+            (
+                "[W 261206 11:35:53 web:2418] 404 GET /favicon.ico (127.0.0.1) 6.68ms",
+                Some((
+                    "warning",
+                    "^\\[[EC] ",
+                    "404 GET /favicon.ico (127.0.0.1) 6.68ms",
+                )),
+            ),
+            (
+                "E1206 11:35:52.123456    1234 server.go:42] dial tcp: connection refused",
+                Some(("error", "^[EF][0-9]{4} ", "dial tcp: connection refused")),
+            ),
+            (
                 "WARNING: This is a development server.",
                 Some(("warning", "WARNING", "This is a development server.")),
             ),
@@ -893,6 +975,10 @@ mod tests {
             "npm ERR! code E404",
             "make: *** [Makefile:9: all] Error 1",
             "  at Object.<anonymous> (ERROR.js:1:1)",
+            "[E 1] no date",
+            "E1206 no time]",
+            "[E 26120 11:35:52 web:1] five digits",
+            "EXIT 0",
         ] {
             assert!(record(line).is_none(), "{line}");
         }

@@ -17,6 +17,8 @@ pub(crate) struct Traceback {
     own: Option<(String, Option<String>)>,
     /// The source line of the frame just read is next.
     source_next: bool,
+    /// How far the whole traceback is indented (Tornado's log indents it by 4).
+    indent: usize,
 }
 
 /// What a traceback said: the exception raised and where, in the program's own code when any
@@ -100,11 +102,13 @@ impl Traceback {
     /// One line of output; the exception that ends a traceback, when this is it.
     pub(crate) fn line(&mut self, text: &str) -> Option<Raised> {
         let t = without_group_prefix(text);
-        if t == "Traceback (most recent call last):"
-            || t == "Exception Group Traceback (most recent call last):"
+        let first = t.trim_start_matches(' ');
+        if first == "Traceback (most recent call last):"
+            || first == "Exception Group Traceback (most recent call last):"
         {
             *self = Traceback {
                 open: true,
+                indent: t.len() - first.len(),
                 ..Traceback::default()
             };
             return None;
@@ -112,6 +116,11 @@ impl Traceback {
         if !self.open {
             return None;
         }
+        // Read as if not indented; a line indented less ends the traceback as its exception.
+        let t = match t.get(..self.indent) {
+            Some(lead) if lead.bytes().all(|b| b == b' ') => &t[self.indent..],
+            _ => t.trim_start_matches(' '),
+        };
         if let Some(frame) = t.strip_prefix("  File \"") {
             let path = frame.split('"').next().unwrap_or("");
             let frame = (crate::format::cut(t.trim(), KEPT_CHARS), None);
