@@ -39,6 +39,10 @@ pub(crate) struct Mocha {
     /// Reading the failures' list (after the `failing` total).
     in_failures: bool,
     reading: Reading,
+    /// Right after a title's part that ends with `:`: how far a further part would be indented
+    /// (mocha indents part k by 5 + 2k). A describe block's own name may end with `:`
+    /// (`Win-1251:`), and then the title goes on.
+    title_next: Option<usize>,
 }
 
 /// Where in a failure's block the lines are.
@@ -101,6 +105,12 @@ impl Shape for Mocha {
                 let Some(failure) = self.failures.current() else {
                     return;
                 };
+                if self.title_next.take() == Some(indent) && failure.detail.is_empty() {
+                    let part = trimmed.strip_suffix(':').unwrap_or(trimmed);
+                    failure.name = crate::format::cut(&format!("{}: {part}", failure.name), 160);
+                    self.title_next = Some(indent + 2);
+                    return;
+                }
                 if trimmed.is_empty() || trimmed == "+ actual - expected" {
                     return;
                 }
@@ -248,7 +258,9 @@ impl Mocha {
             if let Some(failure) = self.failures.current() {
                 failure.group = group;
             }
+            let next = 5 + 2 * parts.len();
             self.reading = Reading::Message;
+            self.title_next = Some(next);
         }
     }
 }
