@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus18"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus19"
                 );
                 std::process::exit(0);
             }
@@ -82,6 +82,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus16"),
             root.join("tests/fixtures/corpus17"),
             root.join("tests/fixtures/corpus18"),
+            root.join("tests/fixtures/corpus19"),
         ];
     }
     if !o.ctxoff.is_file() {

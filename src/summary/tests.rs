@@ -1579,7 +1579,7 @@ mod properties {
         }
     }
 
-    /// Every output of the eighteen corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the nineteen corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<(PathBuf, Vec<u8>)> {
         static OUTPUTS: std::sync::OnceLock<Vec<(PathBuf, Vec<u8>)>> = std::sync::OnceLock::new();
@@ -1589,7 +1589,7 @@ mod properties {
             for corpus in [
                 "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
                 "corpus8", "corpus9", "corpus10", "corpus11", "corpus12", "corpus13", "corpus14",
-                "corpus15", "corpus16", "corpus17", "corpus18",
+                "corpus15", "corpus16", "corpus17", "corpus18", "corpus19",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
@@ -2504,6 +2504,54 @@ fn access_log_of_chi_gives_a_failed_request_the_panic_before_it() {
              /home/dev/chi/_examples/rest/main.go:501"
         ),
         "{shown}"
+    );
+}
+
+/// Tornado's log: records whose level is a letter (`[E 261206 11:35:52 web:1947]`), each
+/// uncaught exception detailed by its traceback, which Tornado indents; its access lines
+/// (`404 GET /favicon.ico (127.0.0.1) 6.68ms`) counted as requests, a failed request given the
+/// reason Tornado logged for it on the line before, and a 500 left to the access log (not
+/// listed again as an error record). Its truth: the 27 requests sent with curl.
+#[test]
+fn access_log_of_tornado_and_its_tracebacks() {
+    let r = report(&corpus19("python3-server-log-tornado.txt"));
+    let access = fact(&r, "access log");
+    assert_eq!(
+        (json_u64(&access["requests"]), json_u64(&access["failed"])),
+        (27, 23)
+    );
+    for (status, n) in [
+        ("200", 4),
+        ("400", 3),
+        ("403", 6),
+        ("404", 7),
+        ("405", 1),
+        ("500", 6),
+    ] {
+        assert_eq!(access["statuses"][status], n, "{status}");
+    }
+    let log = fact(&r, "log");
+    assert_eq!(json_u64(&log["errors"]), 12);
+    assert_eq!(json_u64(&log["exceptions_raised"]), 6);
+    let all = failures_within(&corpus19("python3-server-log-tornado.txt"), u64::MAX);
+    assert_eq!(
+        line_with(&all, "  L42 "),
+        "  L42 [E 261206 11:35:55 web:1947] Uncaught exception POST /a/message/updates \
+         (127.0.0.1): KeyError: 'ID' · File \"/home/dev/tornado/demos/chat/chatdemo.py\", line \
+         42, in get_messages_since · if msg[\"ID\"] == cursor:"
+    );
+    assert!(
+        all.iter().any(|l| l
+            == "  L26 403 POST /a/message/new (127.0.0.1): '_xsrf' argument missing from POST"),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter().any(|l| l == "  L21 500 GET / (127.0.0.1)"),
+        "{all:#?}"
+    );
+    assert!(
+        !all.iter().any(|l| l.contains("web:2418] 500 ")),
+        "{all:#?}"
     );
 }
 
@@ -3523,6 +3571,37 @@ fn mocha_totals_and_failures_of_a_real_run() {
         (Some(2), Some(2380), Some(132))
     );
     assert_eq!(m["failures"][0]["total"], 132);
+}
+
+/// mocha titles a failure with one part per line, each describe block indented two more;
+/// iconv-lite names its describe blocks with a colon (`Win-1251:`), which is where mocha ends
+/// a title too. The title goes on while a line is indented as its next part would be, so the
+/// test's own name is its name, not the first line of its detail; 27 failures as mocha's JSON
+/// report counts them.
+#[test]
+fn mocha_title_goes_on_past_a_describe_block_named_with_a_colon() {
+    let bytes = corpus19("npm-test-mocha-spec-iconv-lite.txt");
+    let r = report(&bytes);
+    let m = fact(&r, "mocha");
+    assert_eq!(
+        (
+            m["passing"].as_u64(),
+            m["failing"].as_u64(),
+            m["pending"].as_u64()
+        ),
+        (Some(115), Some(27), Some(184))
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        line_with(&all, "  L396 "),
+        "  L396 Test Cyrillic encodings Win-1251: Convert from buffer: AssertionError \
+         [ERR_ASSERTION]: Expected values to be strictly equal: · + 'Рсйгжу!' · - 'Привет!' · at \
+         test/cyrillic-test.js:57:18"
+    );
+    assert!(
+        line_with(&all, "  L449 ")
+            .starts_with("  L449 Test Cyrillic encodings Koi8-R: Convert from buffer: ")
+    );
 }
 
 /// `python -m unittest` on Python-Markdown with two bugs put in by hand: the totals of
@@ -7165,6 +7244,10 @@ fn corpus17(name: &str) -> Vec<u8> {
 
 fn corpus18(name: &str) -> Vec<u8> {
     fixture("corpus18", name)
+}
+
+fn corpus19(name: &str) -> Vec<u8> {
+    fixture("corpus19", name)
 }
 
 /// `go test -json` is go test's own output in events: each failing test is named by its
