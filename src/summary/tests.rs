@@ -3773,8 +3773,8 @@ fn pytest_chained_exceptions_say_where_the_last_was_raised() {
 
 /// pytest `-q --tb=short` on filelock (corpus 16): a failure raised in the library is placed
 /// where it raised (the short traceback's last frame), from the test's line; failures in
-/// several files are named with their file where the names are listed (`test_filelock.py::
-/// test_simple[…]`), as the short summary's node ids say.
+/// several files are named by their node ids where the names are listed (`tests/
+/// test_filelock.py::test_simple[…]`), as the short summary says them and `pytest` reruns them.
 #[test]
 fn pytest_short_tracebacks_are_placed_and_names_say_their_file() {
     let bytes = corpus16("pytest-q-tb-short-filelock.txt");
@@ -3785,8 +3785,8 @@ fn pytest_short_tracebacks_are_placed_and_names_say_their_file() {
     );
     let names = fact(&report(&bytes), "pytest")["failures"][0]["kept"].to_string();
     assert!(
-        names.contains("\"test_filelock.py::test_simple[a-str-SoftFileLock]\"")
-            && names.contains("\"test_virtualenv.py::test_virtualenv\""),
+        names.contains("\"tests/test_filelock.py::test_simple[a-str-SoftFileLock]\"")
+            && names.contains("\"tests/test_virtualenv.py::test_virtualenv\""),
         "{names}"
     );
 }

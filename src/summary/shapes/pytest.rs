@@ -729,9 +729,10 @@ impl Pytest {
         true
     }
 
-    /// Failures in several test files are named with their file (`test_api.py::test_x[a]`),
-    /// from the node id the summary said them by: bare names would not say where each is. A
-    /// test in a class is named by it already (`TestMarker.test_evaluates[a]`).
+    /// Failures in several test files are named by the node id the summary said them by
+    /// (`tests/test_api.py::test_x[a]`): bare names would not say where each is, and the id
+    /// is what reruns one (`pytest ID`). A test in a class is named by it already
+    /// (`TestMarker.test_evaluates[a]`).
     fn name_files(&mut self) {
         fn file(f: &Failure) -> Option<&str> {
             Some(f.said.as_deref()?.split_once("::")?.0)
@@ -753,8 +754,7 @@ impl Pytest {
             if function.contains("::") {
                 continue;
             }
-            let file = path.rsplit('/').next().unwrap_or(path);
-            failure.name = format!("{file}::{rest}");
+            failure.name = format!("{path}::{rest}");
         }
     }
 
