@@ -3771,6 +3771,29 @@ fn pytest_chained_exceptions_say_where_the_last_was_raised() {
     );
 }
 
+/// pytest's warnings summary is said in one line: pytest's own total, its distinct warnings
+/// by category, and the first as printed (rfc3986's 4,917 deprecations are six warnings, each
+/// from several places; aiofiles' coroutine never awaited is one, from six tests).
+#[test]
+fn pytest_warnings_summary_is_counted_and_its_first_warning_quoted() {
+    let r = report(&corpus19("pytest-rfe-many-rfc3986.txt"));
+    assert_eq!(
+        rendered(&r, "warnings:"),
+        "warnings: 4,917 (6 distinct: DeprecationWarning ×6); first: DeprecationWarning: Please \
+         use rfc3986.validators.Validator instead. This method will be eventually removed. \
+         (/home/dev/rfc3986-2.0.0/src/rfc3986/_mixin.py:116)"
+    );
+    let r = report(&corpus19("pytest-asyncio-unawaited-aiofiles.txt"));
+    assert!(
+        rendered(&r, "warnings:").starts_with(
+            "warnings: 6 (1 distinct: RuntimeWarning ×1); first: RuntimeWarning: coroutine \
+             'AsyncSpooledTemporaryFile._check' was never awaited"
+        ),
+        "{}",
+        rendered(&r, "warnings:")
+    );
+}
+
 /// pytest `-q --tb=short` on filelock (corpus 16): a failure raised in the library is placed
 /// where it raised (the short traceback's last frame), from the test's line; failures in
 /// several files are named by their node ids where the names are listed (`tests/

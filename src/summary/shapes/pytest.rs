@@ -8,6 +8,7 @@
 
 use serde_json::json;
 
+use super::diagnostics::Tally;
 use super::names::{
     Failure, Failures, Names, is_test_file, where_they_differ, without_pytest_mark,
 };
@@ -71,6 +72,10 @@ pub(crate) struct Pytest {
     /// The source line the report marks with `>` (the statement that failed), until the
     /// failure's first `E` line.
     source: Option<String>,
+    /// Inside the `warnings summary`: its warnings by category, and the first as printed.
+    in_warnings: bool,
+    warnings: Tally,
+    first_warning: Option<String>,
 }
 
 /// A failing doctest's report: the example that failed, then what was expected and what came.
@@ -137,6 +142,7 @@ impl Shape for Pytest {
                     self.doctest = None;
                     let title = text.trim_matches('=');
                     self.in_report = title == " FAILURES " || title == " ERRORS ";
+                    self.in_warnings = title == " warnings summary ";
                     self.open = false;
                     if title.contains(" short test summary info ") {
                         self.in_short_summary = true;
@@ -225,6 +231,14 @@ impl Shape for Pytest {
                     && !self.failures.current().is_some_and(|f| f.name.is_empty()) =>
             {
                 self.located = true;
+            }
+            Some(b' ') if self.in_warnings => {
+                if let Some((place, category, message)) = warning(text) {
+                    self.warnings.add(category);
+                    self.first_warning.get_or_insert_with(|| {
+                        format!("{category}: {} ({place})", cut(message, WARNING_CHARS))
+                    });
+                }
             }
             Some(_) if self.in_report && !self.located => self.location(text),
             _ => {}
@@ -319,12 +333,31 @@ impl Shape for Pytest {
             "failing": self.failing.json(),
             "error_names": self.errors.json(),
             "first_error": first_error,
+            "warnings": self.counts[7],
+            "warning_kinds": self.warnings.json(),
         });
         let failing = failed + errors > 0 || !self.failures.is_empty();
+        let mut lines = vec![line];
+        // The warnings summary: pytest's total, its distinct warnings by category, the first.
+        if let (Some(kinds), Some(first)) = (self.warnings.render(), &self.first_warning) {
+            let total = self.counts[7];
+            let distinct: u64 = self.warnings.iter().map(|(_, n)| n).sum();
+            let mut said = match total {
+                0 => format!("warnings: {} distinct ({kinds})", thousands(distinct)),
+                _ if total == distinct => format!("warnings: {} ({kinds})", thousands(total)),
+                _ => format!(
+                    "warnings: {} ({} distinct: {kinds})",
+                    thousands(total),
+                    thousands(distinct)
+                ),
+            };
+            said.push_str(&format!("; first: {first}"));
+            lines.push(said);
+        }
         self.name_files();
         let failures = self.failures.take_as("failed tests and errors");
         Some(
-            Fact::new("pytest", vec![line], json)
+            Fact::new("pytest", lines, json)
                 .failures(failures)
                 .hint_if_failed(
                     failing,
@@ -338,6 +371,8 @@ impl Shape for Pytest {
         self.failures.approx_heap()
             + self.failing.approx_heap()
             + self.errors.approx_heap()
+            + self.warnings.approx_heap()
+            + self.first_warning.as_ref().map_or(0, String::capacity)
             + self.interrupted.as_ref().map_or(0, String::capacity)
             + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
@@ -864,6 +899,25 @@ fn subtest_failed(text: &str) -> Option<(&str, &str)> {
         return Some((&rest[..=end], &rest[end + 2..]));
     }
     Some(("", rest.strip_prefix(' ')?))
+}
+
+/// How much of the first warning's message is quoted.
+const WARNING_CHARS: usize = 160;
+
+/// A warning of the warnings summary: `  /src/a/_mixin.py:116: DeprecationWarning: Please use
+/// …` → (`/src/a/_mixin.py:116`, `DeprecationWarning`, `Please use …`). Its source line and
+/// notes are indented further.
+fn warning(text: &str) -> Option<(&str, &str, &str)> {
+    let t = text.strip_prefix("  ")?;
+    if t.starts_with(' ') {
+        return None;
+    }
+    let at = memchr::memmem::find(t.as_bytes(), b"Warning: ")? + "Warning".len();
+    let (place, category) = t[..at].rsplit_once(": ")?;
+    let named = category
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+    (named && !place.is_empty()).then(|| (place, category, t[at + 2..].trim_end()))
 }
 
 /// A traceback's path as said: an absolute one from the tests' directory on
