@@ -19,6 +19,7 @@ mod checkbashisms;
 mod checkstylexml;
 mod cmake;
 mod coverage;
+mod cppdoctest;
 mod cpplint;
 mod crash;
 mod criterion;
@@ -190,6 +191,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<junitxml::JunitXml>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
+        Box::<cppdoctest::CppDoctest>::default(),
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
         Box::<ounit::Ounit>::default(),
