@@ -3796,7 +3796,7 @@ fn pytest_chained_exceptions_say_where_the_last_was_raised() {
 }
 
 /// pytest's warnings summary is said in one line: pytest's own total, its distinct warnings
-/// by category, and the first as printed (rfc3986's 4,917 deprecations are six warnings, each
+/// by category, and the first's message (rfc3986's 4,917 deprecations are six warnings, each
 /// from several places; aiofiles' coroutine never awaited is one, from six tests).
 #[test]
 fn pytest_warnings_summary_is_counted_and_its_first_warning_quoted() {
@@ -3804,8 +3804,7 @@ fn pytest_warnings_summary_is_counted_and_its_first_warning_quoted() {
     assert_eq!(
         rendered(&r, "warnings:"),
         "warnings: 4,917 (6 distinct: DeprecationWarning ×6); first: DeprecationWarning: Please \
-         use rfc3986.validators.Validator instead. This method will be eventually removed. \
-         (/home/dev/rfc3986-2.0.0/src/rfc3986/_mixin.py:116)"
+         use rfc3986.validators.Validator instead. This method will be eventually removed."
     );
     let r = report(&corpus19("pytest-asyncio-unawaited-aiofiles.txt"));
     assert!(
@@ -3815,6 +3814,21 @@ fn pytest_warnings_summary_is_counted_and_its_first_warning_quoted() {
         ),
         "{}",
         rendered(&r, "warnings:")
+    );
+}
+
+/// A short line under an exception's in pytest's `E` lines is its note (hypothesis says which
+/// strategy was generating when it raised); under an assertion it is pytest's explanation,
+/// taken only as before.
+#[test]
+fn pytest_takes_the_note_under_an_exception() {
+    let all = failures_within(&corpus19("pytest-hypothesis-hyperlink.txt"), u64::MAX);
+    assert!(
+        line_with(&all, "  L67 ").contains(
+            "\n  L67 E           ValueError: one or more reserved delimiters /?# present in path \
+             segment: '/' · while generating 'url' from decoded_urls() · src/hyperlink/_url.py:600"
+        ),
+        "{all:#?}"
     );
 }
 

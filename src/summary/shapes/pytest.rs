@@ -233,10 +233,10 @@ impl Shape for Pytest {
                 self.located = true;
             }
             Some(b' ') if self.in_warnings => {
-                if let Some((place, category, message)) = warning(text) {
+                if let Some((category, message)) = warning(text) {
                     self.warnings.add(category);
                     self.first_warning.get_or_insert_with(|| {
-                        format!("{category}: {} ({place})", cut(message, WARNING_CHARS))
+                        format!("{category}: {}", cut(message, WARNING_CHARS))
                     });
                 }
             }
@@ -642,9 +642,16 @@ impl Pytest {
             None => useful,
             Some(first) => {
                 let short = first.chars().count() < 80;
+                // A short line under an exception's (not an assertion's) is its second line
+                // or a note added to it (hypothesis's `while generating 'url' from …`).
+                let noted = !first
+                    .trim_start_matches('E')
+                    .trim_start()
+                    .starts_with("assert")
+                    && d.chars().count() < 80;
                 failure.detail.len() == 1
                     && !is_chatter(d)
-                    && ((useful && short)
+                    && ((useful && (short || noted))
                         || (explains && (short || first.contains("...")))
                         || longer)
             }
@@ -901,13 +908,14 @@ fn subtest_failed(text: &str) -> Option<(&str, &str)> {
     Some(("", rest.strip_prefix(' ')?))
 }
 
-/// How much of the first warning's message is quoted.
-const WARNING_CHARS: usize = 160;
+/// How much of the first warning's message is quoted (where it was raised is left out: the
+/// read-more hint finds it).
+const WARNING_CHARS: usize = 120;
 
 /// A warning of the warnings summary: `  /src/a/_mixin.py:116: DeprecationWarning: Please use
-/// …` → (`/src/a/_mixin.py:116`, `DeprecationWarning`, `Please use …`). Its source line and
-/// notes are indented further.
-fn warning(text: &str) -> Option<(&str, &str, &str)> {
+/// …` → (`DeprecationWarning`, `Please use …`). Its source line and notes are indented
+/// further.
+fn warning(text: &str) -> Option<(&str, &str)> {
     let t = text.strip_prefix("  ")?;
     if t.starts_with(' ') {
         return None;
@@ -917,7 +925,7 @@ fn warning(text: &str) -> Option<(&str, &str, &str)> {
     let named = category
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
-    (named && !place.is_empty()).then(|| (place, category, t[at + 2..].trim_end()))
+    (named && !place.is_empty()).then(|| (category, t[at + 2..].trim_end()))
 }
 
 /// A traceback's path as said: an absolute one from the tests' directory on
