@@ -3597,6 +3597,19 @@ fn cpp_doctest_cases_and_totals_of_a_real_run() {
     );
 }
 
+/// `vitest run --typecheck` on scule: its `Type Errors  5 failed` line is a total of its own
+/// (the type errors are also among the 10 failed tests, as vitest's JSON report counts them).
+#[test]
+fn vitest_typecheck_states_its_type_errors() {
+    let r = report(&corpus19("vitest-run-typecheck-scule.txt"));
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 75 run, 65 passed, 10 failed of 75 (vitest, Test Files 2 failed of 2, Type \
+         Errors 5 failed)"
+    );
+    assert_eq!(fact(&r, "vitest")["type_errors"], 5);
+}
+
 /// mocha titles a failure with one part per line, each describe block indented two more;
 /// iconv-lite names its describe blocks with a colon (`Win-1251:`), which is where mocha ends
 /// a title too. The title goes on while a line is indented as its next part would be, so the

@@ -27,6 +27,9 @@ pub(crate) struct Vitest {
     files: Option<Vec<u64>>,
     /// `Snapshots  12 failed`
     snapshots_failed: Option<u64>,
+    /// `Type Errors  5 failed` (`--typecheck`): its type errors, which it also reports as
+    /// failed tests.
+    type_errors: Option<u64>,
     section: Section,
     failures: Failures,
     failed_suites: Failures,
@@ -107,6 +110,11 @@ impl Shape for Vitest {
                 } else if let Some(rest) = trimmed.strip_prefix("Tests  ") {
                     self.tests = counts_with_total(rest, &["failed", "passed", "skipped", "todo"]);
                     self.section = Section::Other;
+                } else if let Some(rest) = trimmed.strip_prefix("Type Errors  ") {
+                    self.type_errors = rest
+                        .trim()
+                        .strip_suffix(" failed")
+                        .and_then(|n| n.parse().ok());
                 }
             }
             _ => {}
@@ -130,6 +138,9 @@ impl Shape for Vitest {
         }
         if let Some(failed) = self.snapshots_failed.filter(|&n| n > 0) {
             line.push_str(&format!(", Snapshots {} failed", thousands(failed)));
+        }
+        if let Some(failed) = self.type_errors {
+            line.push_str(&format!(", Type Errors {} failed", thousands(failed)));
         }
         line.push(')');
         let mut lines = vec![line];
@@ -163,6 +174,7 @@ impl Shape for Vitest {
             "files_failed": self.files.as_ref().map(|f| f[0]),
             "files_total": self.files.as_ref().map(|f| f[2]),
             "snapshots_failed": self.snapshots_failed,
+            "type_errors": self.type_errors,
             "failed_files": self.failed_files.json(),
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "failed_suites": self.failed_suites.names(usize::MAX),
