@@ -644,10 +644,10 @@ impl Pytest {
                 let short = first.chars().count() < 80;
                 // A short line under an exception's (not an assertion's) is its second line
                 // or a note added to it (hypothesis's `while generating 'url' from …`).
-                let noted = !first
-                    .trim_start_matches('E')
-                    .trim_start()
-                    .starts_with("assert")
+                let raised = first.trim_start_matches('E').trim_start();
+                let noted = !raised.starts_with("assert")
+                    && !raised.starts_with("AssertionError")
+                    && !d.ends_with(':')
                     && d.chars().count() < 80;
                 failure.detail.len() == 1
                     && !is_chatter(d)
