@@ -2511,7 +2511,8 @@ fn access_log_of_chi_gives_a_failed_request_the_panic_before_it() {
 /// uncaught exception detailed by its traceback, which Tornado indents; its access lines
 /// (`404 GET /favicon.ico (127.0.0.1) 6.68ms`) counted as requests, a failed request given the
 /// reason Tornado logged for it on the line before, and a 500 left to the access log (not
-/// listed again as an error record). Its truth: the 27 requests sent with curl.
+/// listed again as an error record: the exception it answered says `answered 500`). Its
+/// truth: the 27 requests sent with curl.
 #[test]
 fn access_log_of_tornado_and_its_tracebacks() {
     let r = report(&corpus19("python3-server-log-tornado.txt"));
@@ -2538,7 +2539,7 @@ fn access_log_of_tornado_and_its_tracebacks() {
         line_with(&all, "  L42 "),
         "  L42 [E 261206 11:35:55 web:1947] Uncaught exception POST /a/message/updates \
          (127.0.0.1): KeyError: 'ID' · File \"/home/dev/tornado/demos/chat/chatdemo.py\", line \
-         42, in get_messages_since · if msg[\"ID\"] == cursor:"
+         42, in get_messages_since · if msg[\"ID\"] == cursor: · answered 500"
     );
     assert!(
         all.iter().any(|l| l

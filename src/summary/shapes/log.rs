@@ -194,8 +194,18 @@ impl Shape for Log {
                 self.spellings.push(r.spelling.to_owned());
             }
             // Tornado logs a request it answered 5xx at error level, after the traceback
-            // that is the failure: the access log states the request.
-            if super::access::tornado(r.message).is_some_and(|(_, reason)| reason.is_none()) {
+            // that is the failure: the access log counts the request, and the failure logged
+            // for it (`Uncaught exception POST /a (127.0.0.1)`) is said to have been answered so
+            // (`answered 500`; its time left out, so that failures alike read alike).
+            if let Some((request, None)) = super::access::tornado(r.message) {
+                let uncaught =
+                    format!("Uncaught exception {} {} (", request.method, request.target);
+                if let Some(f) = self.failures.current()
+                    && (f.name.contains(&uncaught)
+                        || f.detail.first().is_some_and(|d| d.contains(&uncaught)))
+                {
+                    f.add_detail(&format!("answered {}", request.code));
+                }
                 return;
             }
             self.failures.push(number, "");
