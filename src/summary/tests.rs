@@ -2556,6 +2556,18 @@ fn access_log_of_tornado_and_its_tracebacks() {
     );
 }
 
+/// A log record whose message is a bare status (`ERROR: 500`) is no Tornado request: reading
+/// it so once panicked past the end of the line, and the log's facts were lost with it.
+#[test]
+fn a_record_of_a_bare_status_is_still_a_log_record() {
+    let r = report(b"ERROR: 500\nERROR: 502\nWARNING: 404\n[x] 404\n");
+    let log = fact(&r, "log");
+    assert_eq!(
+        (json_u64(&log["records"]), json_u64(&log["errors"])),
+        (3, 2)
+    );
+}
+
 /// nginx's combined format, and lines that only look like requests in other output.
 #[test]
 fn access_log_in_the_combined_format_and_never_on_too_few_requests() {

@@ -515,7 +515,7 @@ fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
 /// (`403 POST /a (127.0.0.1): '_xsrf' argument missing from POST`), as the second value.
 pub(super) fn tornado(rest: &str) -> Option<(Request<'_>, Option<&str>)> {
     let code = status(rest)?;
-    let mut words = rest[4..].splitn(3, ' ');
+    let mut words = rest.get(4..)?.splitn(3, ' ');
     let (method, target, after) = (words.next()?, words.next()?, words.next()?);
     if !METHODS.contains(&method) || !after.starts_with('(') {
         return None;
@@ -646,6 +646,10 @@ mod tests {
             (403, Some("'_xsrf' argument missing from POST"))
         );
         assert!(tornado("200 GET / (127.0.0.1) took a while").is_none());
+        // A status that ends the text (`ERROR: 500` is a log record's message too).
+        for bare in ["500", "404,", "200 GET"] {
+            assert!(tornado(bare).is_none(), "{bare}");
+        }
         // Not requests: a sentence that starts with a method, a route table.
         assert_eq!(unquoted("GET requests are cached for 300 seconds"), None);
         assert_eq!(
