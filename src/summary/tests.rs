@@ -3596,8 +3596,8 @@ fn cpp_doctest_cases_and_totals_of_a_real_run() {
     let r = report(&bytes);
     assert_eq!(
         rendered(&r, "tests:"),
-        "tests: 246 test cases, 240 passed, 6 failed, 1 skipped; assertions: 895, 6 failed \
-         (doctest)"
+        "tests: 246 test cases run, 240 passed, 6 failed, 1 skipped (doctest; assertions: 895, \
+         6 failed)"
     );
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(all[0], "[ctxoff] failed test cases (6):");

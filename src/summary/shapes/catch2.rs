@@ -100,25 +100,8 @@ impl Shape for Catch2 {
             return None;
         }
         let [cases, passed, failed, skipped] = self.cases;
-        let mut line = format!(
-            "tests: {} test cases run, {} passed, {} failed",
-            thousands(cases),
-            thousands(passed),
-            thousands(failed)
-        );
-        if skipped > 0 {
-            line.push_str(&format!(", {} skipped", thousands(skipped)));
-        }
         let [assertions, _, assertions_failed, _] = self.assertions;
-        line.push_str(&format!(
-            " (catch2; assertions: {}, {} failed",
-            thousands(assertions),
-            thousands(assertions_failed)
-        ));
-        if self.runs > 1 {
-            line.push_str(&format!("; {} runs", thousands(self.runs)));
-        }
-        line.push(')');
+        let line = totals_line("catch2", self.cases, self.assertions, self.runs);
         let json = json!({
             "shape": "catch2",
             "runs": self.runs,
@@ -187,20 +170,53 @@ impl Catch2 {
     }
 }
 
-fn add(sums: &mut [u64; 4], counts: [u64; 4]) {
+/// `tests: 74 test cases run, 70 passed, 4 failed (catch2; assertions: 463, 6 failed)`: the
+/// summed totals of a runner that counts test cases and assertions as Catch2 does (`runner`
+/// names it), and of how many runs when more than one.
+pub(super) fn totals_line(
+    runner: &str,
+    cases: [u64; 4],
+    assertions: [u64; 4],
+    runs: u64,
+) -> String {
+    let [cases, passed, failed, skipped] = cases;
+    let mut line = format!(
+        "tests: {} test cases run, {} passed, {} failed",
+        thousands(cases),
+        thousands(passed),
+        thousands(failed)
+    );
+    if skipped > 0 {
+        line.push_str(&format!(", {} skipped", thousands(skipped)));
+    }
+    line.push_str(&format!(
+        " ({runner}; assertions: {}, {} failed",
+        thousands(assertions[0]),
+        thousands(assertions[2])
+    ));
+    if runs > 1 {
+        line.push_str(&format!("; {} runs", thousands(runs)));
+    }
+    line.push(')');
+    line
+}
+
+pub(super) fn add(sums: &mut [u64; 4], counts: [u64; 4]) {
     for (sum, n) in sums.iter_mut().zip(counts) {
         *sum = sum.saturating_add(n);
     }
 }
 
 /// `/home/dev/x/tests/HelpersTest.cpp:204` → `HelpersTest.cpp:204`.
-fn file_name(place: &str) -> &str {
+pub(super) fn file_name(place: &str) -> &str {
     place.rsplit(['/', '\\']).next().unwrap_or(place)
 }
 
 /// `test cases:  74 |  70 passed | 4 failed` → (`test cases`, [74, 70, 4, 0]); the same for
-/// `assertions:`. A run with nothing passed says `test cases: 1 | 1 failed`.
-fn totals(text: &str) -> Option<(&str, [u64; 4])> {
+/// `assertions:`. A run with nothing passed says `test cases: 1 | 1 failed`. doctest (C++)
+/// writes them alike, ending its assertions' with a bar (`assertions: 895 | 889 passed | 6
+/// failed |`).
+pub(super) fn totals(text: &str) -> Option<(&str, [u64; 4])> {
     let (which, rest) = text.split_once(':')?;
     if which != "test cases" && which != "assertions" {
         return None;
@@ -208,7 +224,7 @@ fn totals(text: &str) -> Option<(&str, [u64; 4])> {
     let mut parts = rest.split('|');
     let mut counts = [0u64; 4];
     counts[0] = parts.next()?.trim().parse().ok()?;
-    for part in parts {
+    for part in parts.filter(|p| !p.trim().is_empty()) {
         let (n, word) = part.trim().split_once(' ')?;
         let slot = match word {
             "passed" => 1,
@@ -251,6 +267,10 @@ mod tests {
             Some(("test cases", [1, 0, 1, 0]))
         );
         assert_eq!(totals("test cases: many"), None);
+        assert_eq!(
+            totals("assertions: 895 | 889 passed | 6 failed |"),
+            Some(("assertions", [895, 889, 6, 0]))
+        );
         assert_eq!(
             all_passed("All tests passed (463 assertions in 74 test cases)"),
             Some((463, 74))

@@ -8,9 +8,10 @@
 
 use serde_json::json;
 
+use super::catch2::{add, file_name, totals, totals_line};
 use super::names::Failures;
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::cut;
 
 /// doctest's rule is 79 `=`s; shorter rules are someone else's.
 const RULE: usize = 70;
@@ -54,11 +55,13 @@ impl Shape for CppDoctest {
         }
         if let Some(rest) = text.strip_prefix("[doctest] ") {
             self.state = State::Outside;
-            if let Some(counts) = rest.strip_prefix("test cases:").and_then(counts) {
-                add(&mut self.cases, counts);
-                self.runs += 1;
-            } else if let Some(counts) = rest.strip_prefix("assertions:").and_then(counts) {
-                add(&mut self.assertions, counts);
+            match totals(rest) {
+                Some(("test cases", counts)) => {
+                    add(&mut self.cases, counts);
+                    self.runs += 1;
+                }
+                Some((_, counts)) => add(&mut self.assertions, counts),
+                None => {}
             }
             return;
         }
@@ -84,25 +87,8 @@ impl Shape for CppDoctest {
             return None;
         }
         let [total, passed, failed, skipped] = self.cases;
-        let mut line = format!(
-            "tests: {} test cases, {} passed, {} failed",
-            thousands(total),
-            thousands(passed),
-            thousands(failed)
-        );
-        if skipped > 0 {
-            line.push_str(&format!(", {} skipped", thousands(skipped)));
-        }
         let [asserted, _, asserts_failed, _] = self.assertions;
-        line.push_str(&format!(
-            "; assertions: {}, {} failed (doctest",
-            thousands(asserted),
-            thousands(asserts_failed)
-        ));
-        if self.runs > 1 {
-            line.push_str(&format!(", {} runs", thousands(self.runs)));
-        }
-        line.push(')');
+        let line = totals_line("doctest", self.cases, self.assertions, self.runs);
         let json = json!({
             "shape": "doctest (C++)",
             "test_cases": {"total": total, "passed": passed, "failed": failed, "skipped": skipped},
@@ -113,7 +99,7 @@ impl Shape for CppDoctest {
         Some(
             Fact::new("doctest (C++)", vec![line], json)
                 .failures(failures)
-                .hint("'^TEST CASE:|: (FATAL )?ERROR: ' -A 1"),
+                .hint_if_failed(failed > 0, "'^TEST CASE:|: (FATAL )?ERROR: ' -A 1"),
         )
     }
 
@@ -147,55 +133,10 @@ impl CppDoctest {
         self.detailed = true;
         self.values_next = true;
         // From the file's name on: its directory says nothing the case's place did not.
-        let place = &text[..at];
-        let file = place.rsplit('/').next().unwrap_or(place);
-        let said = format!("{file}{}", &text[at..]);
+        let said = format!("{}{}", file_name(&text[..at]), &text[at..]);
         self.failures.push(number, &self.name);
         if let Some(f) = self.failures.current() {
             f.add_detail(&cut(&said, ASSERTION_CHARS));
         }
-    }
-}
-
-/// ` 246 | 240 passed | 6 failed | 1 skipped` (or `… | 6 failed |`) → total, passed, failed,
-/// skipped.
-fn counts(text: &str) -> Option<[u64; 4]> {
-    let mut fields = text.split('|').map(str::trim).filter(|f| !f.is_empty());
-    let total = fields.next()?.parse().ok()?;
-    let mut counts = [total, 0, 0, 0];
-    for field in fields {
-        let (n, word) = field.split_once(' ')?;
-        let slot = match word {
-            "passed" => 1,
-            "failed" => 2,
-            "skipped" => 3,
-            _ => return None,
-        };
-        counts[slot] = n.parse().ok()?;
-    }
-    Some(counts)
-}
-
-fn add(sums: &mut [u64; 4], counts: [u64; 4]) {
-    for (sum, n) in sums.iter_mut().zip(counts) {
-        *sum = sum.saturating_add(n);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn totals_of_test_cases_and_assertions() {
-        assert_eq!(
-            counts(" 246 | 240 passed | 6 failed | 1 skipped"),
-            Some([246, 240, 6, 1])
-        );
-        assert_eq!(
-            counts(" 895 | 889 passed | 6 failed |"),
-            Some([895, 889, 6, 0])
-        );
-        assert_eq!(counts(" many | 1 passed"), None);
     }
 }
