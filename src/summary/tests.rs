@@ -2556,6 +2556,32 @@ fn access_log_of_tornado_and_its_tracebacks() {
     );
 }
 
+/// glog's format, as absl's logging writes it (`E1206 14:17:43.285215 140313465592704
+/// ingest.py:34] row 3: no price for '3'`), on a real run of a small importer with a bug put in
+/// by hand: its 22 records counted by level as written (12 `E`, 7 `W`, 2 `I`, 1 `F`), each
+/// error and the fatal one listed, and the read-more pattern that finds them.
+#[test]
+fn a_glog_format_log_is_read_by_its_level_letters() {
+    let bytes = fixture("more", "absl-logging-ingest.txt");
+    let r = report(&bytes);
+    let log = fact(&r, "log");
+    assert_eq!(
+        (json_u64(&log["records"]), json_u64(&log["errors"])),
+        (22, 13)
+    );
+    for (level, n) in [("error", 12), ("warning", 7), ("info", 2), ("fatal", 1)] {
+        assert_eq!(log["levels"][level], n, "{level}");
+    }
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(
+            |l| l == "  L22 F1206 14:17:43.285891 140313465592704 ingest.py:40] 12 rows failed"
+        ),
+        "{all:#?}"
+    );
+    assert_eq!(r.hint().as_deref(), Some("'^[EF][0-9]{4} ' -A 3"));
+}
+
 /// A log record whose message is a bare status (`ERROR: 500`) is no Tornado request: reading
 /// it so once panicked past the end of the line, and the log's facts were lost with it.
 #[test]
