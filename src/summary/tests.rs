@@ -4585,7 +4585,7 @@ fn pytest_counts_each_section_once_past_the_first_ones() {
 }
 
 /// `--tb=native`: the detail is the exception and the innermost frame of the project's own
-/// code (attrs' `_make.py`, not the test that called it), with its source line.
+/// code (attrs' `_make.py`), with its source line, then the test's own frame, which reached it.
 #[test]
 fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
     let shown = flat(&failures_within(
@@ -4596,7 +4596,18 @@ fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
         shown.contains(
             "TestEvolve::test_private: TypeError: TestEvolve.test_private.<locals>.C.__init__() got an \
              unexpected keyword argument '_a' · File \"/home/dev/attrs-26.1.0/src/attr/_make.py\", \
-             line 642, in evolve · return cls(**changes)"
+             line 642, in evolve · return cls(**changes) · File \
+             \"/home/dev/attrs-26.1.0/tests/test_funcs.py\", line 749, in test_private"
+        ),
+        "{shown}"
+    );
+    // Raised in the test itself: its frame is said once, and hypothesis's example has the room.
+    assert!(
+        shown.contains(
+            "TestAddHash::test_hash_attribute: TypeError: __hash__ method should return an integer \
+             · File \"/home/dev/attrs-26.1.0/tests/test_dunders.py\", line 548, in \
+             test_hash_attribute · assert hash(C(1, 2)) == hash(C(2, 2)) · Failing test case: \
+             test_hash_attribute("
         ),
         "{shown}"
     );
@@ -4608,6 +4619,32 @@ fn pytest_native_tracebacks_give_the_exception_and_where_it_was_raised() {
         ),
         "{shown}"
     );
+}
+
+/// `--tb=native` on python-multipart (unittest-style tests): a helper of the test file
+/// (`assert_data`) raised, and the test's own line that called it is said after it; a test
+/// reached through a decorator of another test file (`tests/compat.py`) is said by its own
+/// frame, not the decorator's.
+#[test]
+fn pytest_native_tracebacks_say_the_test_line_that_reached_a_helper() {
+    let shown = flat(&failures_within(
+        &corpus19("pytest-tb-native-captured-log-python-multipart.txt"),
+        u64::MAX,
+    ));
+    let tests = "File \"/home/dev/python_multipart-0.0.20/tests/test_multipart.py\"";
+    for wanted in [
+        format!(
+            "AssertionError: b'=3AX' != b':X' · {tests}, line 629, in assert_data · \
+             self.assertEqual(self.f.read(), data) · {tests}, line 684, in test_not_aligned"
+        ),
+        format!(
+            "line 1218, in _internal_write · raise e · {tests}, line 1189, in \
+             test_bad_content_transfer_encoding"
+        ),
+    ] {
+        assert!(shown.contains(&wanted), "{wanted} in {shown}");
+    }
+    assert!(!shown.contains("compat.py"), "{shown}");
 }
 
 /// `--doctest-modules` on toolz: a doctest's failure is its example and what was expected and

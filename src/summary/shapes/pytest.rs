@@ -12,7 +12,7 @@ use super::diagnostics::Tally;
 use super::names::{
     Failure, Failures, Names, is_test_file, where_they_differ, without_pytest_mark,
 };
-use super::pytrace::Traceback;
+use super::pytrace::{Traceback, frame_place};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -63,6 +63,13 @@ pub(crate) struct Pytest {
     differing: bool,
     /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
     trace: Traceback,
+    /// The traceback's frame of the test itself (`File "tests/test_a.py", line 42, in
+    /// test_x`), else its first frame in a test file: its place (`tests/test_a.py:42`), as
+    /// printed, and whether it is the test's.
+    test_call: Option<(String, String, bool)>,
+    /// That frame, when the test's exception was raised in another function, until the end of
+    /// its section.
+    reached_from: Option<String>,
     /// The doctest whose failure is being read (`____ [doctest] mod.func ____`).
     doctest: Option<Doctest>,
     /// The `- ` line of a shortened string comparison, until its `+ ` line.
@@ -176,6 +183,8 @@ impl Shape for Pytest {
                     self.test_frame = None;
                     self.raised = None;
                     self.trace = Traceback::default();
+                    self.test_call = None;
+                    self.reached_from = None;
                     self.example = None;
                     self.expected = None;
                     self.source = None;
@@ -377,6 +386,10 @@ impl Shape for Pytest {
             + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
+            + self.test_call.as_ref().map_or(0, |(place, printed, _)| {
+                place.capacity() + printed.capacity()
+            })
+            + self.reached_from.as_ref().map_or(0, String::capacity)
             + self.raised.as_ref().map_or(0, String::capacity)
             + self.doctest.as_ref().map_or(0, |d| {
                 d.expected.capacity()
@@ -424,9 +437,17 @@ impl Pytest {
         if !reading && !self.trace.is_open() {
             return false;
         }
+        if self.trace.is_open() && self.failures.current().is_some_and(|f| !f.has_detail()) {
+            self.test_call(text);
+        }
         // The first exception is the detail, with where it was raised; a doctest's says what
         // it was already, so only where; an exception group's is followed by its first
         // member's.
+        let call = if raised.is_some() {
+            self.test_call.take()
+        } else {
+            None
+        };
         if let Some(raised) = raised
             && let Some(failure) = self.failures.current()
         {
@@ -449,9 +470,38 @@ impl Pytest {
                 for d in raised.detail() {
                     failure.add_detail(d);
                 }
+                // Where the test reached what raised, when that is another function: the
+                // helper or the code under test it called (`line 684, in test_not_aligned`).
+                // Said last, when the section is over and has room for it.
+                self.reached_from = call.map(|(_, printed, _)| printed).filter(|call| {
+                    raised
+                        .frame
+                        .as_deref()
+                        .is_none_or(|f| !same_function(f, call))
+                });
             }
         }
         true
+    }
+
+    /// A frame of a native traceback: kept when it is the test's own (a function named
+    /// `test…` in a test file), else when it is the first in a test file (a test of a class
+    /// reached through a decorator in `tests/compat.py`).
+    fn test_call(&mut self, text: &str) {
+        let frame = text.trim();
+        let Some(place) = frame_place(frame).filter(|p| is_test_file(p)) else {
+            return;
+        };
+        let test = frame
+            .rsplit_once(", in ")
+            .is_some_and(|(_, function)| function.starts_with("test"));
+        if self
+            .test_call
+            .as_ref()
+            .is_none_or(|(.., kept)| test && !kept)
+        {
+            self.test_call = Some((place, cut(frame, SOURCE_CHARS), test));
+        }
     }
 
     /// A line of a failing doctest's report; whether it was the doctest's own.
@@ -535,6 +585,11 @@ impl Pytest {
     /// import ends with its `E` line) is placed at its frame in the tests' code
     /// (`tests/test_parser.py:17: in <module>`).
     fn end_section(&mut self) {
+        if let Some(from) = self.reached_from.take()
+            && let Some(failure) = self.failures.current()
+        {
+            failure.add_detail(&from);
+        }
         if !self.open || self.located {
             return;
         }
@@ -872,6 +927,16 @@ fn says_little(message: &str) -> bool {
 }
 
 /// pytest-xdist's `2 workers [5344 items]`.
+/// Two frames as Python prints them (`File "tests/t.py", line 9, in helper`) are of one
+/// function: in the same file, by the same name.
+fn same_function(a: &str, b: &str) -> bool {
+    let split = |f: &str| {
+        let (file, rest) = f.split_once("\", line ")?;
+        Some((file.to_owned(), rest.split_once(", in ")?.1.to_owned()))
+    };
+    split(a).is_some() && split(a) == split(b)
+}
+
 fn is_workers(text: &str) -> bool {
     let Some((n, rest)) = text.split_once(" workers [") else {
         return false;

@@ -243,7 +243,7 @@ impl TestTraceback {
 }
 
 /// `File "pkg/a.py", line 12, in f` → `pkg/a.py:12`.
-fn frame_place(frame: &str) -> Option<String> {
+pub(crate) fn frame_place(frame: &str) -> Option<String> {
     let rest = frame.strip_prefix("File \"")?;
     let (path, rest) = rest.split_once("\", line ")?;
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
