@@ -6328,16 +6328,16 @@ fn strace_reads_ends_messages_and_the_programs_own_failures() {
 
 /// node-tap describes a failed comparison by a diff (`diff: |`, or folded `diff: >` with blank
 /// lines between): its first change, the lines removed (expected) and added (actual), is the
-/// detail; the closing count (`# failed 4 of 10 tests`) is quoted as printed.
+/// detail, under the test's path through its subtests; the closing count (`# failed 4 of 10 tests`) is quoted as printed.
 #[test]
 fn node_tap_diffs_show_their_first_change() {
     let bytes = corpus6("tap-normalize-package-data.txt");
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(
         line_with(&all, "bcrypt.json"),
-        "not ok 3 - Normalization of bcrypt.json is consistent.\n  L32 - \"email\": \
-         \"<<savedfastcool@gmail.com>\", · + \"email\": \"<savedfastcool@gmail.com>\", · at \
-         test/consistency.js:26:11"
+        "  L32 test/consistency.js > consistent normalization > Normalization of bcrypt.json is \
+         consistent.: - \"email\": \"<<savedfastcool@gmail.com>\", · + \"email\": \
+         \"<savedfastcool@gmail.com>\", · at test/consistency.js:26:11"
     );
     // Folded, with blank lines between the removed and the added line: its test alone, as
     // if at the top level.
@@ -8758,15 +8758,15 @@ fn each_coverage_threshold_not_met_is_said() {
 
 /// Node's test runner writes TAP to a file: a failure's YAML says the values compared as
 /// printed (`expected: 'a'`, `actual: 'a1'`, a string's quotes kept), even when the message
-/// holds the same letters (`text/a, a`), and the test's own frame after the helper's (mime,
-/// corpus 15).
+/// holds the same letters (`text/a, a`), and the test's own frame after the helper's; the
+/// test is named by its path through its suites (mime, corpus 15).
 #[test]
 fn node_tap_failures_say_their_values_as_printed() {
     let all = flat(&failures_within(
         &corpus15("npm-test-node-test-mime.txt"),
         u64::MAX,
     ));
-    let expected = "not ok 2 - new constructor(): new constructor(): text/a, a · expected: 'a' · \
+    let expected = "class Mime > new constructor(): new constructor(): text/a, a · expected: 'a' · \
                     actual: 'a1' · at file:///home/dev/mime/test/test_util.js:15:12, from \
                     file:///home/dev/mime/test/mime.test.js:29:5";
     assert!(all.contains(expected), "{expected}\n{all}");

@@ -206,7 +206,12 @@ impl Shape for Tap {
                     format!("{test} > {name}"),
                     Some(format!("# {test}\n{}", text.trim())),
                 ),
-                _ => (name.to_owned(), Some(text.trim().to_owned())),
+                _ => match self.ancestors(depth(text)) {
+                    // node's nested suites (`describe`) name a test by its path, which says
+                    // which of three `has flat distribution` failed.
+                    Some(path) => (format!("{path} > {name}"), None),
+                    None => (name.to_owned(), Some(text.trim().to_owned())),
+                },
             };
             self.yaml = Some(Yaml {
                 line: number,
@@ -648,7 +653,7 @@ impl Shape for Tap {
                 .quoting(quoted)
                 .failures(failures)
                 .failures(messages)
-                .hint("'^not ok|^#   Failed|^FAIL|^\\*\\*\\* |:[0-9]+:[EF]:' -A 3"),
+                .hint("'^ *not ok|^#   Failed|^FAIL|^\\*\\*\\* |:[0-9]+:[EF]:' -A 3"),
         )
     }
 
@@ -876,6 +881,18 @@ impl Tap {
         {
             self.inside = Some((number, crate::format::cut(t.trim_end(), 200)));
         }
+    }
+
+    /// The names of the subtests open around a result indented `depth` (`node > customAlphabet`),
+    /// outermost first; none at the top level.
+    fn ancestors(&self, depth: usize) -> Option<String> {
+        let names: Vec<&str> = self
+            .open
+            .iter()
+            .filter(|(d, _)| *d < depth)
+            .map(|(_, name)| name.as_str())
+            .collect();
+        (!names.is_empty()).then(|| names.join(" > "))
     }
 
     /// The bare `not ok` waiting is a failure: no `#   Failed test` line came to name it.
