@@ -1939,12 +1939,17 @@ fn corpus9(name: &str) -> Vec<u8> {
     fixture("corpus9", name)
 }
 
+fn corpus20(name: &str) -> Vec<u8> {
+    fixture("corpus20", name)
+}
+
 fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }
 
 /// uvu (klona, corpus 10): its closing counts, failed ones derived from them, and each
-/// failure by its `FAIL` heading with the assertion, the values compared and the test's line.
+/// failure by its `FAIL` heading with the assertion, the values compared (node's message over
+/// several lines, as one) and the test's line.
 #[test]
 fn uvu_counts_its_tests_and_shows_each_failure() {
     let bytes = corpus10("uvu-klona.txt");
@@ -1957,12 +1962,30 @@ fn uvu_counts_its_tests_and_shows_each_failure() {
     assert_eq!(all[0], "[ctxoff] failed tests (4):");
     assert_eq!(
         all[1],
-        "FAIL  RegExp  \"state\"\n  L30 Expected values to be loosely deep-equal: · ++/foo/gi · \
-         --/foo/gi · at /home/dev/klona/test/suites/regexp.js:25:10"
+        "FAIL  RegExp  \"state\"\n  L30 Expected values to be loosely deep-equal: · /foo/gi should \
+         loosely deep-equal /foo/gi · at /home/dev/klona/test/suites/regexp.js:25:10"
     );
     assert!(
-        all[2].ends_with("· at /home/dev/klona/test/suites/map.js:31:10"),
+        all[2].ends_with(
+            "deep-equal: · { a: 2, b: 2 } should loosely deep-equal { a: 1 } · at \
+             /home/dev/klona/test/suites/map.js:31:10"
+        ),
         "{all:#?}"
+    );
+}
+
+/// uvu on dequal (corpus 20): values on one line each are said with which is which
+/// (`++false (Expected)`), and where a helper of the test file failed with the test's own
+/// line that called it.
+#[test]
+fn uvu_says_which_value_was_expected_and_the_test_line_past_a_helper() {
+    let all = failures_within(&corpus20("npm-test-uvu-dequal.txt"), u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (10):");
+    assert_eq!(
+        all[1],
+        "FAIL  Object  \"Objects\"\n  L35 Expected values to be strictly equal:  (is) · ++false \
+         (Expected) · --true (Actual) · at /home/dev/dequal/test/index.js:10:9, from \
+         /home/dev/dequal/test/index.js:67:2"
     );
 }
 

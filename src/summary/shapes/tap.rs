@@ -1250,7 +1250,7 @@ pub(crate) fn stack_line(t: &str, framed: bool, f: &mut Failure) -> Option<bool>
 
 /// The place of a stack frame in the project's files: `Ctx.<anonymous> (/a/test/x.js:508:12)`
 /// → `/a/test/x.js:508:12`; Node's own (`node:internal/…`) and installed packages' are none.
-fn frame_place(frame: &str) -> Option<&str> {
+pub(crate) fn frame_place(frame: &str) -> Option<&str> {
     let frame = frame.strip_prefix("at ").unwrap_or(frame);
     let place = match frame.rsplit_once(" (") {
         Some((_, place)) => place.strip_suffix(')')?,

@@ -1,21 +1,32 @@
 //! uvu's report: a line per suite with a mark per test, then each failure as a block headed
 //! `FAIL  Suite  "test"`, its assertion's message, uvu's `++expected (Expected)` and
-//! `--actual (Actual)` lines and the stack, whose first frame outside `node_modules` is the
-//! test's line; it closes with `Total:`, `Passed:` and `Skipped:` counts. A failure is named
-//! `Suite > test`.
+//! `--actual (Actual)` lines and the stack, whose first frame outside `node_modules` is where
+//! it failed (a helper of the test file, or the test itself) and the last of that run of frames
+//! the test's own line; it closes with `Total:`, `Passed:` and `Skipped:` counts. A failure is
+//! named `Suite > test`.
 
 use serde_json::json;
 
 use super::names::Failures;
-use super::tap::stack_line;
+use super::tap::frame_place;
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{cut, thousands};
 
 #[derive(Debug, Default)]
 pub(crate) struct Uvu {
     failures: Failures,
     /// The failure whose block is being read, and whether its frame was read.
     in_block: Option<bool>,
+    /// The stack's first frame in the project's files, the last of the frames in them right
+    /// after it (the test's own, which called a helper), and whether that run goes on.
+    frames: Option<(String, String, bool)>,
+    /// An object diff's lines (`Actual:`, `--··"a":·2,`, `Expected:`, `++··"a":·1`): which
+    /// side is being read (`true` the actual), and each side's lines joined.
+    diff: Option<(bool, String, String)>,
+    /// The lines of the assertion's message after its first, while they go on.
+    body: Option<String>,
+    /// The message said the values: the diff and the `(Expected)` lines say them again.
+    said_values: bool,
     /// `Total:`, `Passed:`, `Skipped:`.
     counts: [Option<u64>; 3],
     /// A line only uvu prints was seen (a suite's `(2 / 3)` or a `FAIL` heading): its
@@ -25,10 +36,15 @@ pub(crate) struct Uvu {
 
 const COUNTS: [&str; 3] = ["Total:", "Passed:", "Skipped:"];
 
+/// How much of each side of an object diff is kept, and of a message's values.
+const DIFF_CHARS: usize = 100;
+const BODY_CHARS: usize = 160;
+
 impl Shape for Uvu {
     fn line(&mut self, number: u64, text: &str) {
         let t = text.trim();
         if let Some((suite, test)) = fail_heading(t) {
+            self.end_block();
             self.failures
                 .push_said(number, &format!("{suite} > {test}"), t);
             self.in_block = Some(false);
@@ -40,6 +56,7 @@ impl Shape for Uvu {
         }
         if let Some(i) = COUNTS.iter().position(|c| t.starts_with(c)) {
             self.counts[i] = t[COUNTS[i].len()..].trim().parse().ok();
+            self.end_block();
             self.in_block = None;
             return;
         }
@@ -49,26 +66,88 @@ impl Shape for Uvu {
         let Some(f) = self.failures.current() else {
             return;
         };
-        if let Some(framed) = stack_line(t, framed, f) {
-            self.in_block = Some(framed);
+        if let Some(frame) = t.strip_prefix("at ") {
+            match (frame_place(frame), &mut self.frames) {
+                (Some(place), None) => {
+                    self.end_values();
+                    if let Some(f) = self.failures.current() {
+                        f.add_detail(&format!("at {place}"));
+                    }
+                    self.frames = Some((place.to_owned(), place.to_owned(), true));
+                    self.in_block = Some(true);
+                }
+                (Some(place), Some((_, last, true))) => *last = place.to_owned(),
+                (None, Some((.., run))) => *run = false,
+                _ => {}
+            }
             return;
         }
         if framed || t.is_empty() {
             return;
         }
-        // `++/foo/gi    (Expected)`, `--/foo/gi    (Actual)`: the values compared.
-        let value = t
-            .strip_suffix("(Expected)")
-            .or_else(|| t.strip_suffix("(Actual)"));
-        if let Some(value) = value {
-            f.add_essential_detail(value.trim_end());
-        } else if f.detail.is_empty() {
-            // The assertion's message, first.
+        // An object diff: `Actual:`, `--··"a":·2,`, `Expected:`, `++··"a":·1`.
+        if t == "Actual:" || t == "Expected:" {
+            self.end_body();
+            self.diff.get_or_insert_default().0 = t == "Actual:";
+            return;
+        }
+        if let Some((actual, a, e)) = &mut self.diff
+            && let Some(line) = t.strip_prefix(if *actual { "--" } else { "++" })
+        {
+            // uvu shows spaces as `·`.
+            let side = if *actual { a } else { e };
+            if side.len() < DIFF_CHARS {
+                side.push(' ');
+                side.push_str(line.replace('·', " ").trim());
+            }
+            return;
+        }
+        // `++/foo/gi    (Expected)`, `--/foo/gi    (Actual)`: the values compared, with which
+        // is which, without uvu's alignment (`--                        {}`).
+        let value = ["(Expected)", "(Actual)"]
+            .iter()
+            .find_map(|label| Some((t.strip_suffix(label)?.trim_end(), label)));
+        if let Some((value, label)) = value {
+            let (mark, value) = ["++", "--"]
+                .iter()
+                .find_map(|m| Some((*m, value.strip_prefix(m)?.trim_start())))
+                .unwrap_or(("", value));
+            let value = format!("{mark}{value} {label}");
+            self.end_body();
+            if self.said_values {
+                return;
+            }
+            if let Some(f) = self.failures.current() {
+                f.add_essential_detail(&value);
+            }
+            return;
+        }
+        if f.detail.is_empty() {
+            // The assertion's message, first; node's message goes on over lines (`{`,
+            // `a: 2,`, `}`, `should loosely deep-equal`, …) until the assertion's name.
             f.add_detail(t);
+            if t.ends_with(':') {
+                self.body = Some(String::new());
+            }
+        } else if let Some(body) = &mut self.body {
+            let (line, last) = match t.rsplit_once("  (") {
+                Some((line, name)) if name.ends_with(')') && !name.contains(' ') => (line, true),
+                _ => (t, false),
+            };
+            if body.len() < BODY_CHARS {
+                if !body.is_empty() {
+                    body.push(' ');
+                }
+                body.push_str(line.trim());
+            }
+            if last {
+                self.end_body();
+            }
         }
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_block();
         let [Some(total), Some(passed)] = [self.counts[0], self.counts[1]] else {
             return None;
         };
@@ -101,6 +180,57 @@ impl Shape for Uvu {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
+            + self
+                .frames
+                .as_ref()
+                .map_or(0, |(a, b, _)| a.capacity() + b.capacity())
+            + self
+                .diff
+                .as_ref()
+                .map_or(0, |(_, a, e)| a.capacity() + e.capacity())
+            + self.body.as_ref().map_or(0, String::capacity)
+    }
+}
+
+impl Uvu {
+    /// The message's values are over: said as one line (`{ a: 2, b: 2 } should loosely
+    /// deep-equal { a: 1 }`), or, when the message has none, the diff's two sides.
+    fn end_body(&mut self) {
+        if let Some(body) = self.body.take().filter(|b| !b.is_empty())
+            && let Some(f) = self.failures.current()
+        {
+            f.add_detail(&cut(&body, BODY_CHARS));
+            self.diff = None;
+            self.said_values = true;
+        }
+    }
+
+    fn end_values(&mut self) {
+        self.end_body();
+        if let Some((_, actual, expected)) = self.diff.take()
+            && !std::mem::take(&mut self.said_values)
+            && let Some(f) = self.failures.current()
+        {
+            for (label, side) in [("Actual:", actual), ("Expected:", expected)] {
+                if !side.is_empty() {
+                    f.add_detail(&cut(&format!("{label}{side}"), DIFF_CHARS));
+                }
+            }
+        }
+        self.said_values = false;
+    }
+
+    /// A failure's block is over: where it failed is said with the test's line that reached
+    /// it, when that is another (`at test/index.js:10:9, from test/index.js:67:2`).
+    fn end_block(&mut self) {
+        self.end_values();
+        if let Some((first, last, _)) = self.frames.take()
+            && first != last
+            && let Some(f) = self.failures.current()
+            && let Some(at) = f.detail.iter_mut().find(|d| **d == format!("at {first}"))
+        {
+            at.push_str(&format!(", from {last}"));
+        }
     }
 }
 
@@ -137,6 +267,31 @@ mod tests {
         );
         assert_eq!(fail_heading("FAIL: test_a"), None);
         assert_eq!(fail_heading("FAIL src/a.test.ts"), None);
+    }
+
+    /// Values of any letters are said with their labels, without uvu's alignment.
+    #[test]
+    fn values_keep_their_labels_whatever_their_letters() {
+        let mut uvu = Box::<Uvu>::default();
+        for line in [
+            "  FAIL  Str  \"arrows\"",
+            "    Expected values to be strictly equal:  (is)",
+            "        ++→é    (Expected)",
+            "        --                 é→  (Actual)",
+            "        →   (Expected)",
+        ] {
+            uvu.line(1, line);
+        }
+        let f = uvu.failures.current().expect("a failure");
+        assert_eq!(
+            f.detail,
+            [
+                "Expected values to be strictly equal:  (is)",
+                "++→é (Expected)",
+                "--é→ (Actual)",
+                "→ (Expected)"
+            ]
+        );
     }
 
     #[test]
