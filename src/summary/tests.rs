@@ -1974,6 +1974,21 @@ fn uvu_counts_its_tests_and_shows_each_failure() {
     );
 }
 
+/// mocha's dot reporter on micromatch (corpus 20): node's `deepEqual` message says both values
+/// over many lines around `should loosely deep-equal`; they are one line of the detail, as
+/// they read, where only `[` and the first item were shown.
+#[test]
+fn mocha_node_assertion_values_over_lines_are_one_line() {
+    let all = failures_within(&corpus20("mocha-dot-micromatch.txt"), u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (47):");
+    assert_eq!(
+        all[1],
+        "  L70 .braceExpand() should expand a brace pattern: AssertionError [ERR_ASSERTION]: \
+         Expected values to be loosely deep-equal: · [ '{a,b}' ] should loosely deep-equal [ \
+         'a', 'b' ] · at test/api.braceExpand.js:17:12"
+    );
+}
+
 /// uvu on dequal (corpus 20): values on one line each are said with which is which
 /// (`++false (Expected)`), and where a helper of the test file failed with the test's own
 /// line that called it.

@@ -17,6 +17,8 @@ use crate::format::thousands;
 
 /// Lines of an error's message kept: the message and, after a `:`, the two values compared.
 const MESSAGE_LINES: usize = 3;
+/// Lines of a message's values read at most.
+const VALUE_LINES: usize = 64;
 /// The legend of chai's diff of the values compared, printed under the message.
 const DIFF_LEGEND: &str = "+ expected - actual";
 /// Lines of a title kept at most (a title deeper than this is cut; its failure is still counted).
@@ -43,6 +45,8 @@ pub(crate) struct Mocha {
     /// (mocha indents part k by 5 + 2k). A describe block's own name may end with `:`
     /// (`Win-1251:`), and then the title goes on.
     title_next: Option<usize>,
+    /// The lines of the failure's message after its first (the values it compares).
+    values: Vec<String>,
 }
 
 /// Where in a failure's block the lines are.
@@ -63,6 +67,7 @@ enum Reading {
 impl Shape for Mocha {
     fn line(&mut self, number: u64, text: &str) {
         if let Some((n, word)) = total(text) {
+            self.end_message();
             match word {
                 "passing" => {
                     // A run's totals: what follows is its failure list, not an earlier one's.
@@ -88,6 +93,7 @@ impl Shape for Mocha {
             return;
         }
         if let Some(rest) = numbered(text) {
+            self.end_message();
             self.reading = Reading::Title(number, Vec::new());
             self.title_part(rest);
             return;
@@ -115,25 +121,28 @@ impl Shape for Mocha {
                     return;
                 }
                 if trimmed == DIFF_LEGEND {
+                    self.end_message();
                     self.reading = Reading::Diff(Change::at(indent));
                     return;
                 }
                 // Past the message and the values it compares: the caret under them, the
                 // stack.
-                if trimmed.starts_with("at ")
-                    || trimmed == "^"
-                    || failure.detail.len() >= MESSAGE_LINES
-                {
+                if trimmed.starts_with("at ") || trimmed == "^" {
+                    self.end_message();
                     self.reading = Reading::Stack;
                     if trimmed.starts_with("at ") {
                         self.line(number, text);
                     }
                     return;
                 }
-                failure.add_detail(trimmed);
-                // `Expected values to be strictly equal:` is followed by the values.
-                if failure.detail.len() == 1 && !trimmed.ends_with(':') {
-                    self.reading = Reading::Stack;
+                if failure.detail.is_empty() {
+                    failure.add_detail(trimmed);
+                    // `Expected values to be strictly equal:` is followed by the values.
+                    if !trimmed.ends_with(':') {
+                        self.reading = Reading::Stack;
+                    }
+                } else if self.values.len() < VALUE_LINES {
+                    self.values.push(crate::format::cut(trimmed, 200));
                 }
             }
             Reading::Diff(change) => {
@@ -173,6 +182,7 @@ impl Shape for Mocha {
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_message();
         if self.runs == 0 {
             return None;
         }
@@ -232,11 +242,35 @@ impl Shape for Mocha {
             Reading::Title(_, parts) => parts.iter().map(|p| p.capacity() + 24).sum(),
             _ => 0,
         };
-        self.failures.approx_heap() + title + self.failed_runs.capacity() * 24
+        self.failures.approx_heap()
+            + title
+            + self.failed_runs.capacity() * 24
+            + self.values.iter().map(|v| v.capacity() + 24).sum::<usize>()
     }
 }
 
 impl Mocha {
+    /// The message's lines after its first are over. Node's assertion says both values around
+    /// `should loosely deep-equal`, each over lines (`[`, `'c',`, `]`): one line of detail, as
+    /// it reads (`[] should loosely deep-equal [ 'c', 'c.md' ]`). Other lines are said each
+    /// (`+ 'Рсйгжу!'`, `- 'Привет!'`), the first few.
+    fn end_message(&mut self) {
+        let values = std::mem::take(&mut self.values);
+        let Some(failure) = self.failures.current() else {
+            return;
+        };
+        if values.iter().any(|v| v.starts_with("should ")) {
+            failure.add_detail(&values.join(" "));
+            return;
+        }
+        for value in values {
+            if failure.detail.len() >= MESSAGE_LINES {
+                break;
+            }
+            failure.add_detail(&value);
+        }
+    }
+
     /// A part of the title being read; the one ending with `:` completes it.
     fn title_part(&mut self, part: &str) {
         let Reading::Title(at, parts) = &mut self.reading else {
