@@ -1989,6 +1989,25 @@ fn mocha_node_assertion_values_over_lines_are_one_line() {
     );
 }
 
+/// node's test runner with `--test-reporter=tap` on nanoid (corpus 20): three failures named
+/// `has flat distribution`, in the suites `node`, `browser` and `non secure`, are told apart by
+/// their path, before their line as printed; the suites that failed only because a subtest did
+/// are not failures of their own (7, as node counts them).
+#[test]
+fn node_tap_nested_failures_are_named_by_their_path() {
+    let all = failures_within(&corpus20("node-test-reporter-tap-nanoid.txt"), u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (7):");
+    let shown = all.join("\n");
+    for path in [
+        "node > not ok 10 - has flat distribution\n  L96 63 == 64",
+        "node > customAlphabet > not ok 8 - supports non-string alphabets\n",
+        "non secure > not ok 6 - has flat distribution\n",
+        "browser > has flat distribution",
+    ] {
+        assert!(shown.contains(path), "{path} in {shown}");
+    }
+}
+
 /// uvu on dequal (corpus 20): values on one line each are said with which is which
 /// (`++false (Expected)`), and where a helper of the test file failed with the test's own
 /// line that called it.
@@ -6373,8 +6392,8 @@ fn node_tap_diffs_show_their_first_change() {
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(
         line_with(&all, "bcrypt.json"),
-        "  L32 test/consistency.js > consistent normalization > Normalization of bcrypt.json is \
-         consistent.: - \"email\": \"<<savedfastcool@gmail.com>\", · + \"email\": \
+        "test/consistency.js > consistent normalization > not ok 3 - Normalization of bcrypt.json \
+         is consistent.\n  L32 - \"email\": \"<<savedfastcool@gmail.com>\", · + \"email\": \
          \"<savedfastcool@gmail.com>\", · at test/consistency.js:26:11"
     );
     // Folded, with blank lines between the removed and the added line: its test alone, as
@@ -8804,8 +8823,8 @@ fn node_tap_failures_say_their_values_as_printed() {
         &corpus15("npm-test-node-test-mime.txt"),
         u64::MAX,
     ));
-    let expected = "class Mime > new constructor(): new constructor(): text/a, a · expected: 'a' · \
-                    actual: 'a1' · at file:///home/dev/mime/test/test_util.js:15:12, from \
+    let expected = "class Mime > not ok 2 - new constructor(): new constructor(): text/a, a · \
+                    expected: 'a' · actual: 'a1' · at file:///home/dev/mime/test/test_util.js:15:12, from \
                     file:///home/dev/mime/test/mime.test.js:29:5";
     assert!(all.contains(expected), "{expected}\n{all}");
 }

@@ -208,8 +208,12 @@ impl Shape for Tap {
                 ),
                 _ => match self.ancestors(depth(text)) {
                     // node's nested suites (`describe`) name a test by its path, which says
-                    // which of three `has flat distribution` failed.
-                    Some(path) => (format!("{path} > {name}"), None),
+                    // which of three `has flat distribution` failed; its line as printed
+                    // follows the path.
+                    Some(path) => (
+                        format!("{path} > {name}"),
+                        Some(format!("{path} > {}", text.trim())),
+                    ),
                     None => (name.to_owned(), Some(text.trim().to_owned())),
                 },
             };
