@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus19"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus20"
                 );
                 std::process::exit(0);
             }
@@ -83,6 +83,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus17"),
             root.join("tests/fixtures/corpus18"),
             root.join("tests/fixtures/corpus19"),
+            root.join("tests/fixtures/corpus20"),
         ];
     }
     if !o.ctxoff.is_file() {
