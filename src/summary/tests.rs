@@ -2008,6 +2008,32 @@ fn node_tap_nested_failures_are_named_by_their_path() {
     }
 }
 
+/// An AddressSanitizer test binary of mpc ending in LeakSanitizer's report (corpus 20): its
+/// 132 leak records counted, with the bytes and objects they leaked (the same as the report's
+/// own `SUMMARY: … 1976 byte(s) leaked in 162 allocation(s)`), by where each was allocated; the
+/// report's detail is its first record.
+#[test]
+fn leak_sanitizer_records_are_counted_by_where_they_were_allocated() {
+    let bytes = corpus20("asan-test-lsan-mpc.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "leaks:"),
+        "leaks: 132 records (132 direct, 0 indirect), 1,976 bytes leaked in 162 objects; \
+         allocated in mpc_ast_new /home/dev/mpc/mpc.c:2964 ×75, mpc_ast_add_tag \
+         /home/dev/mpc/mpc.c:3033 ×25, mpc_ast_tag /home/dev/mpc/mpc.c:3049 ×20, \
+         mpc_ast_add_root_tag /home/dev/mpc/mpc.c:3042 ×11, mpc_export /home/dev/mpc/mpc.c:289 ×1"
+    );
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("SUMMARY: AddressSanitizer: 1976 byte(s) leaked in 162 allocation(s)."));
+    assert_eq!(text.matches("\nDirect leak of ").count(), 132);
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "  L64 LeakSanitizer: detected memory leaks · Direct leak of 256 byte(s) in 4 object(s) \
+         · in mpc_export /home/dev/mpc/mpc.c:289"
+    );
+}
+
 /// uvu on dequal (corpus 20): values on one line each are said with which is which
 /// (`++false (Expected)`), and where a helper of the test file failed with the test's own
 /// line that called it.

@@ -28,6 +28,14 @@ pub(crate) struct Sanitizer {
     awaits: [bool; 2],
     /// A Go race report being read.
     race: Option<Race>,
+    /// LeakSanitizer's records (`Direct leak of 256 byte(s) in 4 object(s) allocated from:`):
+    /// direct and indirect ones, the bytes and objects they leaked, and where each was
+    /// allocated (its stack's first frame in the program).
+    leaks: [u64; 2],
+    leaked: [u64; 2],
+    leak_sites: Tally,
+    /// A record's stack is being read for its first frame in the program.
+    leak_site: bool,
 }
 
 /// A Go race report being read: the access whose innermost frame is awaited (`Read by
@@ -78,6 +86,25 @@ impl Shape for Sanitizer {
             }
             return;
         }
+        if let Some((direct, bytes, objects)) = leak_record(text) {
+            let first = self.leaks == [0, 0];
+            self.leaks[usize::from(!direct)] += 1;
+            self.leaked[0] = self.leaked[0].saturating_add(bytes);
+            self.leaked[1] = self.leaked[1].saturating_add(objects);
+            self.leak_site = true;
+            if first && let Some(f) = self.failures.current() {
+                f.add_detail(text.trim_end_matches(" allocated from:"));
+            }
+            return;
+        }
+        if self.leak_site
+            && let Some(frame) = own_frame(text)
+        {
+            self.leak_site = false;
+            self.leak_sites.add(frame);
+        } else if text.trim().is_empty() {
+            self.leak_site = false;
+        }
         if self.in_stack
             && let Some(frame) = own_frame(text)
         {
@@ -96,13 +123,34 @@ impl Shape for Sanitizer {
         if let Some(kinds) = self.kinds.render() {
             line.push_str(&format!(" ({kinds})"));
         }
+        let mut lines = vec![line];
+        if self.leaks != [0, 0] {
+            let [direct, indirect] = self.leaks;
+            let mut leaks = format!(
+                "leaks: {} ({direct} direct, {indirect} indirect), {} leaked in {}",
+                plural(direct + indirect, "record", "records"),
+                plural(self.leaked[0], "byte", "bytes"),
+                plural(self.leaked[1], "object", "objects"),
+            );
+            if let Some(sites) = self.leak_sites.render() {
+                leaks.push_str(&format!("; allocated in {sites}"));
+            }
+            lines.push(leaks);
+        }
         let json = json!({
             "shape": "sanitizer",
             "reports": self.reports,
             "kinds": self.kinds.json(),
+            "leaks": {
+                "direct": self.leaks[0],
+                "indirect": self.leaks[1],
+                "bytes": self.leaked[0],
+                "objects": self.leaked[1],
+                "allocated_in": self.leak_sites.json(),
+            },
         });
         Some(
-            Fact::new("sanitizer", vec![line], json)
+            Fact::new("sanitizer", lines, json)
                 .failures(self.failures.take_as("sanitizer reports"))
                 .hint("'runtime error: |Sanitizer: |DATA RACE' -A 4")
                 .supersedes(&["gcc"]),
@@ -111,7 +159,7 @@ impl Shape for Sanitizer {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.kinds.approx_heap() + self.failures.approx_heap()
+        self.kinds.approx_heap() + self.failures.approx_heap() + self.leak_sites.approx_heap()
     }
 }
 
@@ -258,6 +306,17 @@ fn report_header(text: &str) -> Option<(&str, &str)> {
     tool.ends_with("Sanitizer").then_some((tool, what))
 }
 
+/// `Direct leak of 256 byte(s) in 4 object(s) allocated from:` → (direct, 256, 4).
+fn leak_record(text: &str) -> Option<(bool, u64, u64)> {
+    let (direct, rest) = match text.strip_prefix("Direct leak of ") {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix("Indirect leak of ")?),
+    };
+    let (bytes, rest) = rest.split_once(" byte(s) in ")?;
+    let (objects, _) = rest.split_once(" object(s)")?;
+    Some((direct, bytes.parse().ok()?, objects.parse().ok()?))
+}
+
 /// `    #1 0x55d0 in parse src/a.c:12:3` → `parse src/a.c:12:3`, for a frame of the program (not
 /// of the sanitizer's runtime or the C library). A program built without debug information
 /// names its module instead of a place (`in parse (/src/app/test-bin+0x20af7)`): that frame
@@ -288,6 +347,23 @@ fn own_frame(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leak_records() {
+        assert_eq!(
+            leak_record("Direct leak of 256 byte(s) in 4 object(s) allocated from:"),
+            Some((true, 256, 4))
+        );
+        assert_eq!(
+            leak_record("Indirect leak of 8 byte(s) in 1 object(s) allocated from:"),
+            Some((false, 8, 1))
+        );
+        assert_eq!(
+            leak_record("Direct leak of many byte(s) in 1 object(s)"),
+            None
+        );
+        assert_eq!(leak_record("Direct leak of 8 byte(s)"), None);
+    }
 
     #[test]
     fn report_lines() {
