@@ -86,7 +86,9 @@ impl Shape for Sanitizer {
             }
             return;
         }
-        if let Some((direct, bytes, objects)) = leak_record(text) {
+        if matches!(text.as_bytes().first(), Some(b'D' | b'I'))
+            && let Some((direct, bytes, objects)) = leak_record(text)
+        {
             let first = self.leaks == [0, 0];
             self.leaks[usize::from(!direct)] += 1;
             self.leaked[0] = self.leaked[0].saturating_add(bytes);
@@ -97,13 +99,13 @@ impl Shape for Sanitizer {
             }
             return;
         }
-        if self.leak_site
-            && let Some(frame) = own_frame(text)
-        {
-            self.leak_site = false;
-            self.leak_sites.add(frame);
-        } else if text.trim().is_empty() {
-            self.leak_site = false;
+        if self.leak_site {
+            if let Some(frame) = own_frame(text) {
+                self.leak_site = false;
+                self.leak_sites.add(frame);
+            } else if text.trim().is_empty() {
+                self.leak_site = false;
+            }
         }
         if self.in_stack
             && let Some(frame) = own_frame(text)
