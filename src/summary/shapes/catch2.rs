@@ -99,21 +99,14 @@ impl Shape for Catch2 {
         if self.runs == 0 {
             return None;
         }
-        let [cases, passed, failed, skipped] = self.cases;
-        let [assertions, _, assertions_failed, _] = self.assertions;
-        let line = totals_line("catch2", self.cases, self.assertions, self.runs);
-        let json = json!({
-            "shape": "catch2",
-            "runs": self.runs,
-            "test_cases": {"total": cases, "passed": passed, "failed": failed, "skipped": skipped},
-            "assertions": {"total": assertions, "failed": assertions_failed},
-        });
-        let listed = self.failures.take_as("failed test cases");
-        Some(
-            Fact::new("catch2", vec![line], json)
-                .failures(listed)
-                .hint_if_failed(failed > 0, "': FAILED:$' -A 4"),
-        )
+        Some(totals_fact(
+            ("catch2", "catch2"),
+            self.cases,
+            self.assertions,
+            self.runs,
+            self.failures.take_as("failed test cases"),
+            "': FAILED:$' -A 4",
+        ))
     }
 
     #[cfg(test)]
@@ -170,15 +163,34 @@ impl Catch2 {
     }
 }
 
-/// `tests: 74 test cases run, 70 passed, 4 failed (catch2; assertions: 463, 6 failed)`: the
-/// summed totals of a runner that counts test cases and assertions as Catch2 does (`runner`
-/// names it), and of how many runs when more than one.
-pub(super) fn totals_line(
-    runner: &str,
+/// The facts of a runner that counts test cases and assertions as Catch2 does, summed over
+/// its runs (`shape` names the fact, `runner` the line): `tests: 74 test cases run, 70 passed,
+/// 4 failed (catch2; assertions: 463, 6 failed)`, with how many runs when more than one; the
+/// failed cases, and `hint` when one failed.
+pub(super) fn totals_fact(
+    (shape, runner): (&'static str, &str),
     cases: [u64; 4],
     assertions: [u64; 4],
     runs: u64,
-) -> String {
+    failures: Failures,
+    hint: &str,
+) -> Fact {
+    let json = json!({
+        "shape": shape,
+        "runs": runs,
+        "test_cases": {"total": cases[0], "passed": cases[1], "failed": cases[2], "skipped": cases[3]},
+        "assertions": {"total": assertions[0], "failed": assertions[2]},
+    });
+    Fact::new(
+        shape,
+        vec![totals_line(runner, cases, assertions, runs)],
+        json,
+    )
+    .failures(failures)
+    .hint_if_failed(cases[2] > 0, hint)
+}
+
+fn totals_line(runner: &str, cases: [u64; 4], assertions: [u64; 4], runs: u64) -> String {
     let [cases, passed, failed, skipped] = cases;
     let mut line = format!(
         "tests: {} test cases run, {} passed, {} failed",

@@ -6,9 +6,7 @@
 //! cases: 246 | 240 passed | 6 failed | 1 skipped`, `[doctest] assertions: 895 | 889 passed |
 //! 6 failed |`). Totals of several binaries in one log are summed.
 
-use serde_json::json;
-
-use super::catch2::{add, file_name, totals, totals_line};
+use super::catch2::{add, file_name, totals, totals_fact};
 use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::cut;
@@ -86,21 +84,14 @@ impl Shape for CppDoctest {
         if self.runs == 0 {
             return None;
         }
-        let [total, passed, failed, skipped] = self.cases;
-        let [asserted, _, asserts_failed, _] = self.assertions;
-        let line = totals_line("doctest", self.cases, self.assertions, self.runs);
-        let json = json!({
-            "shape": "doctest (C++)",
-            "test_cases": {"total": total, "passed": passed, "failed": failed, "skipped": skipped},
-            "assertions": {"total": asserted, "failed": asserts_failed},
-            "runs": self.runs,
-        });
-        let failures = self.failures.take_as("failed test cases");
-        Some(
-            Fact::new("doctest (C++)", vec![line], json)
-                .failures(failures)
-                .hint_if_failed(failed > 0, "'^TEST CASE:|: (FATAL )?ERROR: ' -A 1"),
-        )
+        Some(totals_fact(
+            ("doctest (C++)", "doctest"),
+            self.cases,
+            self.assertions,
+            self.runs,
+            self.failures.take_as("failed test cases"),
+            "'^TEST CASE:|: (FATAL )?ERROR: ' -A 1",
+        ))
     }
 
     #[cfg(test)]
