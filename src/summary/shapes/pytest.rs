@@ -64,9 +64,8 @@ pub(crate) struct Pytest {
     /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
     trace: Traceback,
     /// The traceback's frame of the test itself (`File "tests/test_a.py", line 42, in
-    /// test_x`), else its first frame in a test file: its place (`tests/test_a.py:42`), as
-    /// printed, and whether it is the test's.
-    test_call: Option<(String, String, bool)>,
+    /// test_x`), else its first frame in a test file: as printed, and whether it is the test's.
+    test_call: Option<(String, bool)>,
     /// That frame, when the test's exception was raised in another function, until the end of
     /// its section.
     reached_from: Option<String>,
@@ -386,9 +385,10 @@ impl Shape for Pytest {
             + self.workers.as_ref().map_or(0, String::capacity)
             + self.example.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
-            + self.test_call.as_ref().map_or(0, |(place, printed, _)| {
-                place.capacity() + printed.capacity()
-            })
+            + self
+                .test_call
+                .as_ref()
+                .map_or(0, |(call, _)| call.capacity())
             + self.reached_from.as_ref().map_or(0, String::capacity)
             + self.raised.as_ref().map_or(0, String::capacity)
             + self.doctest.as_ref().map_or(0, |d| {
@@ -443,11 +443,7 @@ impl Pytest {
         // The first exception is the detail, with where it was raised; a doctest's says what
         // it was already, so only where; an exception group's is followed by its first
         // member's.
-        let call = if raised.is_some() {
-            self.test_call.take()
-        } else {
-            None
-        };
+        let call = raised.is_some().then(|| self.test_call.take()).flatten();
         if let Some(raised) = raised
             && let Some(failure) = self.failures.current()
         {
@@ -473,7 +469,7 @@ impl Pytest {
                 // Where the test reached what raised, when that is another function: the
                 // helper or the code under test it called (`line 684, in test_not_aligned`).
                 // Said last, when the section is over and has room for it.
-                self.reached_from = call.map(|(_, printed, _)| printed).filter(|call| {
+                self.reached_from = call.map(|(call, _)| call).filter(|call| {
                     raised
                         .frame
                         .as_deref()
@@ -489,18 +485,18 @@ impl Pytest {
     /// reached through a decorator in `tests/compat.py`).
     fn test_call(&mut self, text: &str) {
         let frame = text.trim();
-        let Some(place) = frame_place(frame).filter(|p| is_test_file(p)) else {
+        if !frame_place(frame).is_some_and(|place| is_test_file(&place)) {
             return;
-        };
+        }
         let test = frame
             .rsplit_once(", in ")
             .is_some_and(|(_, function)| function.starts_with("test"));
         if self
             .test_call
             .as_ref()
-            .is_none_or(|(.., kept)| test && !kept)
+            .is_none_or(|(_, kept)| test && !kept)
         {
-            self.test_call = Some((place, cut(frame, SOURCE_CHARS), test));
+            self.test_call = Some((cut(frame, SOURCE_CHARS), test));
         }
     }
 
@@ -926,17 +922,17 @@ fn says_little(message: &str) -> bool {
         })
 }
 
-/// pytest-xdist's `2 workers [5344 items]`.
 /// Two frames as Python prints them (`File "tests/t.py", line 9, in helper`) are of one
 /// function: in the same file, by the same name.
 fn same_function(a: &str, b: &str) -> bool {
-    let split = |f: &str| {
+    fn split(f: &str) -> Option<(&str, &str)> {
         let (file, rest) = f.split_once("\", line ")?;
-        Some((file.to_owned(), rest.split_once(", in ")?.1.to_owned()))
-    };
-    split(a).is_some() && split(a) == split(b)
+        Some((file, rest.split_once(", in ")?.1))
+    }
+    split(a).is_some_and(|a| split(b) == Some(a))
 }
 
+/// pytest-xdist's `2 workers [5344 items]`.
 fn is_workers(text: &str) -> bool {
     let Some((n, rest)) = text.split_once(" workers [") else {
         return false;
