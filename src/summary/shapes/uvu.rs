@@ -1,6 +1,6 @@
 //! uvu's report: a line per suite with a mark per test, then each failure as a block headed
-//! `FAIL  Suite  "test"`, its assertion's message, uvu's `++expected (Expected)` and
-//! `--actual (Actual)` lines and the stack, whose first frame outside `node_modules` is where
+//! `FAIL  Suite  "test"`, its assertion's message (node's says the values over lines, read as
+//! one), uvu's `++expected (Expected)` and `--actual (Actual)` lines and the stack, whose first frame outside `node_modules` is where
 //! it failed (a helper of the test file, or the test itself) and the last of that run of frames
 //! the test's own line; it closes with `Total:`, `Passed:` and `Skipped:` counts. A failure is
 //! named `Suite > test`.
@@ -15,17 +15,15 @@ use crate::format::{cut, thousands};
 #[derive(Debug, Default)]
 pub(crate) struct Uvu {
     failures: Failures,
-    /// The failure whose block is being read, and whether its frame was read.
-    in_block: Option<bool>,
+    /// A failure's block is being read.
+    in_block: bool,
     /// The stack's first frame in the project's files, the last of the frames in them right
-    /// after it (the test's own, which called a helper), and whether that run goes on.
+    /// after it (the test's own, which called a helper), and whether that run goes on; none
+    /// until the first is read.
     frames: Option<(String, String, bool)>,
-    /// An object diff's lines (`Actual:`, `--··"a":·2,`, `Expected:`, `++··"a":·1`): which
-    /// side is being read (`true` the actual), and each side's lines joined.
-    diff: Option<(bool, String, String)>,
     /// The lines of the assertion's message after its first, while they go on.
     body: Option<String>,
-    /// The message said the values: the diff and the `(Expected)` lines say them again.
+    /// The message said the values: the `(Expected)` lines say them again.
     said_values: bool,
     /// `Total:`, `Passed:`, `Skipped:`.
     counts: [Option<u64>; 3],
@@ -36,8 +34,7 @@ pub(crate) struct Uvu {
 
 const COUNTS: [&str; 3] = ["Total:", "Passed:", "Skipped:"];
 
-/// How much of each side of an object diff is kept, and of a message's values.
-const DIFF_CHARS: usize = 100;
+/// How much of a message's values is kept.
 const BODY_CHARS: usize = 160;
 
 impl Shape for Uvu {
@@ -47,7 +44,7 @@ impl Shape for Uvu {
             self.end_block();
             self.failures
                 .push_said(number, &format!("{suite} > {test}"), t);
-            self.in_block = Some(false);
+            self.in_block = true;
             self.seen = true;
             return;
         }
@@ -57,24 +54,20 @@ impl Shape for Uvu {
         if let Some(i) = COUNTS.iter().position(|c| t.starts_with(c)) {
             self.counts[i] = t[COUNTS[i].len()..].trim().parse().ok();
             self.end_block();
-            self.in_block = None;
+            self.in_block = false;
             return;
         }
-        let Some(framed) = self.in_block else {
+        if !self.in_block {
             return;
-        };
-        let Some(f) = self.failures.current() else {
-            return;
-        };
+        }
         if let Some(frame) = t.strip_prefix("at ") {
             match (frame_place(frame), &mut self.frames) {
                 (Some(place), None) => {
-                    self.end_values();
+                    self.end_body();
                     if let Some(f) = self.failures.current() {
                         f.add_detail(&format!("at {place}"));
                     }
                     self.frames = Some((place.to_owned(), place.to_owned(), true));
-                    self.in_block = Some(true);
                 }
                 (Some(place), Some((_, last, true))) => *last = place.to_owned(),
                 (None, Some((.., run))) => *run = false,
@@ -82,24 +75,12 @@ impl Shape for Uvu {
             }
             return;
         }
-        if framed || t.is_empty() {
+        if self.frames.is_some() || t.is_empty() {
             return;
         }
-        // An object diff: `Actual:`, `--··"a":·2,`, `Expected:`, `++··"a":·1`.
+        // uvu's diff of the values (`Actual:`, `--··"a":·2,`) after them: said already.
         if t == "Actual:" || t == "Expected:" {
             self.end_body();
-            self.diff.get_or_insert_default().0 = t == "Actual:";
-            return;
-        }
-        if let Some((actual, a, e)) = &mut self.diff
-            && let Some(line) = t.strip_prefix(if *actual { "--" } else { "++" })
-        {
-            // uvu shows spaces as `·`.
-            let side = if *actual { a } else { e };
-            if side.len() < DIFF_CHARS {
-                side.push(' ');
-                side.push_str(line.replace('·', " ").trim());
-            }
             return;
         }
         // `++/foo/gi    (Expected)`, `--/foo/gi    (Actual)`: the values compared, with which
@@ -122,6 +103,9 @@ impl Shape for Uvu {
             }
             return;
         }
+        let Some(f) = self.failures.current() else {
+            return;
+        };
         if f.detail.is_empty() {
             // The assertion's message, first; node's message goes on over lines (`{`,
             // `a: 2,`, `}`, `should loosely deep-equal`, …) until the assertion's name.
@@ -184,46 +168,27 @@ impl Shape for Uvu {
                 .frames
                 .as_ref()
                 .map_or(0, |(a, b, _)| a.capacity() + b.capacity())
-            + self
-                .diff
-                .as_ref()
-                .map_or(0, |(_, a, e)| a.capacity() + e.capacity())
             + self.body.as_ref().map_or(0, String::capacity)
     }
 }
 
 impl Uvu {
     /// The message's values are over: said as one line (`{ a: 2, b: 2 } should loosely
-    /// deep-equal { a: 1 }`), or, when the message has none, the diff's two sides.
+    /// deep-equal { a: 1 }`).
     fn end_body(&mut self) {
         if let Some(body) = self.body.take().filter(|b| !b.is_empty())
             && let Some(f) = self.failures.current()
         {
             f.add_detail(&cut(&body, BODY_CHARS));
-            self.diff = None;
             self.said_values = true;
         }
-    }
-
-    fn end_values(&mut self) {
-        self.end_body();
-        if let Some((_, actual, expected)) = self.diff.take()
-            && !std::mem::take(&mut self.said_values)
-            && let Some(f) = self.failures.current()
-        {
-            for (label, side) in [("Actual:", actual), ("Expected:", expected)] {
-                if !side.is_empty() {
-                    f.add_detail(&cut(&format!("{label}{side}"), DIFF_CHARS));
-                }
-            }
-        }
-        self.said_values = false;
     }
 
     /// A failure's block is over: where it failed is said with the test's line that reached
     /// it, when that is another (`at test/index.js:10:9, from test/index.js:67:2`).
     fn end_block(&mut self) {
-        self.end_values();
+        self.end_body();
+        self.said_values = false;
         if let Some((first, last, _)) = self.frames.take()
             && first != last
             && let Some(f) = self.failures.current()
