@@ -2029,7 +2029,7 @@ fn leak_sanitizer_records_are_counted_by_where_they_were_allocated() {
     let all = failures_within(&bytes, u64::MAX);
     assert_eq!(
         all[1],
-        "  L64 LeakSanitizer: detected memory leaks · Direct leak of 256 byte(s) in 4 object(s) \
+        "  L64 ERROR: LeakSanitizer: detected memory leaks · Direct leak of 256 byte(s) in 4 object(s) \
          · in mpc_export /home/dev/mpc/mpc.c:289"
     );
 }
@@ -8734,7 +8734,7 @@ fn an_asan_report_says_the_access_and_the_region() {
     let all = failures_within(&corpus14("make-asan-ubsan-parson.txt"), u64::MAX).join("\n");
     assert!(
         all.contains(
-            "L4 AddressSanitizer: heap-buffer-overflow on address 0x60c0000882c0 · WRITE of size \
+            "L4 ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60c0000882c0 · WRITE of size \
              8 · in json_object_clear /home/dev/parson/parson.c:2302 · is located 0 bytes to the \
              right of 128-byte region"
         ),

@@ -68,11 +68,11 @@ impl Shape for Sanitizer {
             self.race_line(text);
             return;
         }
-        if let Some((tool, what)) = report_header(text) {
+        if let Some(Header { said, tool, what }) = report_header(text) {
             let kind = what.split([' ', '(']).next().unwrap_or(what);
             // Its registers (`at pc 0x… bp 0x… sp 0x…`) differ from run to run.
-            let what = what.split(" at pc 0x").next().unwrap_or(what);
-            let detail = format!("{tool}: {}", cut(what, 200));
+            let said = said.split(" at pc 0x").next().unwrap_or(said);
+            let detail = cut(said, 200);
             self.start_report(number, &format!("{tool}: {kind}"), Some(&detail));
             self.in_stack = true;
             self.awaits = [true; 2];
@@ -290,9 +290,20 @@ fn ubsan(text: &str) -> Option<(&str, &str)> {
     Some((&text[..text.len() - rest.len()], message))
 }
 
+/// A sanitizer report's first line, read.
+#[derive(Debug, PartialEq)]
+struct Header<'a> {
+    /// As printed, without the process id: `ERROR: AddressSanitizer: heap-buffer-overflow …`.
+    said: &'a str,
+    /// `AddressSanitizer`.
+    tool: &'a str,
+    /// `heap-buffer-overflow …`.
+    what: &'a str,
+}
+
 /// `==12==ERROR: AddressSanitizer: heap-buffer-overflow …` or `WARNING: ThreadSanitizer: data
-/// race (pid=9)` → (`AddressSanitizer`, `heap-buffer-overflow …`).
-fn report_header(text: &str) -> Option<(&str, &str)> {
+/// race (pid=9)`.
+fn report_header(text: &str) -> Option<Header<'_>> {
     // `==12==ERROR: …`: the process id between `==`s.
     let t = match text.strip_prefix("==") {
         Some(rest) => {
@@ -305,7 +316,11 @@ fn report_header(text: &str) -> Option<(&str, &str)> {
         .strip_prefix("ERROR: ")
         .or_else(|| t.strip_prefix("WARNING: "))?;
     let (tool, what) = rest.split_once(": ")?;
-    tool.ends_with("Sanitizer").then_some((tool, what))
+    tool.ends_with("Sanitizer").then_some(Header {
+        said: t,
+        tool,
+        what,
+    })
 }
 
 /// `Direct leak of 256 byte(s) in 4 object(s) allocated from:` → (direct, 256, 4).
@@ -375,11 +390,19 @@ mod tests {
         );
         assert_eq!(
             report_header("==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6"),
-            Some(("AddressSanitizer", "heap-buffer-overflow on address 0x6"))
+            Some(Header {
+                said: "ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6",
+                tool: "AddressSanitizer",
+                what: "heap-buffer-overflow on address 0x6"
+            })
         );
         assert_eq!(
             report_header("WARNING: ThreadSanitizer: data race (pid=9)"),
-            Some(("ThreadSanitizer", "data race (pid=9)"))
+            Some(Header {
+                said: "WARNING: ThreadSanitizer: data race (pid=9)",
+                tool: "ThreadSanitizer",
+                what: "data race (pid=9)"
+            })
         );
         assert_eq!(report_header("WARNING: deprecated: x"), None);
         assert_eq!(
