@@ -1943,6 +1943,61 @@ fn corpus20(name: &str) -> Vec<u8> {
     fixture("corpus20", name)
 }
 
+fn corpus21(name: &str) -> Vec<u8> {
+    fixture("corpus21", name)
+}
+
+/// A Falcon app's log under wsgiref (corpus 21): Falcon writes the traceback of a request it
+/// failed into its record's line (`[FALCON] [ERROR] POST /alice/things => Traceback (most recent
+/// call last):`). The traceback is read as the record's, and its exception counted with the
+/// others: every traceback of the file is counted, as a direct count over the file gives.
+#[test]
+fn a_traceback_begun_on_its_record_s_line_is_that_record_s() {
+    let bytes = corpus21("python3-falcon-wsgiref-log-things.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(
+        text.matches("Traceback (most recent call last):").count(),
+        12
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("AttributeError: "))
+            .count(),
+        3
+    );
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "log:").contains(
+            "; 12 exceptions (AttributeError ×3, socket.gaierror ×2, \
+             urllib3.exceptions.NameResolutionError ×2, urllib3.exceptions.MaxRetryError ×2, \
+             requests.exceptions.ConnectionError ×2 +1 more)"
+        ),
+        "{}",
+        rendered(&r, "log:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[2],
+        "  L6 [ERROR] POST /alice/things: AttributeError: 'dict' object has no attribute 'id' · \
+         File \"/home/dev/falcon-4.0.2/examples/things_advanced.py\", line 22, in add_thing · \
+         thing.id = str(uuid.uuid4())"
+    );
+}
+
+/// node's spec reporter on merge-json-schemas (corpus 21): a deep-equal diff longer than the
+/// lines read for its values still gives the test's line where it failed, past the diff.
+#[test]
+fn node_spec_finds_where_a_test_failed_past_a_long_diff() {
+    let bytes = corpus21("node-test-spec-merge-json-schemas.txt");
+    let all = failures_within(&bytes, u64::MAX).join("\n");
+    for place in [
+        "at /home/dev/merge-json-schemas/test/any-of.test.js:39:10",
+        "at /home/dev/merge-json-schemas/test/any-of.test.js:71:10",
+    ] {
+        assert!(all.contains(place), "{place} in {all}");
+    }
+}
+
 fn corpus10(name: &str) -> Vec<u8> {
     fixture("corpus10", name)
 }

@@ -35,6 +35,8 @@ const BEFORE_KEPT: usize = 1024;
 const THROW_SITE_WITHIN: u64 = 5;
 /// Distinct spellings of error levels kept for the read-more pattern.
 const SPELLINGS_KEPT: usize = 6;
+/// The line a Python traceback starts with.
+const TRACEBACK: &str = "Traceback (most recent call last):";
 /// Lines longer than this are not read for the server's start and stop (they are data).
 const LIFECYCLE_WITHIN: usize = 400;
 /// How much of a start or stop line is quoted.
@@ -105,6 +107,20 @@ pub(crate) struct Log {
 
 impl Shape for Log {
     fn line(&mut self, number: u64, text: &str) {
+        // A record whose message is a traceback formatted into it (Falcon's `[FALCON] [ERROR]
+        // POST /things => Traceback (most recent call last):`, `log.error("failed: %s",
+        // traceback.format_exc())`): the record, then its traceback, as if on lines of their
+        // own.
+        if text.ends_with(TRACEBACK)
+            && !self.crashes.is_open()
+            && let record = text[..text.len() - TRACEBACK.len()].trim_end()
+            && let record = record.trim_end_matches(['=', '>', ':', '-', ' '])
+            && !record.trim_start().is_empty()
+        {
+            self.line(number, record);
+            self.line(number, TRACEBACK);
+            return;
+        }
         self.lifecycle(number, text);
         let reading = self.crashes.is_open();
         let (raised, consumed) = self.crashes.line(text);

@@ -16,7 +16,8 @@ use serde_json::json;
 use super::names::{Failures, test_counts};
 use super::{Fact, Shape};
 
-/// Lines of a failure's error read.
+/// Lines of a failure's error read for its message and values (past them, only for its first
+/// frame in the project's files).
 const ERROR_LINES: usize = 60;
 
 /// The totals, as the reporter names them, in its order.
@@ -184,12 +185,19 @@ impl NodeSpec {
             return;
         };
         error.lines += 1;
-        if t.is_empty() || error.lines > ERROR_LINES {
+        if t.is_empty() {
             return;
         }
         let Some(failure) = self.failures.current() else {
             return;
         };
+        if error.lines > ERROR_LINES {
+            // Past a long diff, where the test failed is still looked for.
+            if !error.framed {
+                error.framed = super::tap::stack_line(t, false, failure).unwrap_or(false);
+            }
+            return;
+        }
         if !error.message {
             error.message = true;
             error.values_next = t.ends_with(':');
