@@ -133,6 +133,21 @@ impl Shape for Pytest {
         if self.chain_place && self.in_report && self.raised_in_the_end(text) {
             return;
         }
+        // A chain's last part, past where its first raised: the test's own frame in it
+        // (`tests/test_a.py:88: `), which the chain's end is said to be reached from.
+        if self.chained
+            && self.located
+            && self.in_report
+            && self.test_frame.is_none()
+            && let Some((path, rest)) = text.split_once(':')
+            && is_test_file(path)
+            && let Some(line) = rest.strip_suffix(": ").or(rest.strip_suffix(':'))
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+        {
+            self.test_frame = Some(format!("{path}:{line}"));
+            return;
+        }
         if self.workers.is_none() && text.ends_with(" items]") && is_workers(text) {
             self.workers = Some(text.to_owned());
             return;
@@ -681,6 +696,18 @@ impl Pytest {
             // pytest's `?` marks under a line; neither says how they differ.
             return;
         }
+        // Two values that print alike (`assert <ValidatedEmail a@b> != <ValidatedEmail a@b>`):
+        // what differs is in the lines of the explanation that say `!=` (a project's own
+        // `pytest_assertrepr_compare`: `smtputf8 False    != True`), the first two, as
+        // they read.
+        if useful
+            && failure.detail.len() < 3
+            && d.contains(" != ")
+            && failure.detail.first().is_some_and(|f| printed_alike(f))
+        {
+            failure.add_detail(&d.split_whitespace().collect::<Vec<_>>().join(" "));
+            return;
+        }
         // After an assertion whose values say little (`assert False`, `assert 2 == 1`) or
         // were elided (`assert deque([TClass...])`), pytest's explanation says what differed.
         let explains = explains(d);
@@ -814,10 +841,15 @@ impl Pytest {
             return false;
         }
         self.chain_place = false;
+        // Reached from the test's own line, when the chain's last part passed through it.
+        let from = self.test_frame.take().filter(|_| !is_test_file(path));
         if let Some(failure) = self.failures.current()
             && let Some(last) = failure.detail.last_mut()
         {
             last.push_str(&format!(" · at {}:{line}", shown(path)));
+            if let Some(from) = from {
+                last.push_str(&format!(", from {from}"));
+            }
         }
         true
     }
@@ -920,6 +952,16 @@ fn says_little(message: &str) -> bool {
                 || w.bytes().all(|b| b.is_ascii_digit())
                 || ["True", "False", "None", "and", "or", "not", "in", "is"].contains(&w)
         })
+}
+
+/// An assertion of two values printed alike: `E   AssertionError: assert <Point 1> != <Point
+/// 1>` (their reprs leave out what differs).
+fn printed_alike(message: &str) -> bool {
+    let message = without_pytest_mark(message);
+    let m = message.strip_prefix("AssertionError: ").unwrap_or(message);
+    m.strip_prefix("assert ")
+        .and_then(|e| e.split_once(" != ").or_else(|| e.split_once(" == ")))
+        .is_some_and(|(a, b)| a == b)
 }
 
 /// Two frames as Python prints them (`File "tests/t.py", line 9, in helper`) are of one
