@@ -2013,6 +2013,40 @@ fn pytest_values_printed_alike_are_told_apart_by_what_differs() {
     );
 }
 
+/// pytest -n 2 on ujson with a segfault put in (corpus 21): a worker that crashed is reported
+/// in a section titled by its file alone; the failure is named by the test it was running and
+/// told by the line as printed, the fatal error and the test's frame where the worker died
+/// (from faulthandler's stack, printed during the run before `replacing crashed worker gw0`).
+/// The workers that went down are counted as a direct count over the file gives.
+#[test]
+fn pytest_a_crashed_worker_s_test_is_told_by_its_fatal_error_and_frame() {
+    let bytes = corpus21("pytest-n2-worker-crash-ujson.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(text.matches("] node down: ").count(), 4);
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "tests:").ends_with("(pytest, 2 workers [478 items], 4 down)"),
+        "{}",
+        rendered(&r, "tests:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[1],
+        "tests/test_ujson.py::test_encode_surrogate_characters\n  L230 worker 'gw0' crashed while \
+         running 'tests/test_ujson.py::test_encode_surrogate_characters' · Fatal Python error: \
+         Segmentation fault · File \"/home/dev/ujson-6.1.0/tests/test_ujson.py\", line 667 in \
+         test_encode_surrogate_characters"
+    );
+    let gw4 = all
+        .iter()
+        .find(|f| f.contains("worker 'gw4'"))
+        .expect("gw4");
+    assert!(
+        gw4.ends_with("line 801 in test_encode_decode_big_int"),
+        "{gw4}"
+    );
+}
+
 /// node's spec reporter on merge-json-schemas (corpus 21): a deep-equal diff longer than the
 /// lines read for its values still gives the test's line where it failed, past the diff.
 #[test]

@@ -78,6 +78,15 @@ pub(crate) struct Pytest {
     /// The source line the report marks with `>` (the statement that failed), until the
     /// failure's first `E` line.
     source: Option<String>,
+    /// A worker's fatal error during the run (`Fatal Python error: Segmentation fault`, then
+    /// faulthandler's stacks): what it said, and the innermost frame of the project's own code
+    /// in the crashing thread's stack, once read.
+    fatal: Option<Fatal>,
+    /// xdist's workers that went down (`[gw0] node down: Not properly terminated`).
+    workers_down: u64,
+    /// Fatal errors by the worker they killed (`replacing crashed worker gw0`), for the
+    /// report's `worker 'gw0' crashed while running …`.
+    crashed: Vec<(String, Fatal)>,
     /// Inside the `warnings summary`: its warnings by category, and the first as printed.
     in_warnings: bool,
     warnings: Tally,
@@ -93,6 +102,27 @@ struct Doctest {
     expected: String,
     got: String,
 }
+
+/// A fatal error of the interpreter, as faulthandler reports it.
+#[derive(Debug, Default)]
+struct Fatal {
+    /// `Fatal Python error: Segmentation fault`.
+    said: String,
+    /// Past `Current thread 0x… (most recent call first):`, before its frame is found.
+    in_current: bool,
+    /// `File "/src/tests/test_a.py", line 667 in test_x`.
+    frame: Option<String>,
+}
+
+impl Fatal {
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.said.capacity() + self.frame.as_ref().map_or(0, String::capacity)
+    }
+}
+
+/// Workers' fatal errors remembered.
+const CRASHES_KEPT: usize = 64;
 
 /// How much of the statement that failed is shown.
 const SOURCE_CHARS: usize = 160;
@@ -150,6 +180,15 @@ impl Shape for Pytest {
         }
         if self.workers.is_none() && text.ends_with(" items]") && is_workers(text) {
             self.workers = Some(text.to_owned());
+            return;
+        }
+        if !self.in_report {
+            self.crash_line(text);
+        } else if self.open
+            && let Some(rest) = text.strip_prefix("worker '")
+            && let Some((worker, test)) = rest.split_once("' crashed while running '")
+        {
+            self.worker_crashed(worker, test.trim_end().trim_end_matches('\''), text);
             return;
         }
         if self.in_report && self.open && self.report_line(number, text) {
@@ -313,10 +352,13 @@ impl Shape for Pytest {
             line.push_str(&format!("; subtests: {}", subtests.join(", ")));
         }
         // xdist's `2 workers [5344 items]`, as it wrote it.
-        let workers = self
+        let mut workers = self
             .workers
             .as_ref()
             .map_or(String::new(), |w| format!(", {w}"));
+        if self.workers_down > 0 {
+            workers.push_str(&format!(", {} down", thousands(self.workers_down)));
+        }
         match &self.interrupted {
             Some(why) => line.push_str(&format!(" (pytest{workers}, interrupted: {why})")),
             None => line.push_str(&format!(" (pytest{workers})")),
@@ -353,6 +395,7 @@ impl Shape for Pytest {
                 "skipped": self.subtests[2],
             },
             "interrupted": self.interrupted,
+            "workers_down": self.workers_down,
             "failing": self.failing.json(),
             "error_names": self.errors.json(),
             "first_error": first_error,
@@ -398,6 +441,12 @@ impl Shape for Pytest {
             + self.first_warning.as_ref().map_or(0, String::capacity)
             + self.interrupted.as_ref().map_or(0, String::capacity)
             + self.workers.as_ref().map_or(0, String::capacity)
+            + self.fatal.as_ref().map_or(0, Fatal::approx_heap)
+            + self
+                .crashed
+                .iter()
+                .map(|(w, f)| w.capacity() + f.approx_heap())
+                .sum::<usize>()
             + self.example.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
             + self
@@ -493,6 +542,77 @@ impl Pytest {
             }
         }
         true
+    }
+
+    /// A line of the run before its report: a worker's fatal error and its stacks, and the
+    /// worker it killed (`replacing crashed worker gw0`, `[gw0] node down: …`).
+    fn crash_line(&mut self, text: &str) {
+        const FATAL: &str = "Fatal Python error: ";
+        if let Some(at) = memchr::memmem::find(text.as_bytes(), FATAL.as_bytes()) {
+            // After the run's progress marks on the same line (`....Fatal Python error: …`).
+            self.fatal = Some(Fatal {
+                said: cut(text[at..].trim_end(), 200),
+                ..Fatal::default()
+            });
+            return;
+        }
+        // `[gw0] node down: Not properly terminated`, after the run's progress marks.
+        let down = memchr::memmem::find(text.as_bytes(), b"] node down: ")
+            .and_then(|at| text[..at].rsplit_once('['))
+            .map(|(_, worker)| worker);
+        self.workers_down += u64::from(down.is_some());
+        let Some(fatal) = &mut self.fatal else {
+            return;
+        };
+        if text.starts_with("Current thread ") {
+            fatal.in_current = true;
+            return;
+        }
+        if fatal.in_current
+            && fatal.frame.is_none()
+            && let Some(path) = text.trim_start().strip_prefix("File \"")
+        {
+            if super::pytrace::is_own(path.split('"').next().unwrap_or("")) {
+                fatal.frame = Some(cut(text.trim(), 300));
+            }
+            return;
+        }
+        let worker = down.or_else(|| {
+            text.strip_prefix("replacing crashed worker ")
+                .map(str::trim_end)
+        });
+        if let Some(worker) = worker
+            && self.crashed.len() < CRASHES_KEPT
+            && let Some(fatal) = self.fatal.take()
+        {
+            self.crashed.push((worker.to_owned(), fatal));
+        }
+    }
+
+    /// The report's section of a worker that crashed (titled by its file alone): named by the
+    /// test it was running, its detail the line as printed and the fatal error that killed
+    /// the worker, with where.
+    fn worker_crashed(&mut self, worker: &str, test: &str, said: &str) {
+        let fatal = self
+            .crashed
+            .iter()
+            .position(|(w, _)| w == worker)
+            .map(|i| self.crashed.remove(i).1);
+        let Some(failure) = self.failures.current() else {
+            return;
+        };
+        if failure.has_detail() {
+            return;
+        }
+        failure.name = test.rsplit("::").next().unwrap_or(test).to_owned();
+        failure.add_detail(said.trim_end());
+        if let Some(fatal) = fatal {
+            failure.add_detail(&fatal.said);
+            if let Some(frame) = fatal.frame {
+                failure.add_detail(&frame);
+            }
+        }
+        self.located = true;
     }
 
     /// A frame of a native traceback: kept when it is the test's own (a function named
