@@ -2047,6 +2047,44 @@ fn pytest_a_crashed_worker_s_test_is_told_by_its_fatal_error_and_frame() {
     );
 }
 
+/// pytest-timeout's thread method on fasteners with a deadlock put in (corpus 21): the run is
+/// killed after the dump, so pytest prints no summary. The dump's threads are counted by where
+/// each waits in the project's own code, as a direct count over the file gives, and the first
+/// thread waiting in each place is shown with that frame; the main thread's is the test's.
+#[test]
+fn a_timeout_s_thread_dump_says_where_the_threads_wait() {
+    let bytes = corpus21("pytest-timeout-thread-fasteners.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(text.matches("~ Stack of ").count(), 21);
+    assert_eq!(
+        text.matches(", line 191, in _acquire_write_lock").count(),
+        13
+    );
+    assert_eq!(text.matches(", line 142, in _acquire_read_lock").count(), 7);
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "timeout:"),
+        "timeout: +++ Timeout +++ (pytest-timeout): 21 threads' stacks dumped; waiting in \
+         fasteners/lock.py:191 in _acquire_write_lock ×13, fasteners/lock.py:142 in \
+         _acquire_read_lock ×7, tests/test_lock.py:206 in test_no_concurrent_readers_writers ×1"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(
+        all[0],
+        "[ctxoff] threads, the first waiting in each place (3):"
+    );
+    assert_eq!(
+        all[3],
+        "  L395 ~~~ Stack of MainThread (140513934277504) ~~~: File \
+         \"/home/dev/fasteners-0.20/tests/test_lock.py\", line 206, in \
+         test_no_concurrent_readers_writers · t.join()"
+    );
+    let hint = r.hint().expect("a hint");
+    let re = regex::Regex::new(hint.split('\'').nth(1).expect("quoted")).expect("valid");
+    let found = text.lines().filter(|l| re.is_match(l)).count();
+    assert_eq!(found, 21 + 2, "every thread's header and both banners");
+}
+
 /// node's spec reporter on merge-json-schemas (corpus 21): a deep-equal diff longer than the
 /// lines read for its values still gives the test's line where it failed, past the diff.
 #[test]

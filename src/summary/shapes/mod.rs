@@ -92,6 +92,7 @@ mod tap;
 mod tasks;
 mod tcltest;
 mod testunit;
+mod threads;
 mod trial;
 mod trybuild;
 mod tsc;
@@ -162,6 +163,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<nextest::Nextest>::default(),
         Box::<trybuild::Trybuild>::default(),
         Box::<pytest::Pytest>::default(),
+        Box::<threads::ThreadDump>::default(),
         Box::<unittest::Unittest>::default(),
         Box::<headed::Headed>::default(),
         Box::<subunit::Subunit>::default(),
