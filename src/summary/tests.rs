@@ -2085,6 +2085,29 @@ fn a_timeout_s_thread_dump_says_where_the_threads_wait() {
     assert_eq!(found, 21 + 2, "every thread's header and both banners");
 }
 
+/// vitest 4 on tinybench with an afterAll hook's promise no longer awaited (corpus 21): the
+/// errors vitest caught outside any test are counted as its `Errors  2 errors` line says,
+/// and each is shown under its heading with what was thrown and where.
+#[test]
+fn vitest_counts_and_shows_the_errors_it_caught_outside_tests() {
+    let bytes = corpus21("vitest-run-unhandled-tinybench.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 241 run, 206 passed, 35 failed of 241 (vitest, Test Files 14 failed of 64, 2 \
+         unhandled errors)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let at = all
+        .iter()
+        .position(|l| l == "[ctxoff] unhandled errors (2):")
+        .expect("the list");
+    assert_eq!(
+        all[at + 1],
+        "  L799 Unhandled Rejection: Error: AfterAll · at test/hooks-errors.test.ts:123:19"
+    );
+}
+
 /// node's spec reporter on merge-json-schemas (corpus 21): a deep-equal diff longer than the
 /// lines read for its values still gives the test's line where it failed, past the diff.
 #[test]

@@ -17,6 +17,8 @@ enum Section {
     Other,
     FailedTests,
     FailedSuites,
+    /// Between `⎯ Unhandled Errors ⎯` and the totals: errors raised outside any test.
+    Unhandled,
 }
 
 #[derive(Debug, Default)]
@@ -30,9 +32,13 @@ pub(crate) struct Vitest {
     /// `Type Errors  5 failed` (`--typecheck`): its type errors, which it also reports as
     /// failed tests.
     type_errors: Option<u64>,
+    /// `Errors  2 errors`: errors raised outside tests (`Vitest caught 2 unhandled errors`).
+    errors: Option<u64>,
     section: Section,
     failures: Failures,
     failed_suites: Failures,
+    /// Each unhandled error under its heading (`⎯ Unhandled Rejection ⎯`).
+    unhandled: Failures,
     /// Files with failing tests, in report order.
     failed_files: Names,
     detail: Option<JsDetail>,
@@ -49,6 +55,7 @@ impl Shape for Vitest {
         if let Some(reader) = &mut self.detail {
             let list = match self.section {
                 Section::FailedSuites => &mut self.failed_suites,
+                Section::Unhandled => &mut self.unhandled,
                 _ => &mut self.failures,
             };
             if let Some(failure) = list.current()
@@ -66,6 +73,15 @@ impl Shape for Vitest {
                     self.section = Section::FailedTests;
                 } else if trimmed.contains(" Failed Suites ") {
                     self.section = Section::FailedSuites;
+                } else if trimmed.contains(" Unhandled Errors ") {
+                    self.section = Section::Unhandled;
+                } else if self.section == Section::Unhandled
+                    && let Some(heading) =
+                        trimmed.trim_matches('⎯').trim().strip_prefix("Unhandled ")
+                {
+                    // `⎯⎯ Unhandled Rejection ⎯⎯`, then the error and its stack.
+                    self.unhandled.push(number, &format!("Unhandled {heading}"));
+                    self.detail = Some(JsDetail::default());
                 }
             }
             Some(b'F') => {
@@ -94,7 +110,7 @@ impl Shape for Vitest {
                             self.failed_suites.push(number, suite);
                             self.detail = Some(JsDetail::default());
                         }
-                        Section::Other => {}
+                        Section::Other | Section::Unhandled => {}
                     }
                 }
             }
@@ -115,6 +131,16 @@ impl Shape for Vitest {
                         .trim()
                         .strip_suffix(" failed")
                         .and_then(|n| n.parse().ok());
+                }
+            }
+            Some(b'E') => {
+                if let Some(rest) = trimmed.strip_prefix("Errors  ") {
+                    self.errors = rest
+                        .trim()
+                        .strip_suffix(" errors")
+                        .or_else(|| rest.trim().strip_suffix(" error"))
+                        .and_then(|n| n.parse().ok());
+                    self.section = Section::Other;
                 }
             }
             _ => {}
@@ -141,6 +167,13 @@ impl Shape for Vitest {
         }
         if let Some(failed) = self.type_errors {
             line.push_str(&format!(", Type Errors {} failed", thousands(failed)));
+        }
+        if let Some(errors) = self.errors.filter(|&n| n > 0) {
+            line.push_str(&format!(
+                ", {} unhandled {}",
+                thousands(errors),
+                if errors == 1 { "error" } else { "errors" }
+            ));
         }
         line.push(')');
         let mut lines = vec![line];
@@ -175,6 +208,7 @@ impl Shape for Vitest {
             "files_total": self.files.as_ref().map(|f| f[2]),
             "snapshots_failed": self.snapshots_failed,
             "type_errors": self.type_errors,
+            "unhandled_errors": self.errors,
             "failed_files": self.failed_files.json(),
             "failing": self.failures.names(super::names::NAMES_KEPT),
             "failed_suites": self.failed_suites.names(usize::MAX),
@@ -182,10 +216,12 @@ impl Shape for Vitest {
         let failing = failed > 0 || !self.failed_suites.is_empty() || !self.failures.is_empty();
         let suites = self.failed_suites.take_as("suites that failed to load");
         let failures = self.failures.take_as("failed tests");
+        let unhandled = self.unhandled.take_as("unhandled errors");
         Some(
             Fact::new("vitest", lines, json)
                 .failures(suites)
                 .failures(failures)
+                .failures(unhandled)
                 .hint_if_failed(failing, "'^ FAIL |Error|Expected|Received' -A 2")
                 // Its own terminal report reads better than its `--reporter=json` one.
                 .supersedes(&["jest json"]),
@@ -196,6 +232,7 @@ impl Shape for Vitest {
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
             + self.failed_suites.approx_heap()
+            + self.unhandled.approx_heap()
             + self.failed_files.approx_heap()
             + 2 * 5 * 8
     }
