@@ -1986,8 +1986,7 @@ fn a_traceback_begun_on_its_record_s_line_is_that_record_s() {
 
 /// pytest -v on email-validator (corpus 21): two values whose reprs print alike (`assert
 /// <ValidatedEmail 伊昭傑@郵件.商務> != <ValidatedEmail 伊昭傑@郵件.商務>`) are told apart by the
-/// lines of the project's explanation that say `!=`; a chain's last exception is said with
-/// the test's line it was reached from.
+/// lines of the project's explanation that say `!=`.
 #[test]
 fn pytest_values_printed_alike_are_told_apart_by_what_differs() {
     let all = failures_within(
@@ -1995,14 +1994,6 @@ fn pytest_values_printed_alike_are_told_apart_by_what_differs() {
         u64::MAX,
     );
     assert_eq!(all[0], "[ctxoff] failed tests and errors (21):");
-    assert!(
-        all[1].ends_with(
-            "EmailUndeliverableError: The domain name gmail.com does not exist. · at \
-             email_validator/deliverability.py:134, from tests/test_deliverability.py:88"
-        ),
-        "{}",
-        all[1]
-    );
     assert!(
         all[2].ends_with(
             "<ValidatedEmail 伊昭傑@郵件.商務> · smtputf8 False != True · ascii_local_part \
@@ -4099,13 +4090,12 @@ fn ty_is_told_by_its_rules_named_in_words() {
 }
 
 /// pytest on h11 (corpus 16): a failure whose handling raised again (`During handling of the
-/// above exception…`) is told by both exceptions, the last with where it was raised and the
-/// test's own line it was reached from.
+/// above exception…`) is told by both exceptions, the last with where it was raised.
 #[test]
 fn pytest_chained_exceptions_say_where_the_last_was_raised() {
     let all = failures_within(&corpus16("pytest-chained-h11.txt"), u64::MAX).join("\n");
     assert!(
-        all.contains("L72 E           h11._util.LocalProtocolError: Too much data for declared Content-Length · h11/_writers.py:91: LocalProtocolError · AttributeError: 'ConnectionState' object has no attribute 'process_errors' · at h11/_connection.py:257, from h11/tests/test_connection.py:150\n"),
+        all.contains("L72 E           h11._util.LocalProtocolError: Too much data for declared Content-Length · h11/_writers.py:91: LocalProtocolError · AttributeError: 'ConnectionState' object has no attribute 'process_errors' · at h11/_connection.py:257\n"),
         "{all}"
     );
 }

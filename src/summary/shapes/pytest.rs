@@ -163,21 +163,6 @@ impl Shape for Pytest {
         if self.chain_place && self.in_report && self.raised_in_the_end(text) {
             return;
         }
-        // A chain's last part, past where its first raised: the test's own frame in it
-        // (`tests/test_a.py:88: `), which the chain's end is said to be reached from.
-        if self.chained
-            && self.located
-            && self.in_report
-            && self.test_frame.is_none()
-            && let Some((path, rest)) = text.split_once(':')
-            && is_test_file(path)
-            && let Some(line) = rest.strip_suffix(": ").or(rest.strip_suffix(':'))
-            && !line.is_empty()
-            && line.bytes().all(|b| b.is_ascii_digit())
-        {
-            self.test_frame = Some(format!("{path}:{line}"));
-            return;
-        }
         if self.workers.is_none() && text.ends_with(" items]") && is_workers(text) {
             self.workers = Some(text.to_owned());
             return;
@@ -961,15 +946,10 @@ impl Pytest {
             return false;
         }
         self.chain_place = false;
-        // Reached from the test's own line, when the chain's last part passed through it.
-        let from = self.test_frame.take().filter(|_| !is_test_file(path));
         if let Some(failure) = self.failures.current()
             && let Some(last) = failure.detail.last_mut()
         {
             last.push_str(&format!(" · at {}:{line}", shown(path)));
-            if let Some(from) = from {
-                last.push_str(&format!(", from {from}"));
-            }
         }
         true
     }
