@@ -168,7 +168,10 @@ impl Shape for Pytest {
             return;
         }
         if !self.in_report {
-            self.crash_line(text);
+            // Only xdist's workers crash and are replaced (pytest itself dies with no report).
+            if self.workers.is_some() {
+                self.crash_line(text);
+            }
         } else if self.open
             && let Some(rest) = text.strip_prefix("worker '")
             && let Some((worker, test)) = rest.split_once("' crashed while running '")
