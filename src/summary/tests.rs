@@ -2099,6 +2099,26 @@ fn vitest_counts_and_shows_the_errors_it_caught_outside_tests() {
     );
 }
 
+/// pytest -q on soupsieve (corpus 21): its tests print lines that start with `=` (`====PARSER:
+/// html.parser`) into the report; they are no separator, so the report is read to its end
+/// and every failure is listed, as the summary line counts them (77, not the 2 before the
+/// first such line).
+#[test]
+fn pytest_a_test_s_line_starting_with_equals_does_not_end_the_report() {
+    let bytes = corpus21("pytest-q-many-soupsieve.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("====PARSER:  html.parser"))
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("FAILED ")).count(),
+        77
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests and errors (77):");
+}
+
 /// node's spec reporter on merge-json-schemas (corpus 21): a deep-equal diff longer than the
 /// lines read for its values still gives the test's line where it failed, past the diff.
 #[test]

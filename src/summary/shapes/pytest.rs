@@ -184,11 +184,10 @@ impl Shape for Pytest {
         }
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
-                if text.starts_with('=') {
+                if let Some(title) = separator(text) {
                     self.end_section();
                     self.end_doctest();
                     self.doctest = None;
-                    let title = text.trim_matches('=');
                     self.in_report = title == " FAILURES " || title == " ERRORS ";
                     self.in_warnings = title == " warnings summary ";
                     self.open = false;
@@ -206,7 +205,7 @@ impl Shape for Pytest {
                         *total = total.saturating_add(n);
                     }
                     self.in_short_summary = false;
-                } else if self.in_report && !self.located && !text.starts_with('=') {
+                } else if self.in_report && !self.located && separator(text).is_none() {
                     // Where it failed, in a package whose name starts so (`networkx/…`,
                     // `2fa/…`).
                     self.location(text);
@@ -1097,6 +1096,15 @@ fn is_group(exception: &str) -> bool {
 
 /// `____ test_x[1-2] ____` → `test_x[1-2]` (a title too long for the banner has one `_` each
 /// side).
+/// pytest's separator, `===== FAILURES =====`, → ` FAILURES ` (its title with the spaces
+/// around it). A line of a test's own output that starts with `=` (`====PARSER:  lxml`) is
+/// none: it would end the report.
+fn separator(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('=')?.trim_start_matches('=');
+    let inner = inner.strip_suffix('=')?.trim_end_matches('=');
+    (inner.len() >= 2 && inner.starts_with(' ') && inner.ends_with(' ')).then_some(inner)
+}
+
 fn section_title(text: &str) -> Option<&str> {
     let inner = text.strip_prefix('_')?.trim_start_matches('_');
     let inner = inner.strip_suffix('_')?.trim_end_matches('_');
