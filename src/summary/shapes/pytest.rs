@@ -1042,9 +1042,7 @@ impl Pytest {
 /// An assertion whose message is its values alone, numbers and the like (`AssertionError:
 /// assert (1 == 2)`, `assert False`): what they were computed from is in the statement.
 fn says_little(message: &str) -> bool {
-    let message = without_pytest_mark(message);
-    let m = message.strip_prefix("AssertionError: ").unwrap_or(message);
-    let Some(expression) = m.strip_prefix("assert ") else {
+    let Some(expression) = asserted(message) else {
         return false;
     };
     expression
@@ -1059,11 +1057,19 @@ fn says_little(message: &str) -> bool {
 /// An assertion of two values printed alike: `E   AssertionError: assert <Point 1> != <Point
 /// 1>` (their reprs leave out what differs).
 fn printed_alike(message: &str) -> bool {
-    let message = without_pytest_mark(message);
-    let m = message.strip_prefix("AssertionError: ").unwrap_or(message);
-    m.strip_prefix("assert ")
+    asserted(message)
         .and_then(|e| e.split_once(" != ").or_else(|| e.split_once(" == ")))
         .is_some_and(|(a, b)| a == b)
+}
+
+/// The expression an assertion's message states: `E   AssertionError: assert (1 == 2)` →
+/// `(1 == 2)`.
+fn asserted(message: &str) -> Option<&str> {
+    let message = without_pytest_mark(message);
+    message
+        .strip_prefix("AssertionError: ")
+        .unwrap_or(message)
+        .strip_prefix("assert ")
 }
 
 /// Two frames as Python prints them (`File "tests/t.py", line 9, in helper`) are of one

@@ -13,12 +13,10 @@ use serde_json::json;
 
 use super::diagnostics::Tally;
 use super::names::Failures;
-use super::pytrace::is_own;
+use super::pytrace::{frame_place, is_own};
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
 
-/// Places already made a failure, remembered.
-const PLACES_KEPT: usize = 64;
 /// How long a frame or source line kept may be.
 const KEPT_CHARS: usize = 300;
 
@@ -29,14 +27,13 @@ pub(crate) struct ThreadDump {
     /// Between a banner and the next.
     in_dump: bool,
     threads: u64,
-    /// Threads by the place they wait in (`lock.py:191 in _acquire_write_lock`).
+    /// Threads by the place they wait in (`lock.py:191 in _acquire_write_lock`): a place
+    /// first counted is a failure.
     places: Tally,
     /// Threads whose stack has no frame of the project's own.
     elsewhere: u64,
     /// The thread being read.
     thread: Option<Thread>,
-    /// Places that are a failure already.
-    failed: Vec<String>,
     failures: Failures,
 }
 
@@ -137,7 +134,6 @@ impl Shape for ThreadDump {
     fn approx_heap(&self) -> usize {
         self.places.approx_heap()
             + self.failures.approx_heap()
-            + self.failed.iter().map(String::capacity).sum::<usize>()
             + self.thread.as_ref().map_or(0, |t| {
                 t.header.capacity()
                     + t.frame.as_ref().map_or(0, |(f, s)| {
@@ -159,8 +155,10 @@ impl ThreadDump {
             return;
         };
         let place = place(&frame);
+        let first = self.places.iter().all(|(seen, _)| seen != place);
         self.places.add(&place);
-        if self.failed.contains(&place) || self.failed.len() >= PLACES_KEPT {
+        // Past the places a tally keeps, none is known to be first.
+        if !first || self.places.distinct().is_none() {
             return;
         }
         self.failures.push(thread.line, &thread.header);
@@ -170,29 +168,22 @@ impl ThreadDump {
                 f.add_detail(&source);
             }
         }
-        self.failed.push(place);
     }
 }
 
 /// `File "/src/fasteners/lock.py", line 191, in _acquire_write_lock` → `fasteners/lock.py:191
 /// in _acquire_write_lock` (the file by its directory and name).
 fn place(frame: &str) -> String {
-    let rest = frame.strip_prefix("File \"").unwrap_or(frame);
-    let Some((path, rest)) = rest.split_once("\", line ") else {
+    let Some(at) = frame_place(frame) else {
         return frame.to_owned();
     };
-    let file = match path.rsplit_once('/') {
-        Some((dir, name)) => match dir.rsplit_once('/') {
-            Some((_, parent)) => format!("{parent}/{name}"),
-            None => path.to_owned(),
-        },
-        None => path.to_owned(),
-    };
-    let (line, function) = rest.split_once(", in ").unwrap_or((rest, ""));
-    if function.is_empty() {
-        format!("{file}:{line}")
-    } else {
-        format!("{file}:{line} in {function}")
+    let short = at
+        .rmatch_indices('/')
+        .nth(1)
+        .map_or(&at[..], |(i, _)| &at[i + 1..]);
+    match frame.rsplit_once(", in ") {
+        Some((_, function)) => format!("{short} in {function}"),
+        None => short.to_owned(),
     }
 }
 
