@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus21"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus22"
                 );
                 std::process::exit(0);
             }
@@ -85,6 +85,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus19"),
             root.join("tests/fixtures/corpus20"),
             root.join("tests/fixtures/corpus21"),
+            root.join("tests/fixtures/corpus22"),
         ];
     }
     if !o.ctxoff.is_file() {
