@@ -1948,6 +1948,45 @@ fn corpus21(name: &str) -> Vec<u8> {
     fixture("corpus21", name)
 }
 
+fn corpus22(name: &str) -> Vec<u8> {
+    fixture("corpus22", name)
+}
+
+/// tape piped through tap-spec on sade (corpus 22): its counts of assertions are the totals,
+/// each failed assertion is named by its test and told by the values compared and where, and
+/// the failures listed are as many as `failing:` says and as `✖` marks the report.
+#[test]
+fn tap_spec_names_each_failed_assertion_by_its_test_with_its_values() {
+    let bytes = corpus22("npm-test-tape-tap-spec-sade.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let report_part = text.split("Failed Tests:").next().unwrap();
+    assert_eq!(report_part.matches("✖ ").count(), 34);
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests:"),
+        "tests: 594 assertions, 560 passing, 34 failing (tap-spec)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed assertions (34):");
+    assert_eq!(
+        all[1],
+        "  L206 (usage) basic :: error :: missing command › exits with error code: expected: 1 · \
+         actual: 0 · at /home/dev/sade/test/usage.js:21:4"
+    );
+    let help = all
+        .iter()
+        .find(|l| l.starts_with("  L1,081 "))
+        .expect("the first help text's failure");
+    assert!(
+        help.contains("bar     Hello.") && help.contains("bar    Hello."),
+        "{help}"
+    );
+    assert!(
+        help.ends_with("at /home/dev/sade/test/utils.js:44:4"),
+        "{help}"
+    );
+}
+
 /// A Falcon app's log under wsgiref (corpus 21): Falcon writes the traceback of a request it
 /// failed into its record's line (`[FALCON] [ERROR] POST /alice/things => Traceback (most recent
 /// call last):`). The traceback is read as the record's, and its exception counted with the

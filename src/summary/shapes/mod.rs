@@ -89,6 +89,7 @@ mod strace;
 mod subunit;
 mod svelte;
 mod tap;
+mod tapspec;
 mod tasks;
 mod tcltest;
 mod testunit;
@@ -182,6 +183,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<rspec::Rspec>::default(),
         Box::<testunit::TestUnit>::default(),
         Box::<tap::Tap>::default(),
+        Box::<tapspec::TapSpec>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<meson::Meson>::default(),
         Box::<autotest::Autotest>::default(),
