@@ -70,6 +70,9 @@ pub(super) enum Form {
     Morgan,
     /// Tornado's: `[W 261206 11:35:53 web:2418] 404 GET /a (127.0.0.1) 6.68ms`.
     Tornado,
+    /// A request without quotes after other words of a record: a logger's and a peer's
+    /// (`… [pool-2-thread-4] access - 127.0.0.1 GET /a 500`), or a date (Go's `log`).
+    Embedded,
     /// JSON records with `res.statusCode`.
     Json,
 }
@@ -83,6 +86,7 @@ impl Form {
             Form::Gin => "'\\| [45][0-9]{2} \\|'",
             Form::Morgan => "'^(\\S+ - )?[A-Z]+ \\S+ (HTTP/\\S+ )?[45][0-9]{2} '",
             Form::Tornado => "'\\] [45][0-9]{2} [A-Z]+ '",
+            Form::Embedded => "' [A-Z]+ /\\S* (HTTP/\\S+ )?[45][0-9]{2}( |,|$)'",
             Form::Json => "'\"statusCode\":[45][0-9]{2}'",
         }
     }
@@ -128,7 +132,7 @@ impl Shape for AccessLog {
                 self.request(number, r.method, r.code, || {
                     cut(rest.trim_end(), REASON_CHARS)
                 });
-            } else if let Some(r) = unquoted(text) {
+            } else if let Some(r) = unquoted(text).or_else(|| embedded(text, false)) {
                 self.form = r.form;
                 self.request(number, r.method, r.code, || r.logged.to_owned());
             } else if reason_path(text).is_some() {
@@ -150,6 +154,7 @@ impl Shape for AccessLog {
                     None
                 }
             })
+            .or_else(|| embedded(rest, true))
         else {
             return;
         };
@@ -582,6 +587,28 @@ fn unquoted(line: &str) -> Option<Request<'_>> {
     })
 }
 
+/// A request without quotes after other words (`access - 127.0.0.1 GET /a 500`, Go's
+/// `2026/12/06 20:58:04 GET /a 404 1.2ms`): a method, then a path, its protocol maybe, then
+/// its status. Logged up to its status, with the words before it when `keep_before` (a
+/// record's logger and peer, after its date), else from its method.
+fn embedded(line: &str, keep_before: bool) -> Option<Request<'_>> {
+    // Cheap first: a path starts after a space.
+    static PATH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" /"));
+    PATH.find_iter(line.as_bytes()).find_map(|at| {
+        let start = line[..at].rfind(' ').map_or(0, |space| space + 1);
+        if start == 0 || !METHODS.contains(&&line[start..at]) {
+            return None;
+        }
+        let mut r = unquoted(&line[start..])?;
+        r.form = Form::Embedded;
+        if keep_before {
+            r.logged = &line[..start + r.logged.len()];
+        }
+        Some(r)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -650,6 +677,32 @@ mod tests {
         for bare in ["500", "404,", "200 GET"] {
             assert!(tornado(bare).is_none(), "{bare}");
         }
+        // After a record's logger and peer (Log4j's), or after Go's `log` date.
+        let log4j =
+            "2026-12-06 20:58:04.499 INFO  [pool-2-thread-4] access - 127.0.0.1 GET /report 500";
+        let r = embedded(&log4j[log4j.find("] ").unwrap() + 2..], true).unwrap();
+        assert_eq!(
+            (r.method, r.target, r.code, r.logged, r.form),
+            (
+                "GET",
+                "/report",
+                500,
+                "access - 127.0.0.1 GET /report 500",
+                Form::Embedded
+            )
+        );
+        let go = "2026/12/06 20:58:04 POST /notes HTTP/1.1 404 12 1.2ms";
+        let r = embedded(go, false).unwrap();
+        assert_eq!((r.code, r.logged), (404, "POST /notes HTTP/1.1 404"));
+        assert!(finds(Form::Embedded, log4j));
+        assert!(finds(Form::Embedded, go));
+        assert!(!finds(Form::Embedded, &log4j.replace("500", "200")));
+        // A path in a sentence, a method with no status after its path.
+        assert_eq!(embedded("copied /a/b to /c", false), None);
+        assert_eq!(
+            embedded("ERROR OrdersServer - GET /orders/1 failed", true),
+            None
+        );
         // Not requests: a sentence that starts with a method, a route table.
         assert_eq!(unquoted("GET requests are cached for 300 seconds"), None);
         assert_eq!(
