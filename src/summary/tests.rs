@@ -2022,6 +2022,35 @@ fn access_log_reads_requests_logged_after_a_record_s_logger() {
     assert_eq!(all[at + 2], "  L103 access - 127.0.0.1 GET /orders/1 500");
 }
 
+/// go test -race on bigcache (corpus 22): a helper that does not call `t.Helper()` logs at its
+/// own line with nothing after it, and the caller's line under it is its message; the runtime's
+/// `fatal error: concurrent map writes`, which kills the binary with no `--- FAIL`, is said
+/// with where it happened and whose goroutine it was.
+#[test]
+fn go_test_a_bare_log_line_s_message_and_a_fatal_error_are_shown() {
+    let bytes = corpus22("go-test-race-bigcache.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "fatal error:"),
+        "fatal error: concurrent map writes · at /home/dev/bigcache-2.2.5/shard.go:326 · in a \
+         goroutine of v2.TestCacheDelRandomly"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let stats = all
+        .iter()
+        .find(|l| l.starts_with("--- FAIL: TestWriteAndReadParallelSameKeyWithStats "))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(
+        stats
+            .contains("\n  L168 assert_test.go:16: · bigcache_test.go:725: Not equal: · expected:"),
+        "{stats}"
+    );
+    assert!(
+        stats.contains("Hits:10000") && stats.contains("Hits:9997"),
+        "{stats}"
+    );
+}
+
 /// A Falcon app's log under wsgiref (corpus 21): Falcon writes the traceback of a request it
 /// failed into its record's line (`[FALCON] [ERROR] POST /alice/things => Traceback (most recent
 /// call last):`). The traceback is read as the record's, and its exception counted with the
@@ -7775,7 +7804,7 @@ fn go_test_json_events_are_read_as_the_text_they_carry() {
     // The hint finds go test's lines inside the events, where `^` would find none.
     assert_eq!(
         report(&bytes).hint().as_deref(),
-        Some(r#"'"\s*--- FAIL|"panic:|_test\.go:\d+:' -A 2"#)
+        Some(r#"'"\s*--- FAIL|"panic:|"fatal error:|_test\.go:\d+:' -A 2"#)
     );
 }
 

@@ -60,6 +60,21 @@ pub(crate) struct GoTest {
     repeated: bool,
     /// gotestsum's closing `DONE 107 tests, 3 skipped, 7 failures in 3.550s`.
     done: Option<String>,
+    /// The runtime's first fatal error (`fatal error: concurrent map writes`), which kills the
+    /// test binary with no `--- FAIL` line: what it said, where (its first frame's file line),
+    /// the function whose goroutine it was in (`created by …TestCacheDelRandomly`), and how
+    /// many there were.
+    fatal: Option<Fatal>,
+    fatal_errors: u64,
+}
+
+#[derive(Debug, Default)]
+struct Fatal {
+    said: String,
+    at: Option<String>,
+    created_by: Option<String>,
+    /// Its trace is being read.
+    reading: bool,
 }
 
 /// The log lines of a test still running: its first, and the first it logged elsewhere.
@@ -91,6 +106,10 @@ struct More {
     skipping: bool,
     /// An example's `got:` and `want:` blocks: lines at any indentation go on.
     any_indent: bool,
+    /// The log line says nothing after its place (`assert_test.go:16: `, a helper's that
+    /// does not call `t.Helper()`): the log line under it, deeper, is its message
+    /// (`bigcache_test.go:725: Not equal:`).
+    bare: bool,
     /// The first lines (up to `BLOCK_LINES`): two long values compared are shown around where
     /// they differ (`Actual, Expected.`, then a map dump on each line), two blocks by their
     /// first line that differs (`have:`, the lines of one, `want:`, the lines of the other).
@@ -164,7 +183,9 @@ impl Shape for GoTest {
             let goes_on = if more.any_indent {
                 !is_go_test_line(text)
             } else {
-                indent > more.indent && !t.starts_with("--- ") && log_line(t).is_none()
+                indent > more.indent
+                    && !t.starts_with("--- ")
+                    && (log_line(t).is_none() || (more.bare && more.text.is_empty()))
             };
             if goes_on {
                 more.line(t);
@@ -210,6 +231,23 @@ impl Shape for GoTest {
             }
             Some(b'?') if text.starts_with("?   \t") && text.ends_with("\t[no test files]") => {
                 self.packages_without_tests += 1
+            }
+            Some(b'f') if text.starts_with("fatal error: ") => {
+                self.fatal_errors += 1;
+                if self.fatal.is_none() {
+                    self.fatal = Some(Fatal {
+                        said: cut(text.trim_end(), 200),
+                        reading: true,
+                        ..Fatal::default()
+                    });
+                }
+            }
+            Some(b'c') if text.starts_with("created by ") => {
+                if let Some(f) = self.fatal.as_mut().filter(|f| f.reading) {
+                    let function = text["created by ".len()..].split(" in goroutine").next();
+                    f.created_by = function.map(|n| n.rsplit('/').next().unwrap_or(n).to_owned());
+                    f.reading = false;
+                }
             }
             Some(b'p') => {
                 if text.starts_with("panic: ") {
@@ -295,8 +333,22 @@ impl Shape for GoTest {
             let shown = self.packages_failed.render(failed);
             lines.push(format!("FAIL {}", shown.replace(", ", " · FAIL ")));
         }
+        if let Some(fatal) = &self.fatal {
+            let mut line = fatal.said.clone();
+            if let Some(at) = &fatal.at {
+                line.push_str(&format!(" · at {at}"));
+            }
+            if let Some(function) = &fatal.created_by {
+                line.push_str(&format!(" · in a goroutine of {function}"));
+            }
+            if self.fatal_errors > 1 {
+                line.push_str(&format!(" (+{} more fatal errors)", self.fatal_errors - 1));
+            }
+            lines.push(line);
+        }
         let json = json!({
             "shape": "go test",
+            "fatal_errors": self.fatal_errors,
             "verbose": self.verbose,
             "passed": self.verbose.then_some(self.passed),
             "failed": self.failed,
@@ -307,14 +359,16 @@ impl Shape for GoTest {
             "failed_packages": self.packages_failed.json(),
             "packages_without_tests": self.packages_without_tests,
         });
-        let failing =
-            self.failed > 0 || self.packages_failed.total > 0 || !self.failures.is_empty();
+        let failing = self.failed > 0
+            || self.packages_failed.total > 0
+            || !self.failures.is_empty()
+            || self.fatal_errors > 0;
         let failures = self.failures.take_as("failed (sub)tests");
         // gotestsum's total, as it printed it, and its failures' blocks to search for.
         let hint = if self.done.is_some() {
-            "'^=== FAIL|^panic:|_test\\.go:\\d+:' -A 2"
+            "'^=== FAIL|^panic:|^fatal error:|_test\\.go:\\d+:' -A 2"
         } else {
-            "'^\\s*--- FAIL|^panic:|_test\\.go:\\d+:' -A 2"
+            "'^\\s*--- FAIL|^panic:|^fatal error:|_test\\.go:\\d+:' -A 2"
         };
         let quoted = self.done.take().into_iter().chain(verdicts).collect();
         Some(
@@ -329,6 +383,11 @@ impl Shape for GoTest {
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
             + self.packages_failed.approx_heap()
+            + self.fatal.as_ref().map_or(0, |f| {
+                f.said.capacity()
+                    + f.at.as_ref().map_or(0, String::capacity)
+                    + f.created_by.as_ref().map_or(0, String::capacity)
+            })
             + self
                 .top
                 .iter()
@@ -481,6 +540,7 @@ impl GoTest {
 
     /// `x_test.go:47: got 1, want 2` (after the indentation): a test's log line.
     fn log(&mut self, number: u64, indent: usize, log: &str) {
+        let bare = place(log).is_some_and(|at| log[at.len()..].trim() == ":");
         if let Some(fail_indent) = self.after_fail
             && indent > fail_indent
         {
@@ -489,7 +549,7 @@ impl GoTest {
             {
                 f.line = number;
                 f.add_detail(log);
-                self.more = Some(More::new(indent, None));
+                self.more = Some(More::new(indent, None).bare_if(bare));
             }
             return;
         }
@@ -504,7 +564,7 @@ impl GoTest {
                 if p.other.is_none() && p.first.1.first().and_then(|l| place(l)) != place(log) =>
             {
                 p.other = Some(logged);
-                self.more = Some(More::new(indent, Some(self.running.clone())));
+                self.more = Some(More::new(indent, Some(self.running.clone())).bare_if(bare));
                 if let Some(m) = &mut self.more {
                     m.other = true;
                 }
@@ -516,7 +576,7 @@ impl GoTest {
                     first: logged,
                     other: None,
                 });
-                self.more = Some(More::new(indent, Some(self.running.clone())));
+                self.more = Some(More::new(indent, Some(self.running.clone())).bare_if(bare));
             }
             None => {}
         }
@@ -599,6 +659,9 @@ impl GoTest {
     /// A trace's file line (`\t/path/x.go:27 +0xc5`); the one after the last `panic(` frame's
     /// function is where the panic happened.
     fn frame_file(&mut self, text: &str) {
+        if let Some(f) = self.fatal.as_mut().filter(|f| f.reading && f.at.is_none()) {
+            f.at = Some(text.trim().split(" +0x").next().unwrap_or("").to_owned());
+        }
         match self.trace {
             1 => self.trace = 2,
             3 | 4 => {
@@ -630,8 +693,14 @@ impl More {
             text: String::new(),
             skipping: false,
             any_indent: false,
+            bare: false,
             values: Vec::new(),
         }
+    }
+
+    fn bare_if(mut self, bare: bool) -> More {
+        self.bare = bare;
+        self
     }
 
     /// A line that goes on the log line (without its indentation).
