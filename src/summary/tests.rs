@@ -2051,6 +2051,41 @@ fn go_test_a_bare_log_line_s_message_and_a_fatal_error_are_shown() {
     );
 }
 
+/// tox running pytest on python-json-logger (corpus 22): two sets compared, pytest's reprs
+/// of them elided (`assert dict_keys(['l..., 'exc_info']) == {'asctime', '...o', …}`), are
+/// told apart by the item one has that the other lacks, as pytest's explanation says it.
+#[test]
+fn pytest_sets_elided_are_told_apart_by_their_extra_items() {
+    let all = failures_within(&corpus22("tox-e-py311-python-json-logger.txt"), u64::MAX);
+    assert_eq!(
+        all[1],
+        "tests/test_formatters.py::test_percentage_format[JsonFormatter]\n  L38 E       \
+         AssertionError: assert dict_keys(['l..., 'exc_info']) == {'asctime', '...o', \
+         'message'} · Extra items in the left set: 'exc_info' · tests/test_formatters.py:166: \
+         AssertionError"
+    );
+}
+
+/// valgrind's leak check of jo (corpus 22): its HEAP SUMMARY's total heap usage is said with
+/// the error and leak summaries, as summed over the file's lines.
+#[test]
+fn valgrind_says_the_total_heap_usage() {
+    let bytes = corpus22("valgrind-leak-check-jo.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let usage: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once("total heap usage: ").map(|(_, u)| u))
+        .collect();
+    assert_eq!(usage, ["30 allocs, 26 frees, 5,312 bytes allocated"]);
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "valgrind: ERROR SUMMARY")
+            .ends_with("; total heap usage: 30 allocs, 26 frees, 5,312 bytes allocated"),
+        "{:?}",
+        r.render()
+    );
+}
+
 /// A Falcon app's log under wsgiref (corpus 21): Falcon writes the traceback of a request it
 /// failed into its record's line (`[FALCON] [ERROR] POST /alice/things => Traceback (most recent
 /// call last):`). The traceback is read as the record's, and its exception counted with the
@@ -3606,7 +3641,7 @@ fn valgrind_errors_leaks_and_summaries_of_a_real_run() {
     assert_eq!(v["leak_records"][0]["bytes"], 92);
     assert_eq!(
         rendered(&r, "valgrind: ERROR"),
-        "valgrind: ERROR SUMMARY: 29 errors from 27 contexts; LEAK SUMMARY: definitely lost: 92 bytes in 23 blocks"
+        "valgrind: ERROR SUMMARY: 29 errors from 27 contexts; LEAK SUMMARY: definitely lost: 92 bytes in 23 blocks; total heap usage: 11,140 allocs, 11,117 frees, 715,241 bytes allocated"
     );
     assert_eq!(
         rendered(&r, "unity:"),

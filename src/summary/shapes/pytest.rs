@@ -61,6 +61,9 @@ pub(crate) struct Pytest {
     /// The report's `Differing items:` (two dicts compared): the next `E` line is the items
     /// that differ, `{…} != {…}`.
     differing: bool,
+    /// The report's `Extra items in the left set:` (two sets compared, their reprs elided):
+    /// the next `E` line is the first item one has and the other lacks.
+    extra: Option<String>,
     /// A Python traceback in the report (`--tb=native`, a doctest's unexpected exception).
     trace: Traceback,
     /// The traceback's frame of the test itself (`File "tests/test_a.py", line 42, in
@@ -435,6 +438,7 @@ impl Shape for Pytest {
                 .map(|(w, f)| w.capacity() + f.approx_heap())
                 .sum::<usize>()
             + self.example.as_ref().map_or(0, String::capacity)
+            + self.extra.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
             + self
                 .test_call
@@ -760,6 +764,22 @@ impl Pytest {
         // when long (the dicts themselves are cut in their middle).
         if d == "Differing items:" {
             self.differing = true;
+            return;
+        }
+        if let Some(heading) = self.extra.take()
+            && useful
+        {
+            failure.add_detail(&format!("{heading} {d}"));
+            return;
+        }
+        // Two sets compared, their reprs elided (`assert dict_keys(['l..., 'exc_info']) ==
+        // {'asctime', '...o', 'message'}`): the items one has that the other lacks say how.
+        if d.starts_with("Extra items in the ")
+            && d.ends_with(" set:")
+            && failure.detail.len() == 1
+            && failure.detail[0].contains("...")
+        {
+            self.extra = Some(d.to_owned());
             return;
         }
         if std::mem::take(&mut self.differing)
