@@ -39,9 +39,29 @@ pub(crate) struct Valgrind {
     /// Summed `LEAK SUMMARY` lines per kind: bytes, blocks; and whether one was read.
     leak_summary: [[u64; 2]; 5],
     leak_summaries: u64,
+    /// Summed `total heap usage: 30 allocs, 26 frees, 5,312 bytes allocated` of the HEAP
+    /// SUMMARYs: allocations, frees, bytes; and how many were read.
+    heap: [u64; 3],
+    heap_summaries: u64,
     in_leak_summary: bool,
     errors: Failures,
     leaks: Failures,
+}
+
+impl Valgrind {
+    /// `30 allocs, 26 frees, 5,312 bytes allocated`, added to the sums.
+    fn heap_usage(&mut self, usage: &str) {
+        let numbers: Vec<u64> = usage
+            .split(", ")
+            .filter_map(|part| part.split(' ').next()?.replace(',', "").parse().ok())
+            .collect();
+        if let [allocs, frees, bytes] = numbers[..] {
+            for (sum, n) in self.heap.iter_mut().zip([allocs, frees, bytes]) {
+                *sum = sum.saturating_add(n);
+            }
+            self.heap_summaries += 1;
+        }
+    }
 }
 
 impl Shape for Valgrind {
@@ -55,6 +75,10 @@ impl Shape for Valgrind {
             self.pending = None;
             self.reading = None;
             self.in_leak_summary = false;
+            return;
+        }
+        if let Some(usage) = body.strip_prefix("total heap usage: ") {
+            self.heap_usage(usage);
             return;
         }
         if indented {
@@ -140,6 +164,15 @@ impl Shape for Valgrind {
                     line.push_str(&format!("; LEAK SUMMARY: {}", leaks.join(", ")));
                 }
             }
+            if self.heap_summaries > 0 {
+                let [allocs, frees, bytes] = self.heap;
+                line.push_str(&format!(
+                    "; total heap usage: {} allocs, {} frees, {} allocated",
+                    thousands(allocs),
+                    thousands(frees),
+                    plural(bytes, "byte", "bytes")
+                ));
+            }
             lines.push(line);
         }
         if records > 0 {
@@ -178,6 +211,10 @@ impl Shape for Valgrind {
             "errors": errors,
             "contexts": contexts,
             "suppressed": suppressed,
+            "heap_usage": (self.heap_summaries > 0).then(|| {
+                let [allocs, frees, bytes] = self.heap;
+                json!({"allocs": allocs, "frees": frees, "bytes": bytes})
+            }),
             "records": records,
             "kinds": self.kinds.json("kind"),
             "leak_records": LEAK_KINDS.iter().zip(self.leak_records).map(|(kind, [records, bytes, blocks])| {
