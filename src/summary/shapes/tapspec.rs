@@ -11,8 +11,10 @@ use serde_json::json;
 use super::names::{Failures, where_they_differ};
 use super::tap::frame_place;
 use super::{Fact, Shape};
-use crate::format::{cut, thousands};
+use crate::format::thousands;
 
+/// How much of a test's name is kept (its start, where it is cut on a character's boundary).
+const TEST_BYTES: usize = 160;
 /// How much of a value compared is shown, around where the two differ.
 const VALUE_CHARS: usize = 60;
 
@@ -54,8 +56,18 @@ const COUNTS: [&str; 3] = ["total:", "passing:", "failing:"];
 
 impl Shape for TapSpec {
     fn line(&mut self, number: u64, text: &str) {
-        let t = text.trim();
-        let indent = text.len() - text.trim_start().len();
+        let indent = text.bytes().take_while(|&b| b == b' ').count();
+        let rest = &text[indent..];
+        // Cheap first: a line deeper than a test's name is a mark (`✔`, `✖`) or a failure's
+        // diagnostics, or nothing of tap-spec's.
+        if indent > 2
+            && self.diagnostics.is_none()
+            && !rest.starts_with('\u{2714}')
+            && !rest.starts_with('\u{2716}')
+        {
+            return;
+        }
+        let t = rest.trim_end();
         if self.marks > 0
             && indent == 2
             && let Some(i) = COUNTS.iter().position(|c| t.starts_with(c))
@@ -96,7 +108,9 @@ impl Shape for TapSpec {
         if indent <= 2 {
             self.end_diagnostics();
             if indent == 2 {
-                self.test = cut(t, 160);
+                // Most lines at two spaces are other tools': the name's room is reused.
+                self.test.clear();
+                self.test.push_str(&t[..t.floor_char_boundary(TEST_BYTES)]);
             }
             return;
         }
