@@ -187,14 +187,14 @@ impl Shape for Pytest {
         }
         match text.as_bytes().first() {
             Some(b'=' | b'0'..=b'9' | b'n') => {
-                if let Some(title) = separator(text) {
+                if let Some(title) = banner(text, '=') {
                     self.end_section();
                     self.end_doctest();
                     self.doctest = None;
-                    self.in_report = title == " FAILURES " || title == " ERRORS ";
-                    self.in_warnings = title == " warnings summary ";
+                    self.in_report = title == "FAILURES" || title == "ERRORS";
+                    self.in_warnings = title == "warnings summary";
                     self.open = false;
-                    if title.contains(" short test summary info ") {
+                    if title == "short test summary info" {
                         self.in_short_summary = true;
                         return;
                     }
@@ -208,14 +208,14 @@ impl Shape for Pytest {
                         *total = total.saturating_add(n);
                     }
                     self.in_short_summary = false;
-                } else if self.in_report && !self.located && separator(text).is_none() {
+                } else if self.in_report && !self.located && banner(text, '=').is_none() {
                     // Where it failed, in a package whose name starts so (`networkx/…`,
                     // `2fa/…`).
                     self.location(text);
                 }
             }
             Some(b'_') if self.in_report => {
-                if let Some(title) = section_title(text) {
+                if let Some(title) = banner(text, '_') {
                     self.end_section();
                     self.end_doctest();
                     self.sections += 1;
@@ -1120,20 +1120,13 @@ fn is_group(exception: &str) -> bool {
     exception.starts_with("ExceptionGroup: ") || exception.starts_with("BaseExceptionGroup: ")
 }
 
-/// `____ test_x[1-2] ____` → `test_x[1-2]` (a title too long for the banner has one `_` each
-/// side).
-/// pytest's separator, `===== FAILURES =====`, → ` FAILURES ` (its title with the spaces
-/// around it). A line of a test's own output that starts with `=` (`====PARSER:  lxml`) is
-/// none: it would end the report.
-fn separator(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix('=')?.trim_start_matches('=');
-    let inner = inner.strip_suffix('=')?.trim_end_matches('=');
-    (inner.len() >= 2 && inner.starts_with(' ') && inner.ends_with(' ')).then_some(inner)
-}
-
-fn section_title(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix('_')?.trim_start_matches('_');
-    let inner = inner.strip_suffix('_')?.trim_end_matches('_');
+/// A banner's title: `===== FAILURES =====` → `FAILURES` (rule `=`), `____ test_x[1-2] ____`
+/// → `test_x[1-2]` (rule `_`; a title too long for the banner has one `_` each side). A line
+/// that starts with the rule but is no banner (a test's own `====PARSER:  lxml`) has none: it
+/// would end the report.
+fn banner(text: &str, rule: char) -> Option<&str> {
+    let inner = text.strip_prefix(rule)?.trim_start_matches(rule);
+    let inner = inner.strip_suffix(rule)?.trim_end_matches(rule);
     let title = inner.strip_prefix(' ')?.strip_suffix(' ')?;
     (!title.is_empty()).then_some(title)
 }
@@ -1336,15 +1329,21 @@ mod tests {
         assert_eq!(node_id("t.py::x[a - b] - assert 1"), "t.py::x[a - b]");
         assert_eq!(node_id("t.py::y"), "t.py::y");
         assert_eq!(message("t.py::x[a - b] - assert 1"), "assert 1");
-        assert_eq!(section_title("____ test_x[1-2] ____"), Some("test_x[1-2]"));
+        assert_eq!(banner("____ test_x[1-2] ____", '_'), Some("test_x[1-2]"));
         assert_eq!(
-            section_title("___ ERROR collecting tests/t.py ___"),
+            banner("___ ERROR collecting tests/t.py ___", '_'),
             Some("ERROR collecting tests/t.py")
         );
-        assert_eq!(section_title("________"), None);
+        assert_eq!(banner("________", '_'), None);
         assert_eq!(
-            section_title("_ T.test_cleared[HashCacheSerializationTestCached-True] _"),
+            banner(
+                "_ T.test_cleared[HashCacheSerializationTestCached-True] _",
+                '_'
+            ),
             Some("T.test_cleared[HashCacheSerializationTestCached-True]")
         );
+        assert_eq!(banner("===== FAILURES =====", '='), Some("FAILURES"));
+        assert_eq!(banner("====PARSER:  lxml", '='), None);
+        assert_eq!(banner("==============", '='), None);
     }
 }

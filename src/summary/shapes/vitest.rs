@@ -9,7 +9,7 @@ use serde_json::json;
 use super::jest::{JsDetail, SNAPSHOT_COUNTS, parse_counts};
 use super::names::{Failure, Failures, Names, js_test_counts};
 use super::{Fact, Shape};
-use crate::format::thousands;
+use crate::format::{plural, thousands};
 
 #[derive(Debug, Default, PartialEq)]
 enum Section {
@@ -170,9 +170,8 @@ impl Shape for Vitest {
         }
         if let Some(errors) = self.errors.filter(|&n| n > 0) {
             line.push_str(&format!(
-                ", {} unhandled {}",
-                thousands(errors),
-                if errors == 1 { "error" } else { "errors" }
+                ", {}",
+                plural(errors, "unhandled error", "unhandled errors")
             ));
         }
         line.push(')');
