@@ -2051,6 +2051,29 @@ fn go_test_a_bare_log_line_s_message_and_a_fatal_error_are_shown() {
     );
 }
 
+/// A fatal error in a goroutine that no function created (the test binary's main one, in a
+/// deadlock) is said without the `created by` of the goroutines listed after its stack.
+#[test]
+fn go_test_a_fatal_error_s_goroutine_is_only_the_one_that_was_running() {
+    let text = "fatal error: all goroutines are asleep - deadlock!\n\
+                \n\
+                goroutine 1 [chan receive]:\n\
+                main.main()\n\
+                \t/home/dev/app/main_test.go:12 +0x45\n\
+                \n\
+                goroutine 7 [chan send]:\n\
+                example.com/app.worker()\n\
+                \t/home/dev/app/worker.go:30 +0x2b\n\
+                created by example.com/app.TestWorkers in goroutine 6\n\
+                \t/home/dev/app/worker_test.go:9 +0x1d\n\
+                FAIL\texample.com/app\t0.01s\n";
+    let r = report(text.as_bytes());
+    assert_eq!(
+        rendered(&r, "fatal error:"),
+        "fatal error: all goroutines are asleep - deadlock! · at /home/dev/app/main_test.go:12"
+    );
+}
+
 /// tox running pytest on python-json-logger (corpus 22): two sets compared, pytest's reprs
 /// of them elided (`assert dict_keys(['l..., 'exc_info']) == {'asctime', '...o', …}`), are
 /// told apart by the item one has that the other lacks, as pytest's explanation says it.

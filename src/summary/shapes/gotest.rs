@@ -242,6 +242,13 @@ impl Shape for GoTest {
                     });
                 }
             }
+            // The running goroutine's stack ends at a blank line; the goroutines after it
+            // are others', and a `created by` of theirs says nothing of the fatal error.
+            None => {
+                if let Some(f) = self.fatal.as_mut().filter(|f| f.at.is_some()) {
+                    f.reading = false;
+                }
+            }
             Some(b'c') if text.starts_with("created by ") => {
                 if let Some(f) = self.fatal.as_mut().filter(|f| f.reading) {
                     let function = text["created by ".len()..].split(" in goroutine").next();
