@@ -1579,7 +1579,7 @@ mod properties {
         }
     }
 
-    /// Every output of the twenty-two corpora, as the windows a capture may hold of it (a run cut
+    /// Every output of the twenty-three corpora, as the windows a capture may hold of it (a run cut
     /// short, a log rotated in) with lines cut anywhere: no shape panics.
     fn corpus_outputs() -> &'static Vec<(PathBuf, Vec<u8>)> {
         static OUTPUTS: std::sync::OnceLock<Vec<(PathBuf, Vec<u8>)>> = std::sync::OnceLock::new();
@@ -1590,7 +1590,7 @@ mod properties {
                 "corpus", "corpus2", "corpus3", "corpus4", "corpus5", "corpus6", "corpus7",
                 "corpus8", "corpus9", "corpus10", "corpus11", "corpus12", "corpus13", "corpus14",
                 "corpus15", "corpus16", "corpus17", "corpus18", "corpus19", "corpus20", "corpus21",
-                "corpus22",
+                "corpus22", "corpus23",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
