@@ -146,11 +146,12 @@ impl Shape for GitLog {
             line.push_str(&format!(", {}", plural(n, "author", "authors")));
         }
         if self.stat_lines > 0 {
+            // In git's own words, summed over the commits.
             line.push_str(&format!(
-                "; --stat totals: {} files changed, +{} −{}",
-                thousands(self.stat.0),
-                thousands(self.stat.1),
-                thousands(self.stat.2)
+                "; --stat totals: {} changed, {}(+), {}(-)",
+                plural(self.stat.0, "file", "files"),
+                plural(self.stat.1, "insertion", "insertions"),
+                plural(self.stat.2, "deletion", "deletions")
             ));
         }
         let mut lines = vec![line];
