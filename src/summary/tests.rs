@@ -2016,11 +2016,90 @@ fn access_log_reads_requests_logged_after_a_record_s_logger() {
     let all = failures_within(&bytes, u64::MAX);
     let at = all
         .iter()
-        .position(|l| l == "[ctxoff] first request of each error status (3):")
+        .position(|l| {
+            l == "[ctxoff] first request of each error status, then of each other path (6):"
+        })
         .expect("the list");
     assert_eq!(all[at + 1], "  L69 access - 127.0.0.1 POST /orders 400");
     assert_eq!(all[at + 2], "  L103 access - 127.0.0.1 GET /orders/1 500");
 }
+
+/// Every method and path that failed is a failure of its own after the first of each status
+/// (a query aside), as many as a direct count of them over the log gives, the statuses first
+/// whatever their order in the log; Uvicorn's requests are shown from their peer on, as
+/// logged, in the list and beside the error they failed with.
+#[test]
+fn access_log_lists_each_failed_path_after_each_status() {
+    let bytes = fixture("corpus22", "uvicorn-log-starlette-notes.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let mut statuses = Vec::new();
+    let mut paths = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("INFO:") && l.contains(" - \""))
+    {
+        let request = &line[line.find('"').expect("quote") + 1..];
+        let (method, rest) = request.split_once(' ').expect("method");
+        let path = rest.split([' ', '?']).next().expect("path");
+        let code = request.split("\" ").nth(1).expect("status")[..3].to_owned();
+        if code.starts_with(['4', '5']) {
+            if !statuses.contains(&code) {
+                statuses.push(code.clone());
+            }
+            let key = (code, method.to_owned(), path.to_owned());
+            if !paths.contains(&key) {
+                paths.push(key);
+            }
+        }
+    }
+    let all = failures_within(&bytes, u64::MAX);
+    let heading = format!(
+        "[ctxoff] first request of each error status, then of each other path ({}):",
+        paths.len()
+    );
+    let at = all.iter().position(|l| *l == heading).expect("the list");
+    let listed = &all[at + 1..at + 1 + paths.len()];
+    for (line, status) in listed.iter().zip(&statuses) {
+        assert!(line.contains(&format!("\" {status} ")), "{line}");
+    }
+    assert_eq!(
+        listed[0],
+        "  L7 127.0.0.1:49670 - \"GET /notes?limit=1 HTTP/1.1\" 500 Internal Server Error"
+    );
+    assert!(
+        listed
+            .iter()
+            .any(|l| l.contains("\"GET /notes/2 HTTP/1.1\" 404"))
+    );
+    assert!(
+        all.iter().any(|l| l.starts_with(
+            "  L51 ERROR Exception in ASGI application: 127.0.0.1:49694 - \"GET /tags HTTP/1.1\" 500"
+        )),
+        "{all:#?}"
+    );
+}
+
+/// WEBrick's errors (corpus 23) are followed by their Ruby backtrace: each error is shown with
+/// the frame it was raised at.
+#[test]
+fn log_errors_say_where_ruby_raised_them() {
+    let bytes = fixture("corpus23", "webrick-log-recipes.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    let shown = |start: &str| {
+        all.iter()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("{start}: {all:#?}"))
+            .clone()
+    };
+    assert!(shown("  L53 ERROR KeyError").ends_with(" · at server.rb:28:in `fetch'"));
+    assert!(
+        shown("  L42 ERROR NoMethodError: undefined method `split'")
+            .ends_with(" · at server.rb:49:in `block in <main>'")
+    );
+    // An error without a backtrace has no place.
+    assert_eq!(shown("  L22 ERROR"), "  L22 ERROR no recipe 7");
+}
+
 
 /// go test -race on bigcache (corpus 22): a helper that does not call `t.Helper()` logs at its
 /// own line with nothing after it, and the caller's line under it is its message; the runtime's

@@ -5,9 +5,10 @@
 //! (`[GIN] DATE | 404 | 98µs | PEER | GET "/a"`), and Node's morgan in its short formats
 //! (`GET /a 404 1.234 ms - 33`, `PEER - GET /a HTTP/1.1 404 33 - 1.234 ms`). A
 //! server log is no content: its failed requests are what a reader looks for, and they carry no
-//! failure word. Counted: requests by status and by method; the first request of each error
-//! status (4xx, 5xx) is a failure, with the server's own message for it when it printed one on
-//! the line before (`code 501, message Unsupported method ('POST')`), or the framework's reason
+//! failure word. Counted: requests by status and by method. The first request of each error
+//! status (4xx, 5xx) is a failure, and after those the first of each other method and path
+//! that failed (`GET /notes/2` after `GET /notes/1`, a query aside), with the server's own
+//! message for it when it printed one on the line before (`code 501, message Unsupported method ('POST')`), or the framework's reason
 //! for it there (Django's `Forbidden (CSRF cookie not set.): /notes/new/`, `Bad Request: /x`).
 //!
 //! A server that logs JSON records (pino, which Fastify and pino-http use, and bunyan) logs a
@@ -17,12 +18,13 @@
 //!
 //! Recognised when at least `MIN_REQUESTS` lines are requests.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::json;
 
 use super::diagnostics::Tally;
-use super::names::Failures;
+use super::names::{Failure, Failures};
 use super::{Fact, Shape};
 use crate::format::{cut, thousands};
 
@@ -30,6 +32,9 @@ const MIN_REQUESTS: u64 = 3;
 /// How many JSON requests begun and not yet ended are remembered (a log of beginnings whose ends
 /// were never logged must not grow without end).
 const PENDING_MAX: usize = 1024;
+/// How many failed methods and paths are told apart (a scanner's log of a million probed paths
+/// must not grow without end): past them a path is no failure of its own.
+const PATHS_MAX: usize = 65_536;
 
 #[derive(Debug, Default)]
 pub(crate) struct AccessLog {
@@ -40,6 +45,12 @@ pub(crate) struct AccessLog {
     /// The error statuses whose first request is kept.
     seen: Vec<u16>,
     failures: Failures,
+    /// The status, method and path of each failed request, hashed (at most `PATHS_MAX`).
+    paths_seen: HashSet<u64>,
+    /// The first request of each of them that is not the first of its status.
+    paths: Failures,
+    /// Whether the failure pushed last is in `paths`.
+    in_paths: bool,
     /// `code 501, message …` on the line before, waiting for its request.
     message: Option<(u16, String)>,
     /// A line before that ends in `: PATH` (`Not Found: /wp-login.php`): the reason for the
@@ -129,12 +140,12 @@ impl Shape for AccessLog {
                 && let Some(r) = request(rest)
             {
                 self.form = r.form;
-                self.request(number, r.method, r.code, || {
-                    cut(rest.trim_end(), REASON_CHARS)
-                });
+                // Logged from its peer on.
+                let peer = text["INFO:".len()..].trim();
+                self.request(number, &r, || cut(peer, REASON_CHARS));
             } else if let Some(r) = unquoted(text).or_else(|| embedded(text, false)) {
                 self.form = r.form;
-                self.request(number, r.method, r.code, || r.logged.to_owned());
+                self.request(number, &r, || r.logged.to_owned());
             } else if reason_path(text).is_some() {
                 self.reason = Some(cut(text, REASON_CHARS));
             }
@@ -159,11 +170,11 @@ impl Shape for AccessLog {
             return;
         };
         self.form = r.form;
-        if !self.request(number, r.method, r.code, || r.logged.to_owned()) {
+        if !self.request(number, &r, || r.logged.to_owned()) {
             return;
         }
         if let Some((_, said)) = message.filter(|(said, _)| *said == r.code)
-            && let Some(failure) = self.failures.current()
+            && let Some(failure) = self.current()
         {
             failure.add_detail(&said);
         }
@@ -171,7 +182,7 @@ impl Shape for AccessLog {
         // A reason cut to its length names no path any more.
         if let Some(said) = reason
             && reason_path(&said) == path
-            && let Some(failure) = self.failures.current()
+            && let Some(failure) = self.current()
         {
             failure.add_detail(&said);
         }
@@ -200,7 +211,25 @@ impl Shape for AccessLog {
             "statuses": self.statuses.json(),
             "methods": self.methods.json(),
         });
-        let failures = self.failures.take_as("first request of each error status");
+        let mut failures = self.failures.take_as(if self.paths.total == 0 {
+            "first request of each error status"
+        } else {
+            "first request of each error status, then of each other path"
+        });
+        // The paths after the statuses: a status first seen late is not lost behind a
+        // scanner's probes.
+        let paths = std::mem::take(&mut self.paths);
+        let listed = paths.kept.len() + paths.new_forms.len() + usize::from(paths.last.is_some());
+        let unlisted = paths.total - listed as u64;
+        for failure in paths
+            .kept
+            .into_iter()
+            .chain(paths.new_forms)
+            .chain(paths.last)
+        {
+            failures.push_failure(failure);
+        }
+        failures.total += unlisted;
         Some(
             Fact::new("access log", vec![line], json)
                 .failures(failures)
@@ -215,6 +244,8 @@ impl Shape for AccessLog {
             + self.methods.approx_heap()
             + self.failures.approx_heap()
             + self.seen.capacity() * 2
+            + self.paths_seen.capacity() * 16
+            + self.paths.approx_heap()
             + self.message.as_ref().map_or(0, |(_, m)| m.capacity())
             + self.reason.as_ref().map_or(0, String::capacity)
             + self.panic.as_ref().map_or(0, |(p, at)| {
@@ -231,15 +262,19 @@ impl Shape for AccessLog {
 }
 
 impl AccessLog {
-    /// Counts a request by `method` and status `code`; the first of each error status becomes a
-    /// failure, named `failure`. Whether it did.
-    fn request(
-        &mut self,
-        number: u64,
-        method: &str,
-        code: u16,
-        failure: impl FnOnce() -> String,
-    ) -> bool {
+    /// The failure pushed last.
+    fn current(&mut self) -> Option<&mut Failure> {
+        if self.in_paths {
+            self.paths.current()
+        } else {
+            self.failures.current()
+        }
+    }
+
+    /// Counts request `r` by its method and status; the first of each error status, and of
+    /// each failed method and path, becomes a failure, named `failure`. Whether it did.
+    fn request(&mut self, number: u64, r: &Request, failure: impl FnOnce() -> String) -> bool {
+        let (method, code) = (r.method, r.code);
         self.requests += 1;
         self.methods.add(method);
         let panic = self.panic.take();
@@ -254,15 +289,28 @@ impl AccessLog {
             return false;
         }
         self.errors += 1;
-        if self.seen.contains(&code) {
+        let path = r.target.split('?').next().unwrap_or_default();
+        let mut hasher = DefaultHasher::new();
+        (code, method, path).hash(&mut hasher);
+        let key = hasher.finish();
+        let new_path = !self.paths_seen.contains(&key) && self.paths_seen.len() < PATHS_MAX;
+        if new_path {
+            self.paths_seen.insert(key);
+        }
+        if !self.seen.contains(&code) {
+            self.seen.push(code);
+            self.failures.push(number, &failure());
+            self.in_paths = false;
+        } else if new_path {
+            self.paths.push(number, &failure());
+            self.in_paths = true;
+        } else {
             return false;
         }
-        self.seen.push(code);
-        self.failures.push(number, &failure());
         // The panic the server answered it with.
         if code >= 500
             && let Some((panic, at)) = panic
-            && let Some(f) = self.failures.current()
+            && let Some(f) = self.current()
         {
             f.add_detail(&panic);
             if let Some(at) = at {
@@ -349,10 +397,17 @@ impl AccessLog {
     /// error status, a failure with what was logged for it.
     fn json_ended(&mut self, number: u64, request: &str, code: u16, said: Option<String>) {
         self.form = Form::Json;
-        let method = request.split(' ').next().unwrap_or_default();
-        if self.request(number, method, code, || format!("{request} {code}"))
+        let (method, target) = request.split_once(' ').unwrap_or((request, ""));
+        let r = Request {
+            method,
+            target,
+            code,
+            form: Form::Json,
+            logged: request,
+        };
+        if self.request(number, &r, || format!("{request} {code}"))
             && let Some(said) = said
-            && let Some(failure) = self.failures.current()
+            && let Some(failure) = self.current()
         {
             failure.add_detail(&said);
         }
@@ -488,6 +543,24 @@ pub(super) fn request(text: &str) -> Option<Request<'_>> {
         form,
         logged: &text[..logged_end],
     })
+}
+
+/// Where the peer a request at `at` in `line` came from begins, when it is logged just before it
+/// (Uvicorn's `127.0.0.1:49654 - "GET …`, `[::1]:5000 - "GET …`); else `at`.
+pub(super) fn peer_before(line: &str, at: usize) -> usize {
+    let Some(before) = line[..at].strip_suffix(" - ") else {
+        return at;
+    };
+    let peer = before.rsplit([' ', '\t']).next().unwrap_or_default();
+    let is_peer = peer.contains(['.', ':'])
+        && peer
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || matches!(b, b'.' | b':' | b'[' | b']'));
+    if is_peer {
+        before.len() - peer.len()
+    } else {
+        at
+    }
 }
 
 /// A size of an answer in bytes: `153`, or chi's `33B`.

@@ -185,6 +185,18 @@ impl Shape for Log {
             self.json_record(number, text);
             return;
         }
+        // Ruby's backtrace under an error (WEBrick's, Rails'): its first frame is where it
+        // was raised.
+        if self.error_line.is_some_and(|l| l + 1 == number)
+            && text.starts_with([' ', '\t'])
+            && is_ruby_frame(t)
+        {
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&format!("at {}", cut(t, 200)));
+            }
+            self.error_line = None;
+            return;
+        }
         let Some(r) = record(text) else {
             return;
         };
@@ -574,11 +586,25 @@ const LEVELS: [(&str, &str); 24] = [
 ];
 
 /// The request a line of an access log records, as logged, when the server failed it (status
-/// 5xx): `"GET /report HTTP/1.1" 500 Internal Server Error`.
+/// 5xx): `"GET /report HTTP/1.1" 500 Internal Server Error`, from its peer on when it is logged
+/// just before (Uvicorn's `127.0.0.1:49654 - "GET …`).
 fn server_error(line: &str) -> Option<&str> {
     let at = memchr::memmem::find(line.as_bytes(), b" \"")? + 1;
     let request = super::access::request(&line[at..])?;
-    (request.code >= 500).then(|| line[at..].trim_end())
+    (request.code >= 500).then(|| line[super::access::peer_before(line, at)..].trim_end())
+}
+
+/// A frame of Ruby's backtrace: `server.rb:52:in `block in <main>'` (`'block …'` since 3.4).
+fn is_ruby_frame(t: &str) -> bool {
+    let Some(at) = t.find(":in `").or_else(|| t.find(":in '")) else {
+        return false;
+    };
+    t[..at].rsplit_once(':').is_some_and(|(path, line)| {
+        !path.is_empty()
+            && !path.contains(' ')
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+    })
 }
 
 /// node's line naming where an uncaught error was thrown: `path:line`, alone on its line.
