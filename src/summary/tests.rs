@@ -2100,6 +2100,33 @@ fn log_errors_say_where_ruby_raised_them() {
     assert_eq!(shown("  L22 ERROR"), "  L22 ERROR no recipe 7");
 }
 
+/// eslint's unix format (corpus 23): each problem is read with its severity and rule, counted
+/// as a direct count over the file gives, and the first of each error rule is shown.
+#[test]
+fn eslint_unix_format_is_counted_by_severity_and_rule() {
+    let bytes = fixture("corpus23", "eslint-f-unix-object-inspect.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |tag: &str| text.lines().filter(|l| l.contains(tag)).count();
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "eslint:"),
+        format!(
+            "eslint: 131 problems; counted: {} errors, {} warnings in 3 files; error rules: \
+             indent ×{}, quotes ×{}, eqeqeq ×1, no-unused-vars ×1, semi ×1",
+            count(" [Error/"),
+            count(" [Warning/"),
+            count("[Error/indent]"),
+            count("[Error/quotes]")
+        )
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.contains(
+            &"  L65 /home/dev/object-inspect/index.js:451:43: Missing semicolon. [Error/semi]"
+                .to_owned()
+        )
+    );
+}
 
 /// go test -race on bigcache (corpus 22): a helper that does not call `t.Helper()` logs at its
 /// own line with nothing after it, and the caller's line under it is its message; the runtime's

@@ -1,5 +1,6 @@
-//! ESLint output, stylish (a file's path, then `  43:3  error  message  rule` lines) or compact
-//! (`path: line 43, col 3, Error - message (rule)`), with its totals (`✖ 210 problems (35 errors,
+//! ESLint output, stylish (a file's path, then `  43:3  error  message  rule` lines), compact
+//! (`path: line 43, col 3, Error - message (rule)`) or unix (`path:43:3: message
+//! [Error/rule]`), with its totals (`✖ 210 problems (35 errors,
 //! 175 warnings)`, `210 problems`). Problems are counted per severity and rule; the first error
 //! and the first problem of each rule are listed, errors first, the rarest rules first.
 //! Stylelint's default report is ESLint's stylish with the severity as a mark (`  3:3  ✖
@@ -43,6 +44,8 @@ impl Shape for Eslint {
             }
         } else if let Some(at) = COMPACT.find(text.as_bytes()) {
             self.compact(number, &text[..at], &text[at + COMPACT.needle().len()..]);
+        } else if text.ends_with(']') && self.unix(number, text) {
+            self.file.clear();
         } else if !text.contains(' ') && (text.contains('/') || text.contains('\\')) {
             self.file.clear();
             self.file.push_str(text);
@@ -61,7 +64,7 @@ impl Shape for Eslint {
         } else if self.bracketed {
             ("yamllint", "'  error  '")
         } else {
-            ("eslint", "'  error  |, Error - ' -C 1")
+            ("eslint", "'  error  |, Error - |\\[Error/' -C 1")
         };
         let line = match &self.total {
             Some(total) => format!("{tool}: {total}; counted: {}", d.counted("error rules")),
@@ -159,6 +162,35 @@ impl Eslint {
         self.diagnostics
             .add(number, level, Some(&place), &header, rule);
         self.diagnostics.files.add(file);
+    }
+}
+
+impl Eslint {
+    /// `path:43:3: message [Error/rule]`: whether `text` is such a problem.
+    fn unix(&mut self, number: u64, text: &str) -> bool {
+        let Some((head, tail)) = text.rsplit_once(" [") else {
+            return false;
+        };
+        let (level, rule) = match tail.strip_suffix(']').and_then(|t| t.split_once('/')) {
+            Some(("Error", rule)) => (Level::Error, rule),
+            Some(("Warning", rule)) => (Level::Warning, rule),
+            _ => return false,
+        };
+        // The place is the path and two numbers before the first `: `.
+        let Some((place, _)) = head.split_once(": ") else {
+            return false;
+        };
+        let mut parts = place.rsplitn(3, ':');
+        let (Some(c), Some(l), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+            return false;
+        };
+        if !is_number(l) || !is_number(c) || file.is_empty() {
+            return false;
+        }
+        self.diagnostics
+            .add(number, level, Some(place), text, Some(rule));
+        self.diagnostics.files.add(file);
+        true
     }
 }
 
