@@ -5864,8 +5864,8 @@ fn a_uvicorn_error_names_the_request_logged_just_before_it() {
     let all = failures_within(&corpus11("uvicorn-log-inventory-api.txt"), u64::MAX);
     assert!(
         line_with(&all, "  L72 ").starts_with(
-            "  L72 ERROR Exception in ASGI application: \"GET /items/9/value HTTP/1.1\" 500 \
-             Internal Server Error · KeyError: 9 · File \"/home/dev/inventory-api/app.py\", \
+            "  L72 ERROR Exception in ASGI application: 127.0.0.1:38444 - \"GET /items/9/value \
+             HTTP/1.1\" 500 Internal Server Error · KeyError: 9 · File \"/home/dev/inventory-api/app.py\", \
              line 55, in stock_value"
         ),
         "{all:#?}"
@@ -5878,7 +5878,7 @@ fn a_uvicorn_error_names_the_request_logged_just_before_it() {
     );
     assert!(
         all.iter()
-            .any(|l| l == "  L239 \"POST /orders HTTP/1.1\" 409 Conflict"),
+            .any(|l| l == "  L239 127.0.0.1:38470 - \"POST /orders HTTP/1.1\" 409 Conflict"),
         "{all:#?}"
     );
     let flask = failures_within(&corpus3("flask-run-flaskr-log.txt"), u64::MAX);
