@@ -4309,9 +4309,10 @@ fn rspec_totals_and_failures_of_a_real_run() {
         rendered(&r, "tests:"),
         "tests: 1,138 examples, 1,108 passed, 16 failed, 14 pending (rspec)"
     );
-    let shown = failures_within(&bytes, 250).join("\n");
+    let shown = failures_within(&bytes, 350).join("\n");
     for wanted in [
-        "1) Dry::Inflector#ordinalize ordinalizes 42 => 42nd\n  L97 expected: \"42nd\" · got: \"42rd\" · at ./spec/unit/dry/inflector/ordinalize_spec.rb:7",
+        // Examples made in a loop are named by the ids RSpec reruns them by.
+        "L97 ./spec/unit/dry/inflector/ordinalize_spec.rb[1:1:43] # Dry::Inflector#ordinalize ordinalizes 42 => 42nd: expected: \"42nd\" · got: \"42rd\" · at ./spec/unit/dry/inflector/ordinalize_spec.rb:7",
         "11) Dry::Inflector#demodulize demodulizes module name: A::B::C::D::E => E\n  L261 expected: \"E\" · got: \"A\"",
         "14) Dry::Inflector#underscore handles diacritics\n  L288 ",
     ] {
@@ -9494,6 +9495,28 @@ fn shellcheck_s_json_report_is_read_for_its_findings() {
             &"  L1 neofetch:2681:27: info 2162: read without -r will mangle backslashes."
                 .to_owned()
         ),
+        "{all:#?}"
+    );
+}
+
+/// rspec over examples made in a loop (corpus 23: ruby-units' foot-inch conversions, all at
+/// `unit_spec.rb:1926`): RSpec reruns each by its id, and each is named by it.
+#[test]
+fn rspec_examples_of_one_line_are_named_by_their_ids() {
+    let bytes = fixture("corpus23", "rspec-ruby-units.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    for id in [
+        "unit_spec.rb[6:10:19]",
+        "unit_spec.rb[6:10:9]",
+        "unit_spec.rb[6:10:17]",
+    ] {
+        let target = format!("./spec/ruby_units/{id} # Unit Conversions Foot-inch conversions");
+        assert!(all.iter().any(|l| l.contains(&target)), "{id}: {all:#?}");
+    }
+    // An example alone on its line is named by its description.
+    assert!(
+        all.iter()
+            .any(|l| l.starts_with("1) RubyUnits::Configuration.separator when set to false")),
         "{all:#?}"
     );
 }

@@ -235,18 +235,20 @@ impl Rspec {
         }
     }
 
-    /// Failures of one description (`Diff::LCS::Change a finished_b` six times) named as
-    /// RSpec's own rerun list names them: `./spec/change_spec.rb:58 # Diff::LCS::Change …`.
+    /// Failures of one description (`Diff::LCS::Change a finished_b` six times), or of one
+    /// line (examples made in a loop, which RSpec reruns by their ids: `./spec/a_spec.rb[6:10:9]`),
+    /// named as RSpec's own rerun list names them: `./spec/change_spec.rb:58 # Diff::LCS::Change …`.
     fn tell_apart(&mut self) {
         let names: Vec<String> = self.failures.iter().map(|f| f.name.clone()).collect();
         for failure in self.failures.iter_mut() {
-            if names.iter().filter(|n| **n == failure.name).count() < 2 {
-                continue;
-            }
             let Some(n) = failure.said.as_deref().and_then(failure_number) else {
                 continue;
             };
-            if let Some((_, target)) = self.targets.iter().find(|(k, _)| *k == n) {
+            let Some((_, target)) = self.targets.iter().find(|(k, _)| *k == n) else {
+                continue;
+            };
+            let alike = names.iter().filter(|n| **n == failure.name).count() > 1;
+            if alike || target.ends_with(']') {
                 failure.name = format!("{target} # {}", failure.name.trim_end());
                 // Said by that name: its header (`2) Diff::LCS::Change a finished_b`) says
                 // what the others' do.
