@@ -9520,3 +9520,19 @@ fn rspec_examples_of_one_line_are_named_by_their_ids() {
         "{all:#?}"
     );
 }
+
+/// JUnitCore's failures (corpus 23: semver4j) are shown at the test's frame, not at JUnit's
+/// `Assert.fail`.
+#[test]
+fn junit_failures_are_placed_in_the_test_not_in_junit() {
+    let bytes = fixture("corpus23", "junitcore-semver4j.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    let first = line_with(&all, "  L5 ");
+    assert!(
+        first.ends_with(
+            "java.lang.AssertionError · at com.vdurmont.semver4j.SemverTest.isGreaterThan_test(SemverTest.java:136)"
+        ),
+        "{first}"
+    );
+    assert!(all.iter().all(|l| !l.contains("at org.junit.")), "{all:#?}");
+}

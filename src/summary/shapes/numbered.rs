@@ -511,6 +511,8 @@ fn is_runtime_frame(t: &str) -> bool {
         "(kernel ",
     ];
     RUNTIME.iter().any(|r| t.contains(r))
+        // The JDK's and a test framework's (`at org.junit.Assert.fail(Assert.java:87)`).
+        || t.strip_prefix("at ").is_some_and(super::maven::is_framework)
 }
 
 /// Whether the text holds a `file:line` (a `:` followed by a digit).
