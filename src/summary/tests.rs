@@ -9536,3 +9536,43 @@ fn junit_failures_are_placed_in_the_test_not_in_junit() {
     );
     assert!(all.iter().all(|l| !l.contains("at org.junit.")), "{all:#?}");
 }
+
+/// RuboCop (corpus 23: rufus-scheduler, 623 offenses): counted by severity as a direct count
+/// over the file gives, and each warning cop's first shown before the conventions, though the
+/// two put in by hand come after sixty-four kinds of conventions.
+#[test]
+fn rubocop_counts_offenses_and_lists_warnings_first() {
+    let bytes = fixture("corpus23", "rubocop-lib-rufus-scheduler.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let count = |s: &str| text.lines().filter(|l| l.contains(s)).count();
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "rubocop:"),
+        format!(
+            "rubocop: 8 files inspected, 623 offenses detected, 525 offenses autocorrectable; \
+             counted: 623 offenses in 8 files; severity: convention ×{}, warning ×{}",
+            count(": C: "),
+            count(": W: ")
+        )
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let at = all
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] first of each kind"))
+        .expect("the list");
+    let warnings: Vec<&String> = all[at + 1..]
+        .iter()
+        .take_while(|l| l.contains(": W: "))
+        .collect();
+    let mut cops: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(": W: "))
+        .filter_map(|(_, rest)| rest.trim_start_matches("[Correctable] ").split(':').next())
+        .collect();
+    cops.sort_unstable();
+    cops.dedup();
+    assert_eq!(warnings.len(), cops.len(), "{all:#?}");
+    for cop in ["Lint/UselessAssignment", "Lint/Debugger"] {
+        assert!(warnings.iter().any(|l| l.contains(cop)), "{cop}: {all:#?}");
+    }
+}

@@ -290,9 +290,8 @@ impl Diagnostics {
                     self.keep_more(kind, news, failure(line, &described));
                 }
             }
-        } else if self.firsts.len() < FIRSTS_KEPT {
-            self.last_kept = Some(self.firsts.len());
-            self.firsts.push(First {
+        } else {
+            let first = First {
                 level,
                 code: code.to_owned(),
                 form,
@@ -301,8 +300,33 @@ impl Diagnostics {
                 file: location.map(|l| file_of(l).to_owned()),
                 count: 1,
                 failure: failure(line, &described),
-            });
+            };
+            if self.firsts.len() < FIRSTS_KEPT {
+                self.last_kept = Some(self.firsts.len());
+                self.firsts.push(first);
+            } else if let Some(slot) = self.less_severe_than(level) {
+                // A warning's first after sixty-four kinds of conventions is read before
+                // them: it takes the place of the last of the least severe (no error of a
+                // kind kept refers to it).
+                self.last_kept = Some(slot);
+                self.firsts[slot] = first;
+            }
         }
+    }
+
+    /// The last kept first of the least severe level kept, when that is less severe than
+    /// `level`.
+    fn less_severe_than(&self, level: Level) -> Option<usize> {
+        let rank = |l: Level| match l {
+            Level::Error => 0,
+            Level::Warning => 1,
+            Level::Note => 2,
+        };
+        let least = self.firsts.iter().map(|f| rank(f.level)).max()?;
+        if least <= rank(level) {
+            return None;
+        }
+        self.firsts.iter().rposition(|f| rank(f.level) == least)
     }
 
     /// An error of kind `kind` at another place, kept while its kind has fewer than

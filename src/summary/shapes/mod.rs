@@ -77,6 +77,7 @@ mod pytrace;
 mod radon;
 mod robot;
 mod rspec;
+mod rubocop;
 mod ruff;
 mod rustc;
 mod rustfmt;
@@ -214,6 +215,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<pyright::Pyright>::default(),
         Box::<eslint::Eslint>::default(),
         Box::<standard::Standard>::default(),
+        Box::<rubocop::Rubocop>::default(),
         Box::<jshint::Jshint>::default(),
         Box::<biome::Biome>::default(),
         Box::<oxlint::Oxlint>::default(),
