@@ -9576,3 +9576,22 @@ fn rubocop_counts_offenses_and_lists_warnings_first() {
         assert!(warnings.iter().any(|l| l.contains(cop)), "{cop}: {all:#?}");
     }
 }
+
+/// quicktest's failures (corpus 23: spf13/cast): each label is said with its value, and the
+/// stack under them is left out (the log line says where).
+#[test]
+fn go_test_quicktest_labels_are_said_with_their_values() {
+    let all = failures_within(
+        &fixture("corpus23", "go-test-v-subtests-cast.txt"),
+        u64::MAX,
+    );
+    let first = line_with(&all, "--- FAIL: TestToUintE ");
+    assert!(
+        first.ends_with(
+            "L2 cast_test.go:103: · error: got non-nil error · comment: i = 28 · got: \
+             e`unable to cast \"8.0\" of type string to uint`"
+        ),
+        "{first}"
+    );
+    assert!(all.iter().all(|l| !l.contains("stack:")), "{all:#?}");
+}

@@ -110,6 +110,8 @@ struct More {
     /// does not call `t.Helper()`): the log line under it, deeper, is its message
     /// (`bigcache_test.go:725: Not equal:`).
     bare: bool,
+    /// quicktest's label on a line of its own (`error:`, `got:`), for the value under it.
+    label: Option<String>,
     /// The first lines (up to `BLOCK_LINES`): two long values compared are shown around where
     /// they differ (`Actual, Expected.`, then a map dump on each line), two blocks by their
     /// first line that differs (`have:`, the lines of one, `want:`, the lines of the other).
@@ -690,6 +692,16 @@ impl GoTest {
     }
 }
 
+/// quicktest's labels: `error:`, `got:`, `want:`, `comment:`, `got type:`.
+fn is_quicktest_label(t: &str) -> bool {
+    t.strip_suffix(':').is_some_and(|label| {
+        !label.is_empty()
+            && label.len() <= 16
+            && label.bytes().all(|b| b.is_ascii_lowercase() || b == b' ')
+            && label.matches(' ').count() <= 1
+    })
+}
+
 impl More {
     fn new(indent: usize, pending: Option<String>) -> More {
         More {
@@ -701,6 +713,7 @@ impl More {
             skipping: false,
             any_indent: false,
             bare: false,
+            label: None,
             values: Vec::new(),
         }
     }
@@ -743,6 +756,22 @@ impl More {
                     }
                 }
             }
+            // quicktest: `error:`, `got:`, `want:` each over its value's lines, then
+            // `stack:` and the frames, which are left out (the log line says where).
+            None if self.skipping => return,
+            None if !self.any_indent && t.trim_end() == "stack:" => {
+                self.skipping = true;
+                return;
+            }
+            None if !self.any_indent && is_quicktest_label(t.trim_end()) => {
+                // Compared as a block's label, said with the value under it.
+                let label = t.trim_end();
+                if self.values.len() < BLOCK_LINES {
+                    self.values.push(label.to_owned());
+                }
+                self.label = Some(label.to_owned());
+                return;
+            }
             None => t.trim().to_owned(),
         };
         if value.is_empty() {
@@ -751,6 +780,10 @@ impl More {
         if self.values.len() < BLOCK_LINES {
             self.values.push(cut(&value, VALUE_KEPT));
         }
+        let value = match self.label.take() {
+            Some(label) => format!("{label} {value}"),
+            None => value,
+        };
         if self.text.len() >= MORE_CHARS {
             return;
         }
