@@ -9595,3 +9595,27 @@ fn go_test_quicktest_labels_are_said_with_their_values() {
     );
     assert!(all.iter().all(|l| !l.contains("stack:")), "{all:#?}");
 }
+
+/// eslint's unix format names no rule for a parsing error (`… [Error]`): it is still an error,
+/// listed among the first of each kind.
+#[test]
+fn eslint_unix_parsing_error_is_an_error_of_no_rule() {
+    let bytes = corpus10("eslint-unix-chromium-vim.txt");
+    let text = String::from_utf8_lossy(&bytes);
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "eslint:").starts_with(&format!(
+            "eslint: 309 problems; counted: {} errors, 0 warnings",
+            text.lines().filter(|l| l.ends_with("]")).count()
+        )),
+        "{}",
+        rendered(&r, "eslint:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(
+            "content_scripts/status.js:12:28: Parsing error: Unexpected token { [Error]"
+        )),
+        "{all:#?}"
+    );
+}

@@ -166,14 +166,20 @@ impl Eslint {
 }
 
 impl Eslint {
-    /// `path:43:3: message [Error/rule]`: whether `text` is such a problem.
+    /// `path:43:3: message [Error/rule]`, or `[Error]` alone for a problem of no rule (a
+    /// parsing error): whether `text` is such a problem.
     fn unix(&mut self, number: u64, text: &str) -> bool {
         let Some((head, tail)) = text.rsplit_once(" [") else {
             return false;
         };
-        let (level, rule) = match tail.strip_suffix(']').and_then(|t| t.split_once('/')) {
-            Some(("Error", rule)) => (Level::Error, rule),
-            Some(("Warning", rule)) => (Level::Warning, rule),
+        // A problem of no rule (`Parsing error: Unexpected token { [Error]`) names none.
+        let tail = tail.strip_suffix(']').unwrap_or_default();
+        let (severity, rule) = tail
+            .split_once('/')
+            .map_or((tail, None), |(s, r)| (s, Some(r)));
+        let level = match severity {
+            "Error" => Level::Error,
+            "Warning" => Level::Warning,
             _ => return false,
         };
         // The place is the path and two numbers before the first `: `.
@@ -187,8 +193,7 @@ impl Eslint {
         if !is_number(l) || !is_number(c) || file.is_empty() {
             return false;
         }
-        self.diagnostics
-            .add(number, level, Some(place), text, Some(rule));
+        self.diagnostics.add(number, level, Some(place), text, rule);
         self.diagnostics.files.add(file);
         true
     }
