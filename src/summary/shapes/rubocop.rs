@@ -53,16 +53,21 @@ const SEVERITIES: [(u8, &str, Level); 6] = [
 
 impl Shape for Rubocop {
     fn line(&mut self, number: u64, text: &str) {
+        // Cheap first: RuboCop's own lines start with a capital or a digit.
+        match text.as_bytes().first() {
+            Some(b'0'..=b'9') if is_total(text) => {
+                self.total = Some(text.trim_end().to_owned());
+                return;
+            }
+            Some(b'A'..=b'Z') => {}
+            _ => return self.offense(number, text),
+        }
         if let Some(n) = text
             .strip_prefix("Inspecting ")
             .and_then(|r| r.strip_suffix(" files").or(r.strip_suffix(" file")))
             && is_number(n)
         {
             self.inspecting = true;
-            return;
-        }
-        if text.contains(" inspected, ") && is_total(text) {
-            self.total = Some(text.trim_end().to_owned());
             return;
         }
         if text.starts_with("An error occurred while ") && text.contains(" cop was inspecting ") {
@@ -124,7 +129,9 @@ impl Rubocop {
     /// `lib/a.rb:83:7: W: [Correctable] Lint/UselessAssignment: Useless assignment …`.
     fn offense(&mut self, number: u64, text: &str) {
         // Cheap first: the severity's letter between `: ` and `: `.
-        let Some(at) = memchr::memmem::find(text.as_bytes(), b": ") else {
+        static AFTER_PLACE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b": "));
+        let Some(at) = AFTER_PLACE.find(text.as_bytes()) else {
             return;
         };
         let (place, rest) = (&text[..at], &text[at + 2..]);
