@@ -8,8 +8,8 @@
 //! failure word. Counted: requests by status and by method. The first request of each error
 //! status (4xx, 5xx) is a failure, and after those the first of each other method and path
 //! that failed (`GET /notes/2` after `GET /notes/1`, a query aside), with the server's own
-//! message for it when it printed one on the line before (`code 501, message Unsupported method ('POST')`), or the framework's reason
-//! for it there (Django's `Forbidden (CSRF cookie not set.): /notes/new/`, `Bad Request: /x`).
+//! message for it when it printed one on the line before (`code 501, message Unsupported
+//! method ('POST')`), or the framework's reason for it there (Django's `Forbidden (CSRF cookie not set.): /notes/new/`, `Bad Request: /x`).
 //!
 //! A server that logs JSON records (pino, which Fastify and pino-http use, and bunyan) logs a
 //! request's end as a record with `res.statusCode`, and its method and URL either in the same
@@ -141,8 +141,8 @@ impl Shape for AccessLog {
             {
                 self.form = r.form;
                 // Logged from its peer on.
-                let peer = text["INFO:".len()..].trim();
-                self.request(number, &r, || cut(peer, REASON_CHARS));
+                let logged = &text[peer_before(text, at + 3)..];
+                self.request(number, &r, || cut(logged.trim_end(), REASON_CHARS));
             } else if let Some(r) = unquoted(text).or_else(|| embedded(text, false)) {
                 self.form = r.form;
                 self.request(number, &r, || r.logged.to_owned());
@@ -218,18 +218,7 @@ impl Shape for AccessLog {
         });
         // The paths after the statuses: a status first seen late is not lost behind a
         // scanner's probes.
-        let paths = std::mem::take(&mut self.paths);
-        let listed = paths.kept.len() + paths.new_forms.len() + usize::from(paths.last.is_some());
-        let unlisted = paths.total - listed as u64;
-        for failure in paths
-            .kept
-            .into_iter()
-            .chain(paths.new_forms)
-            .chain(paths.last)
-        {
-            failures.push_failure(failure);
-        }
-        failures.total += unlisted;
+        failures.append(std::mem::take(&mut self.paths));
         Some(
             Fact::new("access log", vec![line], json)
                 .failures(failures)

@@ -599,6 +599,21 @@ impl Failures {
             .find(|f| matches(&f.name))
     }
 
+    /// The failures of `other` after this list's, each counted (those `other` counted and did
+    /// not keep too).
+    pub(crate) fn append(&mut self, other: Failures) {
+        let unkept = other.total - other.iter().count() as u64;
+        for failure in other
+            .kept
+            .into_iter()
+            .chain(other.new_forms)
+            .chain(other.last)
+        {
+            self.push_failure(failure);
+        }
+        self.total += unkept;
+    }
+
     /// The list, taken out to be stated under `heading`; an empty one is left.
     pub(crate) fn take_as(&mut self, heading: &'static str) -> Failures {
         Failures {
