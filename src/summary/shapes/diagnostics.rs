@@ -510,7 +510,7 @@ impl Diagnostics {
 }
 
 /// The file of a location: `src/a.rs:3:5` → `src/a.rs`.
-fn file_of(location: &str) -> &str {
+pub(crate) fn file_of(location: &str) -> &str {
     location.split(':').next().unwrap_or(location)
 }
 

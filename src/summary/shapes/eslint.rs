@@ -8,7 +8,7 @@
 //! yamllint's is stylish with the rule in brackets (`  17:81  error  line too long (101 > 80
 //! characters)  (line-length)`) and no total, so its problems are counted only.
 
-use super::diagnostics::{Diagnostics, Level};
+use super::diagnostics::{Diagnostics, Level, file_of, location};
 use super::{Fact, Shape};
 
 /// What separates the file from the problem in the compact format (`/a.js: line 3, col 1, …`).
@@ -163,9 +163,7 @@ impl Eslint {
             .add(number, level, Some(&place), &header, rule);
         self.diagnostics.files.add(file);
     }
-}
 
-impl Eslint {
     /// `path:43:3: message [Error/rule]`, or `[Error]` alone for a problem of no rule (a
     /// parsing error): whether `text` is such a problem.
     fn unix(&mut self, number: u64, text: &str) -> bool {
@@ -182,19 +180,14 @@ impl Eslint {
             "Warning" => Level::Warning,
             _ => return false,
         };
-        // The place is the path and two numbers before the first `: `.
-        let Some((place, _)) = head.split_once(": ") else {
+        let Some((place, message)) = location(head, |_| true) else {
             return false;
         };
-        let mut parts = place.rsplitn(3, ':');
-        let (Some(c), Some(l), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
-            return false;
-        };
-        if !is_number(l) || !is_number(c) || file.is_empty() {
+        if !message.starts_with(' ') {
             return false;
         }
         self.diagnostics.add(number, level, Some(place), text, rule);
-        self.diagnostics.files.add(file);
+        self.diagnostics.files.add(file_of(place));
         true
     }
 }

@@ -10,7 +10,7 @@
 
 use serde_json::json;
 
-use super::diagnostics::{Diagnostics, Level, Tally};
+use super::diagnostics::{Diagnostics, Level, Tally, file_of, location};
 use super::eslint::is_number;
 use super::{Fact, Shape};
 use crate::format::{cut, plural};
@@ -134,7 +134,7 @@ impl Rubocop {
         let Some(at) = AFTER_PLACE.find(text.as_bytes()) else {
             return;
         };
-        let (place, rest) = (&text[..at], &text[at + 2..]);
+        let rest = &text[at + 2..];
         let letter = rest.as_bytes().first().copied();
         let Some(&(_, severity, level)) = SEVERITIES.iter().find(|(l, ..)| Some(*l) == letter)
         else {
@@ -143,14 +143,10 @@ impl Rubocop {
         let Some(rest) = rest[1..].strip_prefix(": ") else {
             return;
         };
-        let mut parts = place.rsplitn(3, ':');
-        let (Some(column), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next())
-        else {
+        // All before it is the place.
+        let Some((place, _)) = location(text, |_| true).filter(|(p, _)| p.len() == at) else {
             return;
         };
-        if !is_number(line) || !is_number(column) || file.is_empty() || file.contains(' ') {
-            return;
-        }
         let mut message = rest;
         while let Some(tagged) = message.strip_prefix('[')
             && let Some((tag, after)) = tagged.split_once("] ")
@@ -167,7 +163,7 @@ impl Rubocop {
         self.severities.add(severity);
         self.diagnostics
             .add(number, level, Some(place), text.trim_end(), Some(cop));
-        self.diagnostics.files.add(file);
+        self.diagnostics.files.add(file_of(place));
     }
 }
 
