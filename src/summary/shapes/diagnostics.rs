@@ -11,7 +11,8 @@ use serde_json::json;
 use super::names::{Failure, Failures, Names, form};
 use crate::format::{cut_middle, plural, thousands};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A diagnostic's level, the most severe first (the least is the greatest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
     Error,
     Warning,
@@ -317,16 +318,11 @@ impl Diagnostics {
     /// The last kept first of the least severe level kept, when that is less severe than
     /// `level`.
     fn less_severe_than(&self, level: Level) -> Option<usize> {
-        let rank = |l: Level| match l {
-            Level::Error => 0,
-            Level::Warning => 1,
-            Level::Note => 2,
-        };
-        let least = self.firsts.iter().map(|f| rank(f.level)).max()?;
-        if least <= rank(level) {
+        let least = self.firsts.iter().map(|f| f.level).max()?;
+        if least <= level {
             return None;
         }
-        self.firsts.iter().rposition(|f| rank(f.level) == least)
+        self.firsts.iter().rposition(|f| f.level == least)
     }
 
     /// An error of kind `kind` at another place, kept while its kind has fewer than

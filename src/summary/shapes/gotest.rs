@@ -102,7 +102,7 @@ struct More {
     error: Option<String>,
     /// The other lines, joined.
     text: String,
-    /// Inside testify's `Error Trace:` or `Diff:`, which are left out.
+    /// Inside testify's `Error Trace:` or `Diff:`, or quicktest's `stack:`, which are left out.
     skipping: bool,
     /// An example's `got:` and `want:` blocks: lines at any indentation go on.
     any_indent: bool,

@@ -236,8 +236,9 @@ impl Rspec {
     }
 
     /// Failures of one description (`Diff::LCS::Change a finished_b` six times), or of one
-    /// line (examples made in a loop, which RSpec reruns by their ids: `./spec/a_spec.rb[6:10:9]`),
-    /// named as RSpec's own rerun list names them: `./spec/change_spec.rb:58 # Diff::LCS::Change …`.
+    /// line (examples made in a loop, which RSpec reruns by their ids:
+    /// `./spec/a_spec.rb[6:10:9]`), named as RSpec's own rerun list names them:
+    /// `./spec/change_spec.rb:58 # Diff::LCS::Change …`.
     fn tell_apart(&mut self) {
         let names: Vec<String> = self.failures.iter().map(|f| f.name.clone()).collect();
         for failure in self.failures.iter_mut() {
