@@ -9,7 +9,8 @@
 //! status (4xx, 5xx) is a failure, and after those the first of each other method and path
 //! that failed (`GET /notes/2` after `GET /notes/1`, a query aside), with the server's own
 //! message for it when it printed one on the line before (`code 501, message Unsupported
-//! method ('POST')`), or the framework's reason for it there (Django's `Forbidden (CSRF cookie not set.): /notes/new/`, `Bad Request: /x`).
+//! method ('POST')`), or the framework's reason for it there (Django's `Forbidden (CSRF cookie
+//! not set.): /notes/new/`, `Bad Request: /x`).
 //!
 //! A server that logs JSON records (pino, which Fastify and pino-http use, and bunyan) logs a
 //! request's end as a record with `res.statusCode`, and its method and URL either in the same
