@@ -1250,6 +1250,43 @@ fn bounded_memory_grep_many_files() {
     assert!(f["files"].is_null());
 }
 
+/// A scanner's access log, 100 MB of requests for paths that do not exist and one server error
+/// late: the paths told apart are bounded, the list says where it stopped telling them apart,
+/// and the late 500 is listed right after the first 404 (the statuses first).
+#[test]
+fn bounded_memory_access_log_of_a_scanner() {
+    const LATE: u64 = 1_000_000;
+    let (r, n) = stream_big(|n, s| {
+        let (path, code) = if n == LATE {
+            ("/report".to_owned(), 500)
+        } else {
+            (format!("/probe/{n}"), 404)
+        };
+        let _ = write!(
+            s,
+            "127.0.0.1 - - [06/Dec/2026:10:00:00 +0000] \"GET {path} HTTP/1.1\" {code} 153"
+        );
+    });
+    assert!(n > LATE);
+    let f = fact(&r, "access log");
+    assert_eq!((json_u64(&f["requests"]), json_u64(&f["failed"])), (n, n));
+    let lines = r.render();
+    let at = lines
+        .iter()
+        .position(|l| {
+            l.starts_with(
+                "[ctxoff] first request of each error status, then of each other path until \
+                 65,536 were told apart (",
+            )
+        })
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert_eq!(lines[at + 1], "  L1 \"GET /probe/1 HTTP/1.1\" 404 153");
+    assert_eq!(
+        lines[at + 2],
+        "  L1,000,000 \"GET /report HTTP/1.1\" 500 153"
+    );
+}
+
 #[test]
 fn bounded_memory_test_and_compiler_output() {
     let (r, _) = stream_big(|n, s| {

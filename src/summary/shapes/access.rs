@@ -34,8 +34,11 @@ const MIN_REQUESTS: u64 = 3;
 /// were never logged must not grow without end).
 const PENDING_MAX: usize = 1024;
 /// How many failed methods and paths are told apart (a scanner's log of a million probed paths
-/// must not grow without end): past them a path is no failure of its own.
+/// must not grow without end): past them a path is no failure of its own, and the list says so.
 const PATHS_MAX: usize = 65_536;
+/// The list's heading once they were.
+const PATHS_UNTOLD: &str =
+    "first request of each error status, then of each other path until 65,536 were told apart";
 
 #[derive(Debug, Default)]
 pub(crate) struct AccessLog {
@@ -52,6 +55,8 @@ pub(crate) struct AccessLog {
     paths: Failures,
     /// Whether the failure pushed last is in `paths`.
     in_paths: bool,
+    /// A failed request's path was not told apart: `PATHS_MAX` were already.
+    paths_untold: bool,
     /// `code 501, message …` on the line before, waiting for its request.
     message: Option<(u16, String)>,
     /// A line before that ends in `: PATH` (`Not Found: /wp-login.php`): the reason for the
@@ -212,7 +217,9 @@ impl Shape for AccessLog {
             "statuses": self.statuses.json(),
             "methods": self.methods.json(),
         });
-        let mut failures = self.failures.take_as(if self.paths.total == 0 {
+        let mut failures = self.failures.take_as(if self.paths_untold {
+            PATHS_UNTOLD
+        } else if self.paths.total == 0 {
             "first request of each error status"
         } else {
             "first request of each error status, then of each other path"
@@ -283,10 +290,14 @@ impl AccessLog {
         let mut hasher = DefaultHasher::new();
         (code, method, path).hash(&mut hasher);
         let key = hasher.finish();
-        let new_path = !self.paths_seen.contains(&key) && self.paths_seen.len() < PATHS_MAX;
-        if new_path {
-            self.paths_seen.insert(key);
-        }
+        let new_path = if self.paths_seen.contains(&key) {
+            false
+        } else if self.paths_seen.len() < PATHS_MAX {
+            self.paths_seen.insert(key)
+        } else {
+            self.paths_untold = true;
+            false
+        };
         if !self.seen.contains(&code) {
             self.seen.push(code);
             self.failures.push(number, &failure());
@@ -675,6 +686,12 @@ fn embedded(line: &str, keep_before: bool) -> Option<Request<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_heading_past_the_paths_told_apart_says_how_many() {
+        let told = format!("until {} were told apart", thousands(PATHS_MAX as u64));
+        assert!(PATHS_UNTOLD.ends_with(&told), "{PATHS_UNTOLD}");
+    }
 
     /// Each form's request read as logged, and its read-more pattern finding the failed
     /// requests only (lines from real logs: chi's, morgan's `short`, nginx's).
