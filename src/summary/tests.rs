@@ -9656,3 +9656,32 @@ fn eslint_unix_parsing_error_is_an_error_of_no_rule() {
         "{all:#?}"
     );
 }
+
+/// Cppcheck (corpus 23: cmark): its findings are counted at every severity and by id, as its
+/// XML report counts them (gcc's reading counted only the one error and the one warning), and
+/// the most frequent id is named.
+#[test]
+fn cppcheck_counts_findings_at_every_severity_and_by_id() {
+    let bytes = fixture("corpus23", "cppcheck-enable-all-cmark.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "cppcheck:"),
+        "cppcheck: 189 findings in 17 files; severity: style ×186, error ×1, warning ×1, \
+         information ×1"
+    );
+    assert_eq!(
+        rendered(&r, "findings by id:"),
+        "findings by id: unsignedLessThanZero ×68, unreadVariable ×38, variableScope ×37, \
+         unusedFunction ×36, redundantAssignment ×4 +6 more"
+    );
+    assert_eq!(shapes(&r), ["cppcheck"]);
+    let all = failures_within(&bytes, u64::MAX);
+    let first = all
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] first of each kind"))
+        .expect("the list");
+    assert!(
+        all[first + 1].ends_with("src/houdini_html_u.c:47:11: error: Array 'digits[8]' accessed at index 8, which is out of bounds. [arrayIndexOutOfBounds]"),
+        "{all:#?}"
+    );
+}

@@ -19,6 +19,7 @@ mod checkbashisms;
 mod checkstylexml;
 mod cmake;
 mod coverage;
+mod cppcheck;
 mod cppdoctest;
 mod cpplint;
 mod crash;
@@ -224,6 +225,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<shellcheck::Shellcheck>::default(),
         Box::<checkbashisms::Checkbashisms>::default(),
         Box::<checkstylexml::CheckstyleXml>::default(),
+        Box::<cppcheck::Cppcheck>::default(),
         Box::<cpplint::Cpplint>::default(),
         Box::<pydoc::PyDoc>::default(),
         Box::<bandit::Bandit>::default(),
