@@ -9685,3 +9685,47 @@ fn cppcheck_counts_findings_at_every_severity_and_by_id() {
         "{all:#?}"
     );
 }
+
+/// Node's assert under jest (corpus 23: radash): the assertion's message (chai's `expected [
+/// 1 ] to deeply equal [ 1, 1 ]`) is the detail, in place of the call it failed in.
+#[test]
+fn jest_node_assert_failures_say_their_message() {
+    let all = failures_within(&fixture("corpus23", "jest-verbose-radash.txt"), u64::MAX);
+    let detail = all
+        .iter()
+        .find(|l| l.contains("L136 "))
+        .expect("the first failure's detail");
+    assert!(
+        detail.contains("L136 Message: expected [ 1 ] to deeply equal [ 1, 1 ] · Expected value"),
+        "{detail}"
+    );
+    assert!(!detail.contains("assert.deepStrictEqual"), "{detail}");
+}
+
+/// vitest (corpus 23: purify): a message that abbreviates a value (`expected { Object
+/// (__value, _) } to deeply equal Right(0)`) is followed by its diff's first changed lines,
+/// which say what the value was.
+#[test]
+fn vitest_abbreviated_values_are_said_by_their_diff() {
+    let bytes = fixture("corpus23", "npm-test-vitest-coverage-purify.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    let detail = |at: &str| {
+        all.iter()
+            .find(|l| l.contains(at))
+            .unwrap_or_else(|| panic!("{at}: {all:#?}"))
+    };
+    assert!(
+        detail("L217 ").contains(
+            "to deeply equal Right(0) · - [ · + \"Expected an array with one or more elements, \
+             but received an empty array\" · at src/Codec.test.ts:539:37"
+        ),
+        "{all:#?}"
+    );
+    // A message that shows its values whole is not followed by the diff.
+    assert!(
+        detail("L238 ").ends_with(
+            "AssertionError: expected Just(5) to deeply equal Nothing · at src/Maybe.test.ts:288:43"
+        ),
+        "{all:#?}"
+    );
+}

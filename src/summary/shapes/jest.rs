@@ -288,10 +288,16 @@ impl JsDetail {
             && let Some(label) = failure.detail.last_mut()
         {
             *label = format!("{label} {t}");
+            if label.starts_with("Message: ") && failure.detail[0].starts_with("assert") {
+                // Node's assert under jest: its message (chai's `expected [ 1 ] to deeply
+                // equal [ 1, 1 ]`, or the test's own) says more than the call it failed in
+                // (`assert.deepStrictEqual(received, expected)`), and takes its place.
+                failure.detail.swap_remove(0);
+            }
             compare_last_two(failure);
             return true;
         }
-        let compared = t.starts_with("Expected") || t.starts_with("Received");
+        let compared = t.starts_with("Expected") || t.starts_with("Received") || t == "Message:";
         self.value_next = compared && t.ends_with(':');
         // A message that ends with `:` (`Expected "x" fixture not to throw an error but it
         // did:`) is followed by what it introduces (`StructError: …`).
@@ -311,7 +317,8 @@ impl JsDetail {
             if !failure.has_detail() {
                 failure.line = number;
             }
-            failure.add_detail(t);
+            // A label whose value has no place left is not followed by it.
+            self.value_next &= failure.add_detail(t);
             if !self.value_next {
                 compare_last_two(failure);
             }
@@ -336,13 +343,14 @@ impl JsDetail {
         let sign = t.as_bytes()[0];
         let part = crate::format::cut(&without_style_tags(t), DIFF_PART_CHARS);
         match &mut self.diff {
-            // Changed lines are the detail of a snapshot that differs, or of a diff jest
-            // counted; a diff under `expected false to be true` says it again.
+            // Changed lines are the detail of a snapshot that differs, of a diff jest
+            // counted, or of a message that abbreviates a value (chai's `expected { Object
+            // (__value, _) } to deeply equal Right(0)`); a diff under `expected false to be
+            // true` says it again.
             None if !label
-                && !failure
-                    .detail
-                    .iter()
-                    .any(|d| d.contains("Snapshot") || d.contains("snapshot")) => {}
+                && !failure.detail.iter().any(|d| {
+                    d.contains("Snapshot") || d.contains("snapshot") || abbreviates(d)
+                }) => {}
             None => {
                 if failure.add_detail(&part) {
                     self.diff = Some(Diff {
@@ -401,6 +409,12 @@ fn without_style_tags(t: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// Whether a message shows a value by chai's abbreviations: `{ Object (a, b, ...) }`,
+/// `[ Array(12) ]`, or JavaScript's `[object Object]`.
+fn abbreviates(message: &str) -> bool {
+    message.contains("{ Object (") || message.contains("[ Array(") || message.contains("[object ")
 }
 
 /// How much of one line of a diff is shown.
