@@ -9729,3 +9729,17 @@ fn vitest_abbreviated_values_are_said_by_their_diff() {
         "{all:#?}"
     );
 }
+
+/// cargo's warning total of each target (corpus 23: byteorder under clippy) is quoted when it
+/// was left out: the counts of the diagnostics printed (each once) do not say it.
+#[test]
+fn cargo_warning_totals_by_target_are_quoted() {
+    let all = report(&fixture(
+        "corpus23",
+        "cargo-clippy-all-targets-byteorder.txt",
+    ))
+    .render();
+    let said = "warning: `byteorder` (lib) generated 9 warnings (run `cargo clippy --fix --lib -p \
+                byteorder -- ` to apply 9 suggestions)";
+    assert_eq!(all.iter().filter(|l| *l == said).count(), 1, "{all:#?}");
+}

@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::diagnostics::{Diagnostics, Level, Tally};
 use super::names::{Failures, Names};
 use super::{Fact, Shape};
+use crate::format::plural;
 
 #[derive(Debug, Default)]
 pub(crate) struct Rustc {
@@ -30,6 +31,11 @@ pub(crate) struct Rustc {
     /// The targets cargo could not compile, with their error counts (`` `itertools` (test
     /// "quick"): 18 ``) and cargo's line for each (`error: could not compile …`).
     failed_targets: Names,
+    /// Cargo's warning total of each target, its name (`` `byteorder` (lib) ``) and line
+    /// (`` warning: `byteorder` (lib) generated 9 warnings ``), the first `WARNED_KEPT`.
+    warned_targets: Vec<(String, String)>,
+    /// More targets' warning totals than were kept.
+    warned_more: bool,
     /// Build scripts that failed, with what their output says.
     build_scripts: Failures,
     /// Reading the indented report under a build script's failure: the panic's message lines
@@ -56,6 +62,11 @@ struct Pending {
 
 /// The docs link clippy prints under each of its lints (`…/index.html#redundant_static_lifetimes`).
 const CLIPPY_DOCS: &str = "for further information visit https://rust-lang.github.io/rust-clippy/";
+
+/// Cargo's warning totals quoted as its lines (more are counted).
+const WARNED_QUOTED: usize = 4;
+/// Cargo's warning totals kept while reading.
+const WARNED_KEPT: usize = 64;
 
 /// Lines of a build script's panic message read.
 const PANIC_LINES: u8 = 2;
@@ -129,6 +140,13 @@ impl Shape for Rustc {
         if is_summary(level, message) {
             if let Some(target) = failed_target(message) {
                 self.failed_targets.push_said(&target, text.trim_end());
+            } else if let Some(target) = warned_target(message) {
+                if self.warned_targets.len() < WARNED_KEPT {
+                    let said = crate::format::cut(text.trim_end(), 300);
+                    self.warned_targets.push((target.to_owned(), said));
+                } else {
+                    self.warned_more = true;
+                }
             }
             return;
         }
@@ -157,7 +175,7 @@ impl Shape for Rustc {
         if !self.located && !scripts.is_empty() && !self.unsure {
             let line = format!(
                 "cargo: {} failed",
-                crate::format::plural(scripts.total, "build script", "build scripts")
+                plural(scripts.total, "build script", "build scripts")
             );
             let json = serde_json::json!({"shape": "rustc", "build_scripts_failed": scripts.total});
             return Some(
@@ -199,6 +217,29 @@ impl Shape for Rustc {
                 )),
             }
         }
+        // Cargo's warning totals by target, which the counts above (of the diagnostics
+        // printed, each once) do not repeat, quoted while few; a target that failed says its
+        // count in its `could not compile` line.
+        let warned: Vec<&String> = self
+            .warned_targets
+            .iter()
+            .filter(|(target, _)| {
+                !failed.kept.iter().any(|f| {
+                    f.strip_prefix(target.as_str())
+                        .is_some_and(|r| r.starts_with(':'))
+                })
+            })
+            .map(|(_, said)| said)
+            .collect();
+        if warned.len() <= WARNED_QUOTED && !self.warned_more {
+            quoted.extend(warned.into_iter().cloned());
+        } else {
+            lines.push(format!(
+                "cargo's `generated N warnings` lines: {}{}",
+                if self.warned_more { "over " } else { "" },
+                plural(warned.len() as u64, "target", "targets")
+            ));
+        }
         Some(
             Fact::new("rustc", lines, json)
                 .quoting(quoted)
@@ -213,6 +254,11 @@ impl Shape for Rustc {
         self.diagnostics.approx_heap()
             + self.header.capacity()
             + self.failed_targets.approx_heap()
+            + self
+                .warned_targets
+                .iter()
+                .map(|(t, s)| t.capacity() + s.capacity())
+                .sum::<usize>()
             + self.build_scripts.approx_heap()
             + self.lints.approx_heap()
             + 64
@@ -344,6 +390,15 @@ fn failed_target(message: &str) -> Option<String> {
         .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))?;
     let errors = if n == "1" { "error" } else { "errors" };
     Some(format!("{target}: {n} {errors}"))
+}
+
+/// `` `byteorder` (lib test) generated 77 warnings (51 duplicates) `` → `` `byteorder` (lib
+/// test) ``.
+fn warned_target(message: &str) -> Option<&str> {
+    let (target, rest) = message.split_once(" generated ")?;
+    let (n, words) = rest.split_once(' ')?;
+    let counted = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    (target.starts_with('`') && counted && words.starts_with("warning")).then_some(target)
 }
 
 /// `E0308`: rustc's error codes, as opposed to the names of lints (`unused_variables`).
