@@ -287,7 +287,7 @@ fn replaced(facts: &[Fact]) -> Vec<bool> {
     type Test = fn(&Fact) -> bool;
     let rules: [(Test, Test); 3] = [
         (
-            |f| !f.fallback && (f.content || (!f.yields && !f.log)),
+            |f| !f.fallback && !f.aside && (f.content || (!f.yields && !f.log)),
             |f| f.fallback,
         ),
         (|f| !f.content && !f.yields, |f| f.yields),

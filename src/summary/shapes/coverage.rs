@@ -190,7 +190,11 @@ impl Shape for Coverage {
                 .map(|(m, l, t)| json!({"measure": m, "line": l, "text": t}))
                 .collect::<Vec<_>>(),
         });
-        Some(Fact::new("coverage", vec![line], json).quoting(quoted))
+        Some(
+            Fact::new("coverage", vec![line], json)
+                .quoting(quoted)
+                .aside(),
+        )
     }
 
     #[cfg(test)]

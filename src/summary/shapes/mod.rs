@@ -307,6 +307,9 @@ pub(crate) struct Fact {
     /// A runner's own statement about the tasks it ran: stated for the whole output only,
     /// never for one section of it.
     pub(crate) runner: bool,
+    /// A report printed beside a run (a coverage table), which says nothing of how the run
+    /// went: a [`Fact::fallback`] reading of the run stands beside it.
+    pub(crate) aside: bool,
     /// The shape's place in [`registry`] (a shape may name its facts in more than one way:
     /// ruff's are `lint` without ruff's own total).
     pub(crate) slot: usize,
@@ -328,6 +331,7 @@ impl Fact {
             defers: false,
             fallback: false,
             runner: false,
+            aside: false,
             slot: 0,
         }
     }
@@ -396,6 +400,12 @@ impl Fact {
     /// See [`Fact::runner`].
     pub(crate) fn runner(mut self) -> Fact {
         self.runner = true;
+        self
+    }
+
+    /// See [`Fact::aside`].
+    pub(crate) fn aside(mut self) -> Fact {
+        self.aside = true;
         self
     }
 

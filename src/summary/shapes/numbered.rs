@@ -36,6 +36,8 @@ pub(crate) struct Numbered {
     count_lines: u64,
     /// Lists read (a log of several runs has several).
     lists: u64,
+    /// Reading jasmine's list of pending specs, which are no failures.
+    pending: bool,
 }
 
 /// A failure's block: where it began, its title and its lines (indentation kept).
@@ -48,6 +50,22 @@ struct Block {
 
 impl Shape for Numbered {
     fn line(&mut self, number: u64, text: &str) {
+        match text.trim_end() {
+            // jasmine lists its pending specs numbered too, under `Pending:`.
+            "Pending:" => {
+                self.end_block();
+                self.pending = true;
+                return;
+            }
+            "Failures:" => self.pending = false,
+            _ => {}
+        }
+        if self.pending {
+            if counts(text).is_none() {
+                return;
+            }
+            self.pending = false;
+        }
         if let Some((n, title)) = block_start(text)
             && (n == 1 || n == self.next)
         {
