@@ -9685,3 +9685,29 @@ fn jasmine_failures_stand_beside_a_coverage_table_and_pending_specs_are_no_failu
         "a pending spec: {all:#?}"
     );
 }
+
+/// strace of a Python program (corpus 24: a peewee script): the traceback printed among the
+/// calls is read past them, and what the program raised is stated with its own frame, after
+/// its last line of output.
+#[test]
+fn strace_states_what_the_traced_program_raised_and_its_last_lines() {
+    let all = failures_within(
+        &fixture("corpus24", "strace-f-file-clubreport-peewee.txt"),
+        u64::MAX,
+    );
+    let at = all
+        .iter()
+        .position(|l| l == "[ctxoff] raised by the program (1):")
+        .expect("what the program raised");
+    assert_eq!(
+        all[at + 1],
+        "  L1,341 peewee.OperationalError: unable to open database file: File \
+         \"/home/dev/clubdata/clubreport.py\", line 35, in main · db.connect() · from \
+         sqlite3.OperationalError"
+    );
+    assert_eq!(all[at + 2], "[ctxoff] the program's last lines (1):");
+    assert!(
+        all[at + 3].ends_with("__main__:main:34 - opening instance/clubdata.db"),
+        "{all:#?}"
+    );
+}

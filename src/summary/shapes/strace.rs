@@ -4,8 +4,9 @@
 //! `+++ killed by SIGSEGV +++`. The traced program's own standard error is interleaved with
 //! the calls (both go to the terminal), often in the middle of the `write(2, …)` that wrote it.
 //!
-//! Stated: the calls and how many failed, by error; each process's end; what the processes
-//! wrote to standard error; and the calls that failed on the program's own files and sockets:
+//! Stated: the calls and how many failed, by error; each process's end; what the program
+//! raised (a Python traceback among the calls, its frames read past the calls between them);
+//! what the processes wrote to standard error; the program's last lines; and the calls that failed on the program's own files and sockets:
 //! not a lookup that fails by design (a library or locale searched along a path, a stat to see
 //! whether a file exists, a terminal check on a pipe).
 
@@ -14,7 +15,7 @@ use std::collections::VecDeque;
 use serde_json::json;
 
 use super::names::Counts;
-use super::pytrace;
+use super::pytrace::{self, Raised};
 use super::{Fact, Failures, Shape};
 use crate::format::{cut, thousands};
 
@@ -25,6 +26,8 @@ const ENDS_KEPT: usize = 16;
 const PIDS_KEPT: usize = 256;
 /// The last calls that failed on the program's own files kept.
 const OWN_KEPT: usize = 12;
+/// The program's last lines kept.
+const PRINTED_KEPT: usize = 4;
 
 #[derive(Debug)]
 pub(crate) struct Strace {
@@ -45,6 +48,15 @@ pub(crate) struct Strace {
     own: VecDeque<(u64, String)>,
     own_count: u64,
     messages: Failures,
+    /// What the program raised (a Python traceback among the calls), the one being read, and
+    /// the one a chained traceback (`During handling of the above exception…`) continues.
+    raised: Failures,
+    traceback: pytrace::Traceback,
+    pending: Option<(u64, Raised)>,
+    chained: bool,
+    /// The last lines the program printed that are not a traceback's, and how many there were.
+    printed: VecDeque<(u64, String)>,
+    printed_count: u64,
 }
 
 impl Default for Strace {
@@ -63,6 +75,12 @@ impl Default for Strace {
             own: VecDeque::new(),
             own_count: 0,
             messages: Failures::new("written to standard error"),
+            raised: Failures::new("raised by the program"),
+            traceback: pytrace::Traceback::default(),
+            pending: None,
+            chained: false,
+            printed: VecDeque::new(),
+            printed_count: 0,
         }
     }
 }
@@ -72,7 +90,7 @@ impl Shape for Strace {
         self.lines += 1;
         let first = text.as_bytes().first().copied().unwrap_or(0);
         if !(first.is_ascii_lowercase() || b"[<+-".contains(&first)) {
-            return;
+            return self.program_line(number, text);
         }
         let (pid, rest) = split_pid(text);
         if let Some(end) = rest
@@ -96,7 +114,7 @@ impl Shape for Strace {
             return;
         }
         let Some(call) = call_name(rest) else {
-            return;
+            return self.program_line(number, text);
         };
         self.calls += 1;
         self.process(pid);
@@ -117,7 +135,8 @@ impl Shape for Strace {
         }
     }
 
-    fn finish(self: Box<Self>) -> Option<Fact> {
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.raise_pending();
         // Most lines are calls (the program's own output is interleaved), and they are many.
         if self.calls < 20 || self.calls.saturating_mul(2) < self.lines {
             return None;
@@ -172,8 +191,19 @@ impl Shape for Strace {
         // What the program said, then the calls that failed, the last first: the one nearest
         // a process's end is the likeliest cause of it (a program looks for optional files
         // first, and fails on the one it needs).
+        if !self.raised.is_empty() {
+            fact = fact.failures(self.raised);
+        }
         if !self.messages.is_empty() {
             fact = fact.failures(self.messages);
+        }
+        if self.printed_count > 0 {
+            let mut printed = Failures::new("the program's last lines");
+            for (number, text) in &self.printed {
+                printed.push(*number, text);
+            }
+            printed.total = self.printed_count;
+            fact = fact.failures(printed);
         }
         if self.own_count > 0 {
             let mut own = Failures::new(
@@ -204,6 +234,13 @@ impl Shape for Strace {
                 .map(|(_, t)| t.capacity() + 32)
                 .sum::<usize>()
             + self.messages.approx_heap()
+            + self.raised.approx_heap()
+            + self
+                .printed
+                .iter()
+                .map(|(_, t)| t.capacity() + 32)
+                .sum::<usize>()
+            + 1024
     }
 }
 
@@ -214,6 +251,56 @@ impl Strace {
             self.own.pop_front();
         }
         self.own.push_back((number, cut(text, 200)));
+    }
+
+    /// A line that is not strace's: the traced program's own output, a Python traceback's or
+    /// a line it printed.
+    fn program_line(&mut self, number: u64, text: &str) {
+        let t = text.trim_end();
+        if t.is_empty() || t.starts_with("strace: ") {
+            return;
+        }
+        if t.starts_with("During handling of the above exception")
+            || t.starts_with("The above exception was the direct cause")
+        {
+            self.chained = self.pending.is_some();
+            return;
+        }
+        if let Some(raised) = self.traceback.line(t) {
+            let raised = match self.pending.take() {
+                Some((_, first)) if std::mem::take(&mut self.chained) => first.chained(raised),
+                before => {
+                    self.pending = before;
+                    self.raise_pending();
+                    raised
+                }
+            };
+            self.pending = Some((number, raised));
+            return;
+        }
+        if self.traceback.is_open() {
+            return;
+        }
+        if !self.chained {
+            self.raise_pending();
+        }
+        self.printed_count = self.printed_count.saturating_add(1);
+        if self.printed.len() == PRINTED_KEPT {
+            self.printed.pop_front();
+        }
+        self.printed.push_back((number, cut(t, 200)));
+    }
+
+    /// The traceback read last, complete: what the program raised.
+    fn raise_pending(&mut self) {
+        self.chained = false;
+        if let Some((number, raised)) = self.pending.take() {
+            let mut detail = raised.detail();
+            let exception = detail.next().unwrap_or_default().to_owned();
+            let detail: Vec<String> = detail.map(str::to_owned).collect();
+            self.raised.push(number, &exception);
+            self.raised.add_details(&detail);
+        }
     }
 
     fn process(&mut self, pid: Option<u64>) {
