@@ -9711,3 +9711,29 @@ fn strace_states_what_the_traced_program_raised_and_its_last_lines() {
         "{all:#?}"
     );
 }
+
+/// loguru's `backtrace=True` tracebacks (corpus 24: a billing job) mark the frame the error was
+/// caught in with `> File`: it is a frame, not the exception, and each error is said with what
+/// was raised and the innermost frame of the program.
+#[test]
+fn loguru_backtraces_say_what_was_raised_and_where() {
+    let all = failures_within(&fixture("corpus24", "loguru-log-billing.txt"), u64::MAX);
+    for (at, raised) in [
+        (
+            "  L23 ",
+            ": decimal.InvalidOperation: [<class 'decimal.DivisionUndefined'>] · File \
+             \"/home/dev/clubbilling/billing.py\", line 35, in invoice · per_slot = ",
+        ),
+        (
+            "  L504 ",
+            ": KeyError: 30 · File \"/home/dev/clubbilling/billing.py\", line 36, in invoice · \
+             referrer = member_names[recommendedby]",
+        ),
+    ] {
+        let line = all
+            .iter()
+            .find(|l| l.starts_with(at))
+            .unwrap_or_else(|| panic!("{at}: {all:#?}"));
+        assert!(line.contains(raised), "{line}");
+    }
+}

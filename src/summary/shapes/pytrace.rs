@@ -121,9 +121,14 @@ impl Traceback {
             Some(lead) if lead.bytes().all(|b| b == b' ') => &t[self.indent..],
             _ => t.trim_start_matches(' '),
         };
-        if let Some(frame) = t.strip_prefix("  File \"") {
+        // loguru's `backtrace=True` marks the frame the exception was caught in: `> File "…`.
+        let loguru_caught = t.strip_prefix("> File \"");
+        if let Some(frame) = t.strip_prefix("  File \"").or(loguru_caught) {
             let path = frame.split('"').next().unwrap_or("");
-            let frame = (crate::format::cut(t.trim(), KEPT_CHARS), None);
+            let frame = (
+                crate::format::cut(&format!("File \"{}", frame.trim_end()), KEPT_CHARS),
+                None,
+            );
             if is_own(path) {
                 self.own = Some(frame.clone());
             }
