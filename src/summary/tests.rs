@@ -9737,3 +9737,22 @@ fn loguru_backtraces_say_what_was_raised_and_where() {
         assert!(line.contains(raised), "{line}");
     }
 }
+
+/// CherryPy's server log (corpus 24) names no level in its records; its tracebacks make it a
+/// log, and the server's start (`Serving on http://…`) and why it stopped are stated.
+#[test]
+fn a_cherrypy_log_says_where_the_server_started_and_why_it_stopped() {
+    let r = report(&fixture("corpus24", "cherrypy-log-clubapi.txt"));
+    assert!(
+        rendered(&r, "log:").ends_with("; started L6, stopping L325"),
+        "{}",
+        rendered(&r, "log:")
+    );
+    let all = r.render();
+    for said in [
+        "[07/Dec/2026:03:46:28] ENGINE Serving on http://127.0.0.1:8973",
+        "[07/Dec/2026:03:46:31] ENGINE Caught signal SIGTERM.",
+    ] {
+        assert!(all.iter().any(|l| l == said), "{said}: {all:#?}");
+    }
+}

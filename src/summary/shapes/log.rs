@@ -44,8 +44,9 @@ const LIFECYCLE_CHARS: usize = 200;
 
 /// A server saying it is up: `ready to accept connections` (PostgreSQL, Redis), `celery@vm
 /// ready.`, `Listening at: http://…` (gunicorn), `Running on http://…` (Flask, Uvicorn),
-/// `resuming normal operations` (Apache), `Starting development server at …` (Django).
-const STARTED: &str = r"[Rr]eady to accept|\bready\.?$|\b[Ll]istening (?:at|on)\b|[Rr]unning (?:on|at) https?://|resuming normal operations|[Ss]tarting development server|[Ss]erver started\b|\bStarted \S+ in [0-9.]+ ?s";
+/// `resuming normal operations` (Apache), `Starting development server at …` (Django),
+/// `Serving on http://…` (CherryPy, waitress).
+const STARTED: &str = r"[Rr]eady to accept|\bready\.?$|\b[Ll]istening (?:at|on)\b|[Rr]unning (?:on|at) https?://|[Ss]erving on https?://|resuming normal operations|[Ss]tarting development server|[Ss]erver started\b|\bStarted \S+ in [0-9.]+ ?s";
 
 /// Why a server stopped: a signal (`caught SIGTERM, shutting down`, `signal 3 (SIGQUIT)
 /// received`, honcho's `sending SIGTERM to worker.1`, gunicorn's `Handling signal: term`), a
@@ -278,8 +279,9 @@ impl Shape for Log {
             }
             parts.push(crashes);
         }
-        // A server's start and stop, when the output is a log of records.
-        let (started, stopped) = if self.records >= MIN_RECORDS {
+        // A server's start and stop, when the output is a log of records or of tracebacks
+        // (CherryPy's records name no level: `[07/Dec/2026:03:46:28] ENGINE Bus STARTED`).
+        let (started, stopped) = if self.records >= MIN_RECORDS || self.crashes_read > 0 {
             (
                 self.started.take(),
                 self.stopped.take().map(|(l, t, _)| (l, t)),
