@@ -9756,3 +9756,21 @@ fn a_cherrypy_log_says_where_the_server_started_and_why_it_stopped() {
         assert!(all.iter().any(|l| l == said), "{said}: {all:#?}");
     }
 }
+
+/// rsync's `configure.sh` (corpus 24) aborts with a message that says nothing (`Aborting
+/// configure run`); the lines it printed after its last check say what is missing.
+#[test]
+fn configure_says_what_the_script_printed_before_its_error() {
+    let r = report(&fixture("corpus24", "configure-rsync.txt"));
+    assert_eq!(
+        rendered(&r, "configure: error:"),
+        "configure: error: Aborting configure run"
+    );
+    let said = rendered(&r, "said before the error:");
+    for missing in ["xxhash.h", "zstd.h", "lz4.h"] {
+        assert!(
+            said.contains(&format!("- Failed to find {missing} for ")),
+            "{said}"
+        );
+    }
+}

@@ -36,7 +36,15 @@ pub(crate) struct Autoconf {
     messages: Failures,
     /// The last check was answered `no` (it is the last of `no`).
     last_no: bool,
+    /// The lines printed since the last check (the first [`SAID_KEPT`]), and those that came
+    /// before the error: what a script says of its own before it gives up (rsync's
+    /// `- Failed to find zstd.h for zstd compression support.`).
+    said: Vec<String>,
+    said_before_error: Vec<String>,
 }
+
+/// Lines printed since the last check kept.
+const SAID_KEPT: usize = 6;
 
 impl Shape for Autoconf {
     fn line(&mut self, number: u64, text: &str) {
@@ -55,6 +63,7 @@ impl Shape for Autoconf {
         self.end_message();
         if let Some(check) = text.strip_prefix("checking ") {
             self.checks += 1;
+            self.said.clear();
             self.last_no = check.ends_with("... no") || check.ends_with("... (cached) no");
             if self.last_no {
                 self.no_total += 1;
@@ -65,7 +74,15 @@ impl Shape for Autoconf {
             }
             return;
         }
-        let Some(rest) = text.strip_prefix("configure:") else {
+        // rsync's script is `configure.sh`.
+        let Some(rest) = text
+            .strip_prefix("configure:")
+            .or_else(|| text.strip_prefix("configure.sh:"))
+        else {
+            let t = text.trim();
+            if self.checks > 0 && !t.is_empty() && self.said.len() < SAID_KEPT {
+                self.said.push(cut(t, CHECK_CHARS));
+            }
             return;
         };
         let rest = rest.trim_start();
@@ -82,6 +99,7 @@ impl Shape for Autoconf {
         };
         if kind == "error" {
             self.check_before_error = self.no.back().filter(|_| self.last_no).cloned();
+            self.said_before_error = std::mem::take(&mut self.said);
         }
         self.message = Some((kind, number, message.trim().to_owned()));
     }
@@ -98,6 +116,12 @@ impl Shape for Autoconf {
         )];
         if let Some(error) = &self.error {
             lines.push(format!("configure: error: {error}"));
+            if !self.said_before_error.is_empty() {
+                lines.push(format!(
+                    "said before the error: {}",
+                    self.said_before_error.join(" · ")
+                ));
+            }
         }
         let failed = self.failed_checks();
         if !failed.is_empty() {
@@ -112,6 +136,7 @@ impl Shape for Autoconf {
             "answered_no": self.no_total,
             "warnings": self.warnings,
             "error": self.error,
+            "said_before_error": self.said_before_error,
             "failed_checks": failed,
         });
         Some(
@@ -132,6 +157,12 @@ impl Shape for Autoconf {
             + text(&self.check_before_error)
             + self.message.as_ref().map_or(0, |(_, _, m)| m.capacity())
             + self.messages.approx_heap()
+            + self
+                .said
+                .iter()
+                .chain(&self.said_before_error)
+                .map(String::capacity)
+                .sum::<usize>()
     }
 }
 
