@@ -9657,6 +9657,93 @@ fn eslint_unix_parsing_error_is_an_error_of_no_rule() {
     );
 }
 
+/// Cppcheck (corpus 23: cmark): its findings are counted at every severity and by id, as its
+/// XML report counts them (gcc's reading counted only the one error and the one warning), and
+/// the most frequent id is named.
+#[test]
+fn cppcheck_counts_findings_at_every_severity_and_by_id() {
+    let bytes = fixture("corpus23", "cppcheck-enable-all-cmark.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "cppcheck:"),
+        "cppcheck: 189 findings in 17 files; severity: style ×186, error ×1, warning ×1, \
+         information ×1"
+    );
+    assert_eq!(
+        rendered(&r, "findings by id:"),
+        "findings by id: unsignedLessThanZero ×68, unreadVariable ×38, variableScope ×37, \
+         unusedFunction ×36, redundantAssignment ×4 +6 more"
+    );
+    assert_eq!(shapes(&r), ["cppcheck"]);
+    let all = failures_within(&bytes, u64::MAX);
+    let first = all
+        .iter()
+        .position(|l| l.starts_with("[ctxoff] first of each kind"))
+        .expect("the list");
+    assert!(
+        all[first + 1].ends_with("src/houdini_html_u.c:47:11: error: Array 'digits[8]' accessed at index 8, which is out of bounds. [arrayIndexOutOfBounds]"),
+        "{all:#?}"
+    );
+}
+
+/// Node's assert under jest (corpus 23: radash): the assertion's message (chai's `expected [
+/// 1 ] to deeply equal [ 1, 1 ]`) is the detail, in place of the call it failed in.
+#[test]
+fn jest_node_assert_failures_say_their_message() {
+    let all = failures_within(&fixture("corpus23", "jest-verbose-radash.txt"), u64::MAX);
+    let detail = all
+        .iter()
+        .find(|l| l.contains("L136 "))
+        .expect("the first failure's detail");
+    assert!(
+        detail.contains("L136 Message: expected [ 1 ] to deeply equal [ 1, 1 ] · Expected value"),
+        "{detail}"
+    );
+    assert!(!detail.contains("assert.deepStrictEqual"), "{detail}");
+}
+
+/// vitest (corpus 23: purify): a message that abbreviates a value (`expected { Object
+/// (__value, _) } to deeply equal Right(0)`) is followed by its diff's first changed lines,
+/// which say what the value was.
+#[test]
+fn vitest_abbreviated_values_are_said_by_their_diff() {
+    let bytes = fixture("corpus23", "npm-test-vitest-coverage-purify.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    let detail = |at: &str| {
+        all.iter()
+            .find(|l| l.contains(at))
+            .unwrap_or_else(|| panic!("{at}: {all:#?}"))
+    };
+    assert!(
+        detail("L217 ").contains(
+            "to deeply equal Right(0) · - [ · + \"Expected an array with one or more elements, \
+             but received an empty array\" · at src/Codec.test.ts:539:37"
+        ),
+        "{all:#?}"
+    );
+    // A message that shows its values whole is not followed by the diff.
+    assert!(
+        detail("L238 ").ends_with(
+            "AssertionError: expected Just(5) to deeply equal Nothing · at src/Maybe.test.ts:288:43"
+        ),
+        "{all:#?}"
+    );
+}
+
+/// cargo's warning total of each target (corpus 23: byteorder under clippy) is quoted when it
+/// was left out: the counts of the diagnostics printed (each once) do not say it.
+#[test]
+fn cargo_warning_totals_by_target_are_quoted() {
+    let all = report(&fixture(
+        "corpus23",
+        "cargo-clippy-all-targets-byteorder.txt",
+    ))
+    .render();
+    let said = "warning: `byteorder` (lib) generated 9 warnings (run `cargo clippy --fix --lib -p \
+                byteorder -- ` to apply 9 suggestions)";
+    assert_eq!(all.iter().filter(|l| *l == said).count(), 1, "{all:#?}");
+}
+
 /// jasmine under c8 (corpus 24: fast-xml-parser): the coverage table printed after the run
 /// does not hide the run's numbered failures, and the pending specs jasmine numbers too are
 /// not counted among them.
