@@ -498,6 +498,13 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         }
         // rustc's gutter: `   |`
         b'|' => true,
+        // automake's zero counts: `# ERROR: 0`, `# FAIL:  0`
+        b'#' => t
+            .strip_prefix("# ")
+            .and_then(|r| r.split_once(':'))
+            .is_some_and(|(word, n)| {
+                ["FAIL", "ERROR", "XFAIL", "XPASS"].contains(&word) && n.trim() == "0"
+            }),
         b'0'..=b'9' => is_code_frame(t),
         // ✓ ✔ √: a passing test
         0xe2 => t.starts_with('✓') || t.starts_with('✔') || t.starts_with('√'),

@@ -7765,7 +7765,7 @@ fn automake_names_a_failed_test_once_with_its_exit_status() {
     let r = report(&bytes);
     assert_eq!(
         rendered(&r, "tests: TOTAL"),
-        "tests: TOTAL: 2, PASS: 1, FAIL: 1 (automake): FAIL: main; See tests/test-suite.log"
+        "tests: TOTAL: 2; PASS: 1; FAIL: 1 (automake): FAIL: main; See tests/test-suite.log"
     );
     let lines = r.render();
     let at = lines
@@ -8521,7 +8521,7 @@ fn automake_s_totals_say_where_the_failed_tests_output_is() {
     let line = rendered(&r, "tests: TOTAL: 1");
     assert_eq!(
         line,
-        "tests: TOTAL: 1, FAIL: 1 (automake): FAIL: check_cjose; See test/test-suite.log"
+        "tests: TOTAL: 1; FAIL: 1 (automake): FAIL: check_cjose; See test/test-suite.log"
     );
 }
 
@@ -9860,4 +9860,28 @@ fn configure_says_what_the_script_printed_before_its_error() {
             "{said}"
         );
     }
+}
+
+/// automake under dpkg-buildpackage (corpus 24: libmd): `test-suite.log` is printed, and each
+/// failed test's short log says how it failed (the assertion that aborted it); its counts are
+/// said apart (`PASS: 4;`, not `PASS: 4,`), and its zero counts are no notable errors.
+#[test]
+fn automake_failed_tests_are_said_with_their_logs_last_lines() {
+    let bytes = fixture("corpus24", "dpkg-buildpackage-b-libmd.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "tests: TOTAL:").starts_with("tests: TOTAL: 6; PASS: 4; FAIL: 2 (automake)"),
+        "{}",
+        rendered(&r, "tests: TOTAL:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(
+            "sha2: sha2: sha2.c:34: test_SHA384: Assertion `strcmp(hash_str_ref, hash_str_got) \
+             == 0' failed. · FAIL sha2 (exit status: 134)"
+        )),
+        "{all:#?}"
+    );
+    assert!(crate::summary::notable::is_incidental("# ERROR: 0"));
+    assert!(!crate::summary::notable::is_incidental("# ERROR: 2"));
 }

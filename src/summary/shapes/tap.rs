@@ -56,6 +56,13 @@ pub(crate) struct Tap {
     died: Option<String>,
     /// The log's verdicts on the failed tests (`FAIL main (exit status: 4)`).
     automake_exits: Names,
+    /// Reading a failed test's log in automake's `test-suite.log` (under `FAIL: name` and its
+    /// `====` line): its name and line, and its last lines so far.
+    automake_log: Option<(u64, String)>,
+    automake_log_last: Vec<String>,
+    automake_log_lines: u64,
+    /// The failed tests whose logs were printed, each with its log's last lines.
+    automake_logged: Failures,
     /// `339 of 340 tests passed`
     passed_of: Option<(u64, u64)>,
     failures: Failures,
@@ -156,6 +163,11 @@ struct Yaml {
     message_diff: Option<(usize, Option<Change>)>,
 }
 
+/// The last lines of a failed test's log in `test-suite.log` kept, before its verdict, and
+/// how long a log is read so (a longer one is its runner's report).
+const AUTOMAKE_LOG_LAST: usize = 2;
+const AUTOMAKE_LOG_SHORT: u64 = 8;
+
 /// The last line of a failed test's log in automake's `test-suite.log`: `FAIL main (exit
 /// status: 4)`.
 fn is_log_verdict(text: &str) -> bool {
@@ -171,9 +183,15 @@ const NODE_COUNTS: [&str; 6] = ["tests", "pass", "fail", "cancelled", "skipped",
 
 impl Shape for Tap {
     fn line(&mut self, number: u64, text: &str) {
-        if let Some(result) = self.automake_heading.take()
-            && !(text.len() == result.len() && text.bytes().all(|b| b == b'='))
-        {
+        if let Some(result) = self.automake_heading.take() {
+            if text.len() == result.len() && text.bytes().all(|b| b == b'=') {
+                // The heading of the test's log in `test-suite.log`.
+                let name = result.split_once(": ").map_or(result.as_str(), |(_, n)| n);
+                self.automake_log = Some((number, name.to_owned()));
+                self.automake_log_last.clear();
+                self.automake_log_lines = 0;
+                return;
+            }
             self.push_automake(&result);
         }
         let died = std::mem::replace(&mut self.died, job_died(text).map(str::to_owned));
@@ -294,8 +312,28 @@ impl Shape for Tap {
             return;
         }
         if matches!(text.as_bytes().first(), Some(b'F' | b'E' | b'X')) && is_log_verdict(text) {
-            self.automake_exits.push_said(text, text);
+            match self.automake_log.take() {
+                // A short log says how the test failed; a long one is a runner's report, read
+                // as such.
+                Some((line, name)) if self.automake_log_lines <= AUTOMAKE_LOG_SHORT => {
+                    let mut detail = std::mem::take(&mut self.automake_log_last);
+                    detail.push(text.trim().to_owned());
+                    self.automake_logged.push(line, &name);
+                    self.automake_logged.add_details(&detail);
+                }
+                _ => self.automake_exits.push_said(text, text),
+            }
             return;
+        }
+        if self.automake_log.is_some() {
+            let t = text.trim();
+            if !t.is_empty() && !t.starts_with(".. contents::") {
+                self.automake_log_lines += 1;
+                if self.automake_log_last.len() == AUTOMAKE_LOG_LAST {
+                    self.automake_log_last.remove(0);
+                }
+                self.automake_log_last.push(crate::format::cut(t, 300));
+            }
         }
         match text.as_bytes().first() {
             Some(b'o') => {
@@ -514,7 +552,8 @@ impl Shape for Tap {
                 .zip(self.automake_summary)
                 .filter_map(|(w, n)| n.filter(|&n| n > 0).map(|n| format!("{w}: {n}")))
                 .collect();
-            let mut line = format!("tests: TOTAL: {total}, {}", counts.join(", "));
+            // `; `, not `, `: a count before a comma reads as part of a number (`4, 5`).
+            let mut line = format!("tests: TOTAL: {total}; {}", counts.join("; "));
             if self.automake_failed.total > 0 {
                 let failed = self.automake_failed.render(self.automake_failed.total);
                 line.push_str(&format!(" (automake): {failed}"));
@@ -639,6 +678,9 @@ impl Shape for Tap {
             })),
         });
         let failures = self.failures.take_as("failed tests");
+        let logged = self
+            .automake_logged
+            .take_as("failed tests' logs (test-suite.log), their last lines");
         // The failed tests' exit statuses, as the log says them, while they are few.
         let mut quoted = match self.automake_exits.said_lines() {
             Some(said) if automake => said.to_vec(),
@@ -656,6 +698,7 @@ impl Shape for Tap {
             Fact::new("tap", lines, json)
                 .quoting(quoted)
                 .failures(failures)
+                .failures(logged)
                 .failures(messages)
                 .hint("'^ *not ok|^#   Failed|^FAIL|^\\*\\*\\* |:[0-9]+:[EF]:' -A 3"),
         )
@@ -684,6 +727,12 @@ impl Shape for Tap {
             + self.inside.as_ref().map_or(0, |(_, l)| l.capacity())
             + self.top_failed.approx_heap()
             + self.automake_exits.approx_heap()
+            + self.automake_logged.approx_heap()
+            + self
+                .automake_log_last
+                .iter()
+                .map(String::capacity)
+                .sum::<usize>()
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
             + self.report_file.as_ref().map_or(0, String::capacity)
