@@ -6,9 +6,10 @@
 //!
 //! Stated: the calls and how many failed, by error; each process's end; what the program
 //! raised (a Python traceback among the calls, its frames read past the calls between them);
-//! what the processes wrote to standard error; the program's last lines; and the calls that failed on the program's own files and sockets:
-//! not a lookup that fails by design (a library or locale searched along a path, a stat to see
-//! whether a file exists, a terminal check on a pipe).
+//! what the processes wrote to standard error; the program's last lines; and the calls that
+//! failed on the program's own files and sockets: not a lookup that fails by design (a library
+//! or locale searched along a path, a stat to see whether a file exists, a terminal check on a
+//! pipe).
 
 use std::collections::VecDeque;
 
