@@ -79,9 +79,11 @@ impl Shape for Autoconf {
             .strip_prefix("configure:")
             .or_else(|| text.strip_prefix("configure.sh:"))
         else {
-            let t = text.trim();
-            if self.checks > 0 && !t.is_empty() && self.said.len() < SAID_KEPT {
-                self.said.push(cut(t, CHECK_CHARS));
+            if self.checks > 0 && self.said.len() < SAID_KEPT {
+                let t = text.trim();
+                if !t.is_empty() {
+                    self.said.push(cut(t, CHECK_CHARS));
+                }
             }
             return;
         };

@@ -50,15 +50,17 @@ struct Block {
 
 impl Shape for Numbered {
     fn line(&mut self, number: u64, text: &str) {
-        match text.trim_end() {
-            // jasmine lists its pending specs numbered too, under `Pending:`.
-            "Pending:" => {
-                self.end_block();
-                self.pending = true;
-                return;
+        // jasmine lists its pending specs numbered too, under `Pending:`.
+        if matches!(text.as_bytes().first(), Some(b'P' | b'F')) {
+            match text.trim_end() {
+                "Pending:" => {
+                    self.end_block();
+                    self.pending = true;
+                    return;
+                }
+                "Failures:" => self.pending = false,
+                _ => {}
             }
-            "Failures:" => self.pending = false,
-            _ => {}
         }
         if self.pending {
             if counts(text).is_none() {

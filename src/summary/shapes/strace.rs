@@ -257,6 +257,11 @@ impl Strace {
     /// A line that is not strace's: the traced program's own output, a Python traceback's or
     /// a line it printed.
     fn program_line(&mut self, number: u64, text: &str) {
+        // Only while the output reads as strace's (a traced program starts with its
+        // `execve`, and calls are most lines): other outputs cost nothing here.
+        if self.calls == 0 || self.calls.saturating_mul(2) < self.lines {
+            return;
+        }
         let t = text.trim_end();
         if t.is_empty() || t.starts_with("strace: ") {
             return;
