@@ -78,6 +78,9 @@ pub(crate) struct Pytest {
     expected: Option<String>,
     /// Hypothesis's example that failed (`Failing test case: test_x(`, its arguments, `)`).
     example: Option<String>,
+    /// Hypothesis's state machine that failed (`Failing test case: <state machine>`, then its
+    /// steps, `state.popitem(last=False)`): the last step read before its teardown.
+    machine_step: Option<String>,
     /// The source line the report marks with `>` (the statement that failed), until the
     /// failure's first `E` line.
     source: Option<String>,
@@ -229,6 +232,7 @@ impl Shape for Pytest {
                     self.test_call = None;
                     self.reached_from = None;
                     self.example = None;
+                    self.machine_step = None;
                     self.expected = None;
                     self.source = None;
                     self.doctest = title.starts_with("[doctest] ").then(Doctest::default);
@@ -251,15 +255,15 @@ impl Shape for Pytest {
                 if let Some(rest) = text.strip_prefix("FAILED ") {
                     let id = node_id(rest);
                     self.failing.push(id);
-                    self.name(number, id, message(rest));
+                    self.name(number, id, message(rest), false);
                 } else if let Some((params, rest)) = subtest_failed(text) {
                     let id = node_id(rest);
                     self.failing.push(format!("{id} {params}").trim_end());
-                    self.name(number, id, message(rest));
+                    self.name(number, id, message(rest), false);
                 } else if let Some(rest) = text.strip_prefix("ERROR ") {
                     let id = node_id(rest);
                     self.errors.push(id);
-                    self.name(number, id, message(rest));
+                    self.name(number, id, message(rest), true);
                 }
             }
             Some(b'[') if self.in_report && text.starts_with("[XPASS(strict)]") => {
@@ -438,6 +442,7 @@ impl Shape for Pytest {
                 .map(|(w, f)| w.capacity() + f.approx_heap())
                 .sum::<usize>()
             + self.example.as_ref().map_or(0, String::capacity)
+            + self.machine_step.as_ref().map_or(0, String::capacity)
             + self.extra.as_ref().map_or(0, String::capacity)
             + self.test_frame.as_ref().map_or(0, String::capacity)
             + self
@@ -478,6 +483,26 @@ impl Pytest {
                     failure.add_detail(&example);
                 }
             }
+            return true;
+        }
+        if let Some(step) = &mut self.machine_step {
+            // Its steps, and the state it printed between them (`> self.bi=…`).
+            if t.starts_with("state") || t.starts_with("> ") {
+                if t.starts_with("state.") && t != "state.teardown()" {
+                    step.clear();
+                    step.push_str(&cut(t, DOCTEST_CHARS));
+                }
+                return true;
+            }
+            let step = self.machine_step.take().unwrap_or_default();
+            if let Some(failure) = self.failures.current()
+                && !step.is_empty()
+            {
+                failure.add_essential_detail(&format!("failing case's last step: {step}"));
+            }
+        }
+        if t == "Failing test case: <state machine>" || t == "Falsifying example:" {
+            self.machine_step = Some(String::new());
             return true;
         }
         if (t.starts_with("Failing test case: ") || t.starts_with("Falsifying example: "))
@@ -1006,16 +1031,23 @@ impl Pytest {
     }
 
     /// A failure or error named in the short summary, with the summary's message: names the
-    /// next unnamed failure of the report, or adds the failure when the report had none.
-    fn name(&mut self, number: u64, id: &str, message: &str) {
+    /// next unnamed failure of the report, or adds the failure when the report had none. An
+    /// error (`ERROR tests/t.py::test_x`) names its report's `ERROR at setup of test_x`.
+    fn name(&mut self, number: u64, id: &str, message: &str, error: bool) {
         let short = id.rsplit("::").next().unwrap_or(id);
         let dotted = id.split_once("::").map(|(_, t)| t.replace("::", "."));
+        let named = |name: &str| {
+            let base = name.split(" (").next().unwrap_or(name);
+            name == short || dotted.as_deref() == Some(base)
+        };
         let known = self.failures.iter_mut().find(|f| {
-            let base = f.name.split(" (").next().unwrap_or(&f.name);
-            f.name == short
+            named(&f.name)
                 || f.name.strip_prefix("[doctest] ") == Some(short)
-                || dotted.as_deref() == Some(base)
                 || f.name.strip_prefix("ERROR collecting ") == Some(id)
+                || error
+                    && ["ERROR at setup of ", "ERROR at teardown of "]
+                        .iter()
+                        .any(|at| f.name.strip_prefix(at).is_some_and(named))
         });
         // Said by its node id, which names it whole and reruns it (`pytest ID`).
         if let Some(known) = known {
@@ -1024,7 +1056,12 @@ impl Pytest {
             if !known.has_detail() {
                 known.add_detail(message);
             }
-            if !known.name.starts_with("ERROR collecting ") {
+            if let Some(at) = ["ERROR at setup of ", "ERROR at teardown of "]
+                .into_iter()
+                .find(|at| known.name.starts_with(at))
+            {
+                known.say(&format!("{at}{id}"));
+            } else if !known.name.starts_with("ERROR collecting ") {
                 // A subtest keeps its parameters: `t.py::T::test_x (size=1)`.
                 let params = known.name.find(" (").map_or("", |i| &known.name[i..]);
                 known.say(&format!("{id}{params}"));
