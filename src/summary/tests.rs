@@ -9906,6 +9906,25 @@ fn pytest_setup_errors_are_named_by_their_node_ids() {
     }
 }
 
+/// ESLint's stylish report (corpus 24: fast-xml-parser): a parsing error (of no rule: its
+/// file was not linted) is listed before the rarest rules.
+#[test]
+fn eslint_parsing_errors_come_before_rules() {
+    let all = failures_within(
+        &fixture("corpus24", "eslint-stylish-fast-xml-parser.txt"),
+        u64::MAX,
+    );
+    let parsing = all
+        .iter()
+        .position(|l| l.contains("Parsing error: "))
+        .expect("a parsing error");
+    let rule = all
+        .iter()
+        .position(|l| l.ends_with("no-dupe-keys"))
+        .expect("the rarest rule");
+    assert!(parsing < rule, "{all:#?}");
+}
+
 /// Hypothesis's state machine (corpus 24: bidict): the failing case's last step, the one that
 /// failed, is said with the assertion, within the tight budget.
 #[test]

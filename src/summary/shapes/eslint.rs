@@ -2,7 +2,8 @@
 //! (`path: line 43, col 3, Error - message (rule)`) or unix (`path:43:3: message
 //! [Error/rule]`), with its totals (`✖ 210 problems (35 errors,
 //! 175 warnings)`, `210 problems`). Problems are counted per severity and rule; the first error
-//! and the first problem of each rule are listed, errors first, the rarest rules first.
+//! and the first problem of each rule are listed, errors first, fatal ones (a parsing error,
+//! of no rule) before the rarest rules.
 //! Stylelint's default report is ESLint's stylish with the severity as a mark (`  3:3  ✖
 //! Unknown property "x"  property-no-unknown`, `⚠` for a warning) and the same totals;
 //! yamllint's is stylish with the rule in brackets (`  17:81  error  line too long (101 > 80
@@ -70,9 +71,10 @@ impl Shape for Eslint {
             Some(total) => format!("{tool}: {total}; counted: {}", d.counted("error rules")),
             None => format!("{tool}: {}", d.counted("error rules")),
         };
+        // A problem of no rule is fatal (`Parsing error: …`): its file was not linted at all.
         Some(
             Fact::new(tool, vec![line], d.json(tool))
-                .failures(d.failures(|_| 0))
+                .failures(d.failures(|rule| u8::from(!rule.is_empty())))
                 .hint(hint),
         )
     }
