@@ -9925,6 +9925,29 @@ fn eslint_parsing_errors_come_before_rules() {
     assert!(parsing < rule, "{all:#?}");
 }
 
+/// mypy (corpus 24: mashumaro): an error's note at its line (`note: Left operand is of type
+/// …`) is said with it; a heading note (`Possible overload variants:`, corpus 16) with the
+/// note after it.
+#[test]
+fn mypy_errors_are_said_with_their_notes() {
+    let all = failures_within(
+        &fixture("corpus24", "mypy-strict-notes-mashumaro.txt"),
+        u64::MAX,
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.ends_with("[operator] · note: Left operand is of type \"str | Any\"")),
+        "{all:#?}"
+    );
+    let all = failures_within(&fixture("corpus16", "mypy-src-platformdirs.txt"), u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(
+            "· note: Possible overload variants: · note: def join(str, /, *paths: str) -> str"
+        )),
+        "{all:#?}"
+    );
+}
+
 /// Hypothesis's state machine (corpus 24: bidict): the failing case's last step, the one that
 /// failed, is said with the assertion, within the tight budget.
 #[test]

@@ -68,6 +68,8 @@ pub(crate) struct Mypy {
     pending: Option<(u64, Level, String, String)>,
     /// mypy's own last line.
     verdict: Option<String>,
+    /// The last error's `path:line`, while its notes (at the same line) are still to say.
+    noted_at: Option<String>,
 }
 
 impl Shape for Mypy {
@@ -129,6 +131,7 @@ impl Shape for Mypy {
                 .as_ref()
                 .map_or(0, |(_, _, l, m)| l.capacity() + m.capacity())
             + self.verdict.as_ref().map_or(0, String::capacity)
+            + self.noted_at.as_ref().map_or(0, String::capacity)
     }
 }
 
@@ -149,8 +152,27 @@ impl Mypy {
             &format!("{word}: {message}"),
             code,
         );
-        if level == Level::Error {
-            self.diagnostics.files.add(file);
+        // An error's first note (`Left operand is of type "str | Any"`) says what it is
+        // about, with the next one when it is a heading (`Possible overload variants:`).
+        let line = location.split(':').take(2);
+        let same_line = self
+            .noted_at
+            .as_deref()
+            .is_some_and(|at| at.split(':').eq(line.clone()));
+        match level {
+            Level::Error => {
+                self.diagnostics.files.add(file);
+                let at: Vec<&str> = line.collect();
+                self.noted_at = Some(at.join(":"));
+            }
+            Level::Note if same_line => {
+                self.diagnostics
+                    .add_detail(&format!("note: {}", message.trim()));
+                if !message.trim_end().ends_with(':') {
+                    self.noted_at = None;
+                }
+            }
+            _ => self.noted_at = None,
         }
     }
 }
