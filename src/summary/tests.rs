@@ -9963,3 +9963,40 @@ fn a_failing_state_machine_says_its_last_step() {
         "{all:#?}"
     );
 }
+
+/// Cython (corpus 24: cytoolz; corpus 13: msgpack): its errors name no level (`a.pyx:42:10:
+/// message` after the source it quotes), and are counted and listed with the module it
+/// stopped at; its warnings say `warning:` before the place.
+#[test]
+fn cython_errors_are_counted_and_listed() {
+    let bytes = fixture("corpus24", "setup-py-build-ext-cython-cytoolz.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "cython:"),
+        "cython: 3 errors, 0 warnings in 1 file; stopped at [1/5] Cythonizing \
+         cytoolz/dicttoolz.pyx"
+    );
+    let all = failures_within(&bytes, 150);
+    assert_eq!(
+        all[1..4],
+        [
+            "  L19 cytoolz/dicttoolz.pyx:42:10: undeclared name not builtin: PtrIter_Nxt",
+            "  L32 cytoolz/dicttoolz.pyx:42:21: Cannot convert Python object to 'PyObject *'",
+            "  L45 cytoolz/dicttoolz.pyx:42:21: Storing unsafe C derivative of temporary \
+             Python reference",
+        ],
+        "{all:#?}"
+    );
+    let bytes = fixture("corpus13", "cython-msgpack.txt");
+    assert_eq!(
+        rendered(&report(&bytes), "cython:"),
+        "cython: 6 errors, 3 warnings in 2 files"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all.iter().any(|l| l.ends_with(
+            "L80 warning: msgpack/_unpacker.pyx:365:43: Python attribute access is not usefully \
+             protected by critical_section"
+        )),
+        "{all:#?}"
+    );
+}

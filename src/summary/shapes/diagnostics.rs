@@ -543,9 +543,13 @@ pub(crate) fn is_place_word(word: &str) -> bool {
 }
 
 /// Whether a diagnostic as described names the place `loc`: it starts with it (`a.rs:4:5: …`,
-/// `a.js:4:5 rule …`) or ends with it in brackets (oxlint's `! rule: message [a.js:4:5]`).
+/// `a.js:4:5 rule …`), after a word (Cython's `warning: a.pyx:4:5: …`), or ends with it in
+/// brackets (oxlint's `! rule: message [a.js:4:5]`).
 fn names_place(described: &str, loc: &str) -> bool {
     described.starts_with(loc)
+        || described
+            .split_once(": ")
+            .is_some_and(|(word, rest)| !word.contains(' ') && rest.starts_with(loc))
         || described
             .strip_suffix(']')
             .and_then(|d| d.strip_suffix(loc))

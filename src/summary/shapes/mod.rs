@@ -26,6 +26,7 @@ mod crash;
 mod criterion;
 mod ctest;
 mod cunit;
+mod cython;
 mod deno;
 mod diagnostics;
 mod diff;
@@ -227,6 +228,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<checkstylexml::CheckstyleXml>::default(),
         Box::<cppcheck::Cppcheck>::default(),
         Box::<cpplint::Cpplint>::default(),
+        Box::<cython::Cython>::default(),
         Box::<pydoc::PyDoc>::default(),
         Box::<bandit::Bandit>::default(),
         Box::<radon::Radon>::default(),
