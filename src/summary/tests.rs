@@ -7173,13 +7173,18 @@ fn a_workspace_runs_failures_are_listed_per_package() {
     // tape's default message is shown under its test (`# limits specific array indices …`),
     // both as printed, and its YAML block's values are the detail.
     let qs = at("[ctxoff] qs: failed tests (10):");
+    let not_ok = within[qs..]
+        .iter()
+        .position(|l| l.starts_with("not ok 158 "))
+        .map(|i| qs + i)
+        .unwrap_or_else(|| panic!("{within:#?}"));
     assert_eq!(
-        within[qs + 3],
+        within[not_ok - 1],
         "# limits specific array indices to arrayLimit",
         "{within:#?}"
     );
     assert_eq!(
-        within[qs + 4],
+        within[not_ok],
         "not ok 158 should be deeply equivalent\n  L1,612 expected: { a: { 20: 'a' } } · \
          actual: { a: [ 'a' ] } · at /home/dev/libs-monorepo/packages/qs/test/parse.js:453:12",
         "{within:#?}"
@@ -7263,8 +7268,8 @@ fn a_process_managers_ends_and_its_processes_logs() {
     );
 }
 
-/// deep-equal's tape tests assert in a helper (`test/_tape.js`): the failure says where the
-/// helper asserted and which test called it. Its eslint run's three errors are each shown,
+/// deep-equal's tape tests assert in a helper (`test/_tape.js`): the failure is said under its
+/// test's comment (`# Sets`) and says where the helper asserted and which test called it. Its eslint run's three errors are each shown,
 /// the second `no-unused-vars` too.
 #[test]
 fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
@@ -7276,8 +7281,9 @@ fn a_tape_failure_in_a_helper_names_the_test_and_each_eslint_error_is_shown() {
             .unwrap_or_else(|| panic!("no {heading} in {all:#?}"))
     };
     let tests = at("[ctxoff] [test] failed tests (6):");
+    assert_eq!(all[tests + 1], "# Sets");
     assert_eq!(
-        all[tests + 1],
+        all[tests + 2],
         "not ok 107 two inequally sized Sets are not equal\n  L112 expected: false · actual:   true \
          · at /home/dev/deep-equal/test/_tape.js:27:5, from /home/dev/deep-equal/test/cmp.js:255:5"
     );
@@ -7933,8 +7939,9 @@ fn failures_not_detailed_with_phrase_names_are_listed_one_to_a_line() {
     let shown = failures_within(&corpus7("concurrently-npm-deep-equal.txt"), 1_000).join("\n");
     assert!(
         shown.contains(
-            "  … 3 more failed:\n    strict: two inequally sized Sets are not equal\n    two \
-             errors of the same type with a different message are not equal (reversed)\n"
+            "  … 3 more failed:\n    Sets > strict: two inequally sized Sets are not equal\n    \
+             Errors > strict: two errors of the same type with a different message are not \
+             equal\n"
         ),
         "{shown}"
     );
@@ -9999,4 +10006,22 @@ fn cython_errors_are_counted_and_listed() {
         )),
         "{all:#?}"
     );
+}
+
+/// tape (corpus 25: resolve): three failing assertions share one message (`all desired module
+/// dirs were found`); each is said under its test's comment, which tells them apart.
+#[test]
+fn tape_failures_are_said_under_their_tests_comment() {
+    let all = failures_within(&fixture("corpus25", "tape-resolve.txt"), u64::MAX);
+    for (test, n) in [
+        ("with paths=array option", 510),
+        ("with 1 moduleDirectory and paths options", 523),
+        ("with 1+ moduleDirectory and paths options", 527),
+    ] {
+        let at = all
+            .iter()
+            .position(|l| l.starts_with(&format!("not ok {n} ")))
+            .unwrap_or_else(|| panic!("{n}: {all:#?}"));
+        assert_eq!(all[at - 1], format!("# {test}"), "{all:#?}");
+    }
 }

@@ -218,12 +218,18 @@ impl Shape for Tap {
                 self.nested = true;
             }
             let (name, said) = match &self.test {
-                // tape's default message names no test: its test is the comment above,
-                // and both lines are shown as printed.
-                Some(test) if name.starts_with("should ") => (
-                    format!("{test} > {name}"),
-                    Some(format!("# {test}\n{}", text.trim())),
-                ),
+                // tape's messages name no test (`should be equal`, or one its assertions
+                // share): its test is the comment above, and both lines are shown as printed.
+                // Test::More's comments (`#   Failed test`) are its own; node's name the
+                // test itself.
+                Some(test)
+                    if !self.more && self.ancestors(depth(text)).is_none() && name != test =>
+                {
+                    (
+                        format!("{test} > {name}"),
+                        Some(format!("# {test}\n{}", text.trim())),
+                    )
+                }
                 _ => match self.ancestors(depth(text)) {
                     // node's nested suites (`describe`) name a test by its path, which says
                     // which of three `has flat distribution` failed; its line as printed
