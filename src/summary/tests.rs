@@ -10025,3 +10025,24 @@ fn tape_failures_are_said_under_their_tests_comment() {
         assert_eq!(all[at - 1], format!("# {test}"), "{all:#?}");
     }
 }
+
+/// basedpyright (corpus 25: anytree) closes with `20 errors, 1669 warnings, 0 notes`: its
+/// report is pyright's, and its errors are listed before its 1,669 warnings.
+#[test]
+fn basedpyright_is_read_as_pyright() {
+    let bytes = fixture("corpus25", "basedpyright-src-anytree.txt");
+    assert!(
+        rendered(&report(&bytes), "pyright:")
+            .starts_with("pyright: 20 errors, 1,669 warnings, 0 notes; rules: "),
+        "{}",
+        rendered(&report(&bytes), "pyright:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    for error in [
+        "nodemixin.py:130:18 - error: Cannot access attribute \"__check_loop\" for class \
+         \"NodeMixin*\" (reportAttributeAccessIssue)",
+        "resolver.py:302:26 - error: \"re\" is not defined (reportUndefinedVariable)",
+    ] {
+        assert!(all[..8].iter().any(|l| l.ends_with(error)), "{all:#?}");
+    }
+}

@@ -2,7 +2,8 @@
 //! diagnostics, `  path:line:col - error|warning|information: message`, a message going on over
 //! more indented lines (with no-break spaces) and ending with its rule (`(reportArgumentType)`),
 //! and the closing
-//! totals (`421 errors, 0 warnings, 0 informations`). Recognised by those totals; the first
+//! totals (`421 errors, 0 warnings, 0 informations`; basedpyright's level and count of the least
+//! severe are `note`, `0 notes`). Recognised by those totals; the first
 //! diagnostic of each rule is listed, those that raise at run time first, the rarest first.
 
 use super::diagnostics::{Diagnostics, Level};
@@ -34,8 +35,10 @@ pub(crate) struct Pyright {
     /// A diagnostic whose message may go on: line, level, location, its first line, its rule
     /// when read.
     pending: Option<Pending>,
-    /// The closing totals: errors, warnings, informations.
+    /// The closing totals: errors, warnings, informations (or notes).
     totals: Option<[u64; 3]>,
+    /// basedpyright's word for the least severe: `notes`.
+    notes: bool,
 }
 
 #[derive(Debug)]
@@ -61,8 +64,9 @@ impl Shape for Pyright {
             }
             self.settle();
         }
-        if let Some(totals) = totals(text) {
+        if let Some((totals, notes)) = totals(text) {
             self.totals = Some(totals);
+            self.notes = notes;
             return;
         }
         if let Some((location, level, message)) = parse(text) {
@@ -70,7 +74,7 @@ impl Shape for Pyright {
                 line: number,
                 level,
                 location: location.to_owned(),
-                header: format!("{location} - {}: {message}", level_word(level)),
+                header: format!("{location} - {}: {message}", level_word(level, self.notes)),
                 rest: String::new(),
             });
         }
@@ -81,10 +85,11 @@ impl Shape for Pyright {
         let [errors, warnings, informations] = self.totals?;
         let d = &self.diagnostics;
         let mut line = format!(
-            "pyright: {} errors, {} warnings, {} informations",
+            "pyright: {} errors, {} warnings, {} {}",
             thousands(errors),
             thousands(warnings),
-            thousands(informations)
+            thousands(informations),
+            if self.notes { "notes" } else { "informations" }
         );
         if let Some(codes) = d.codes.render() {
             line.push_str(&format!("; rules: {codes}"));
@@ -136,10 +141,11 @@ fn rank(rule: &str) -> u8 {
     u8::from(!RAISING.contains(&rule))
 }
 
-fn level_word(level: Level) -> &'static str {
+fn level_word(level: Level, notes: bool) -> &'static str {
     match level {
         Level::Error => "error",
         Level::Warning => "warning",
+        Level::Note if notes => "note",
         Level::Note => "information",
     }
 }
@@ -154,7 +160,7 @@ fn parse(text: &str) -> Option<(&str, Level, &str)> {
     let level = match level {
         "error" => Level::Error,
         "warning" => Level::Warning,
-        "information" => Level::Note,
+        "information" | "note" => Level::Note,
         _ => return None,
     };
     let mut parts = location.rsplitn(3, ':');
@@ -170,23 +176,28 @@ fn rule_of(message: &str) -> Option<&str> {
     (rule.starts_with("report") && rule.bytes().all(|b| b.is_ascii_alphanumeric())).then_some(rule)
 }
 
-/// `421 errors, 0 warnings, 0 informations` (a count of one is singular).
-fn totals(text: &str) -> Option<[u64; 3]> {
+/// `421 errors, 0 warnings, 0 informations` (a count of one is singular), and whether the
+/// last is basedpyright's `notes`.
+fn totals(text: &str) -> Option<([u64; 3], bool)> {
     // `421 error`: read no further a line that does not start so.
     let number = text.bytes().take_while(u8::is_ascii_digit).count();
     if number == 0 || !text[number..].starts_with(" error") {
         return None;
     }
     let mut out = [0; 3];
+    let mut notes = false;
     let mut parts = text.trim().split(", ");
     for (i, word) in ["error", "warning", "information"].iter().enumerate() {
         let (n, noun) = parts.next()?.split_once(' ')?;
-        if noun.trim_end_matches('s') != *word {
+        let noun = noun.trim_end_matches('s');
+        if i == 2 && noun == "note" {
+            notes = true;
+        } else if noun != *word {
             return None;
         }
         out[i] = n.parse().ok()?;
     }
-    parts.next().is_none().then_some(out)
+    parts.next().is_none().then_some((out, notes))
 }
 
 #[cfg(test)]
@@ -197,11 +208,15 @@ mod tests {
     fn lines_of_pyright() {
         assert_eq!(
             totals("421 errors, 0 warnings, 0 informations "),
-            Some([421, 0, 0])
+            Some(([421, 0, 0], false))
         );
         assert_eq!(
             totals("1 error, 1 warning, 0 informations"),
-            Some([1, 1, 0])
+            Some(([1, 1, 0], false))
+        );
+        assert_eq!(
+            totals("20 errors, 1669 warnings, 0 notes"),
+            Some(([20, 1669, 0], true))
         );
         assert_eq!(totals("3 errors, 2 warnings"), None);
         assert_eq!(
