@@ -255,15 +255,15 @@ impl Shape for Pytest {
                 if let Some(rest) = text.strip_prefix("FAILED ") {
                     let id = node_id(rest);
                     self.failing.push(id);
-                    self.name(number, id, message(rest), false);
+                    self.name(number, id, message(rest));
                 } else if let Some((params, rest)) = subtest_failed(text) {
                     let id = node_id(rest);
                     self.failing.push(format!("{id} {params}").trim_end());
-                    self.name(number, id, message(rest), false);
+                    self.name(number, id, message(rest));
                 } else if let Some(rest) = text.strip_prefix("ERROR ") {
                     let id = node_id(rest);
                     self.errors.push(id);
-                    self.name(number, id, message(rest), true);
+                    self.name(number, id, message(rest));
                 }
             }
             Some(b'[') if self.in_report && text.starts_with("[XPASS(strict)]") => {
@@ -1031,23 +1031,16 @@ impl Pytest {
     }
 
     /// A failure or error named in the short summary, with the summary's message: names the
-    /// next unnamed failure of the report, or adds the failure when the report had none. An
-    /// error (`ERROR tests/t.py::test_x`) names its report's `ERROR at setup of test_x`.
-    fn name(&mut self, number: u64, id: &str, message: &str, error: bool) {
+    /// next unnamed failure of the report, or adds the failure when the report had none.
+    fn name(&mut self, number: u64, id: &str, message: &str) {
         let short = id.rsplit("::").next().unwrap_or(id);
         let dotted = id.split_once("::").map(|(_, t)| t.replace("::", "."));
-        let named = |name: &str| {
-            let base = name.split(" (").next().unwrap_or(name);
-            name == short || dotted.as_deref() == Some(base)
-        };
         let known = self.failures.iter_mut().find(|f| {
-            named(&f.name)
+            let base = f.name.split(" (").next().unwrap_or(&f.name);
+            f.name == short
                 || f.name.strip_prefix("[doctest] ") == Some(short)
+                || dotted.as_deref() == Some(base)
                 || f.name.strip_prefix("ERROR collecting ") == Some(id)
-                || error
-                    && ["ERROR at setup of ", "ERROR at teardown of "]
-                        .iter()
-                        .any(|at| f.name.strip_prefix(at).is_some_and(named))
         });
         // Said by its node id, which names it whole and reruns it (`pytest ID`).
         if let Some(known) = known {
@@ -1056,12 +1049,7 @@ impl Pytest {
             if !known.has_detail() {
                 known.add_detail(message);
             }
-            if let Some(at) = ["ERROR at setup of ", "ERROR at teardown of "]
-                .into_iter()
-                .find(|at| known.name.starts_with(at))
-            {
-                known.say(&format!("{at}{id}"));
-            } else if !known.name.starts_with("ERROR collecting ") {
+            if !known.name.starts_with("ERROR collecting ") {
                 // A subtest keeps its parameters: `t.py::T::test_x (size=1)`.
                 let params = known.name.find(" (").map_or("", |i| &known.name[i..]);
                 known.say(&format!("{id}{params}"));
