@@ -154,16 +154,16 @@ impl Mypy {
         );
         // An error's first note (`Left operand is of type "str | Any"`) says what it is
         // about, with the next one when it is a heading (`Possible overload variants:`).
-        let line = location.split(':').take(2);
-        let same_line = self
-            .noted_at
-            .as_deref()
-            .is_some_and(|at| at.split(':').eq(line.clone()));
+        // `a.py:12` of `a.py:12:5`.
+        let line = location
+            .match_indices(':')
+            .nth(1)
+            .map_or(location, |(i, _)| &location[..i]);
+        let same_line = self.noted_at.as_deref() == Some(line);
         match level {
             Level::Error => {
                 self.diagnostics.files.add(file);
-                let at: Vec<&str> = line.collect();
-                self.noted_at = Some(at.join(":"));
+                self.noted_at = Some(line.to_owned());
             }
             Level::Note if same_line => {
                 self.diagnostics
