@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus25"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus26"
                 );
                 std::process::exit(0);
             }
@@ -89,6 +89,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus23"),
             root.join("tests/fixtures/corpus24"),
             root.join("tests/fixtures/corpus25"),
+            root.join("tests/fixtures/corpus26"),
         ];
     }
     if !o.ctxoff.is_file() {
