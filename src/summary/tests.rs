@@ -10026,3 +10026,28 @@ fn basedpyright_is_read_as_pyright() {
         assert!(all[..8].iter().any(|l| l.ends_with(error)), "{all:#?}");
     }
 }
+
+/// shUnit2's test runner (corpus 25: shunit2's own suite under three shells): its verdicts
+/// count assertions, a test fails by printing `ASSERT:` in a file that failed, and the JUnit
+/// XML its own tests print (ideal and actual) is their output, not this run's report.
+#[test]
+fn shunit2_runs_are_counted_over_files_and_shells() {
+    let bytes = fixture("corpus25", "test-runner-shunit2.txt");
+    let report = report(&bytes);
+    assert!(!shapes(&report).contains(&"junit xml".to_owned()));
+    assert_eq!(
+        rendered(&report, "tests:"),
+        "tests: 207 run, 6 failed (shUnit2, 33 test files); assertions: 6 failed, 126 skipped"
+    );
+    let shunit2 = fact(&report, "shunit2");
+    assert_eq!(shunit2["failed_tests"], 6);
+    assert_eq!(shunit2["warnings"][0]["warning"], "/bin/sh not passing");
+    assert_eq!(shunit2["warnings"][0]["count"], 2);
+    let all = failures_within(&bytes, u64::MAX);
+    let verdict = "  shunit2_misc (/bin/sh): FAILED (failures=1,skipped=1)";
+    assert!(report.render().iter().any(|l| l == verdict));
+    let misc = line_with(&all, "shunit2_misc testIssue7 (/bin/sh)");
+    assert!(misc.ends_with("ASSERT:expected:<0> but got:<1>"), "{misc}");
+    // shunit2_failures prints the ASSERT lines it checks, and passes: none is a failure.
+    assert!(!flat(&all).contains("testFailsWithArgs"), "{all:#?}");
+}

@@ -85,6 +85,7 @@ mod rustc;
 mod rustfmt;
 mod sanitizer;
 mod shellcheck;
+mod shunit2;
 mod sphinx;
 mod sqlite;
 mod standard;
@@ -203,6 +204,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<eunit::Eunit>::default(),
         Box::<ounit::Ounit>::default(),
         Box::<tcltest::Tcltest>::default(),
+        Box::<shunit2::Shunit2>::default(),
         Box::<sqlite::Sqlite>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
