@@ -10051,3 +10051,37 @@ fn shunit2_runs_are_counted_over_files_and_shells() {
     // shunit2_failures prints the ASSERT lines it checks, and passes: none is a failure.
     assert!(!flat(&all).contains("testFailsWithArgs"), "{all:#?}");
 }
+
+/// Sanic (corpus 26) draws each traceback in a box under the record that logged it (`╭
+/// …ERROR: Exception occurred while handling uri: …`, `│ server.py:38 book_view:`, `╰ KeyError:
+/// 4`), wrapped at 80 columns, and logs each request with its whole URL: each error is said
+/// with its exception, its frame and the line that raised, and the requests answered 500 count.
+#[test]
+fn sanic_tracebacks_in_boxes_are_read() {
+    let bytes = fixture("corpus26", "sanic-log-loans.txt");
+    let report = report(&bytes);
+    assert!(
+        rendered(&report, "log:").starts_with("log: 47 records (info ×38, error ×9)"),
+        "{}",
+        rendered(&report, "log:")
+    );
+    assert!(rendered(&report, "access log:").contains("500 ×9"));
+    let all = failures_within(&bytes, u64::MAX);
+    let books = line_with(&all, "uri: 'http://127.0.0.1:8097/books':");
+    assert!(
+        books.ends_with(
+            "KeyError: 4 · server.py:38 book_view · \"author\": AUTHORS[book[\"author_id\"]],"
+        ),
+        "{books}"
+    );
+    // A source line the box wrapped is joined again.
+    let search = line_with(&all, "uri: 'http://127.0.0.1:8097/search':");
+    assert!(
+        search.ends_with("if q.lower() in v[\"title\"].lower()]"),
+        "{search}"
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.ends_with("GET http://127.0.0.1:8097/books 500"))
+    );
+}

@@ -103,7 +103,7 @@ impl Form {
             Form::Gin => "'\\| [45][0-9]{2} \\|'",
             Form::Morgan => "'^(\\S+ - )?[A-Z]+ \\S+ (HTTP/\\S+ )?[45][0-9]{2} '",
             Form::Tornado => "'\\] [45][0-9]{2} [A-Z]+ '",
-            Form::Embedded => "' [A-Z]+ /\\S* (HTTP/\\S+ )?[45][0-9]{2}( |,|$)'",
+            Form::Embedded => "' [A-Z]+ (/|https?://)\\S* (HTTP/\\S+ )?[45][0-9]{2}( |,|$)'",
             Form::Json => "'\"statusCode\":[45][0-9]{2}'",
         }
     }
@@ -666,21 +666,27 @@ fn unquoted(line: &str) -> Option<Request<'_>> {
 /// its status. Logged up to its status, with the words before it when `keep_before` (a
 /// record's logger and peer, after its date), else from its method.
 fn embedded(line: &str, keep_before: bool) -> Option<Request<'_>> {
-    // Cheap first: a path starts after a space.
+    // Cheap first: a path starts after a space, and so does a whole URL (Sanic's `INFO:
+    // 127.0.0.1:40574 GET http://127.0.0.1:8097/books 500 136 120.2ms`).
     static PATH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" /"));
-    PATH.find_iter(line.as_bytes()).find_map(|at| {
-        let start = line[..at].rfind(' ').map_or(0, |space| space + 1);
-        if start == 0 || !METHODS.contains(&&line[start..at]) {
-            return None;
-        }
-        let mut r = unquoted(&line[start..])?;
-        r.form = Form::Embedded;
-        if keep_before {
-            r.logged = &line[..start + r.logged.len()];
-        }
-        Some(r)
-    })
+    static URL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" http"));
+    let bytes = line.as_bytes();
+    PATH.find_iter(bytes)
+        .chain(URL.find_iter(bytes))
+        .find_map(|at| {
+            let start = line[..at].rfind(' ').map_or(0, |space| space + 1);
+            if start == 0 || !METHODS.contains(&&line[start..at]) {
+                return None;
+            }
+            let mut r = unquoted(&line[start..])?;
+            r.form = Form::Embedded;
+            if keep_before {
+                r.logged = &line[..start + r.logged.len()];
+            }
+            Some(r)
+        })
 }
 
 #[cfg(test)]
@@ -774,8 +780,17 @@ mod tests {
         let go = "2026/12/06 20:58:04 POST /notes HTTP/1.1 404 12 1.2ms";
         let r = embedded(go, false).unwrap();
         assert_eq!((r.code, r.logged), (404, "POST /notes HTTP/1.1 404"));
+        // Sanic's, after its process and date, names the whole URL.
+        let sanic = "Srv 0|2026-12-07 10:02:27 +0000 INFO: 127.0.0.1:40574 GET \
+                     http://127.0.0.1:8097/books 500 136  120.2ms";
+        let r = embedded(sanic, false).unwrap();
+        assert_eq!(
+            (r.code, r.logged),
+            (500, "GET http://127.0.0.1:8097/books 500")
+        );
         assert!(finds(Form::Embedded, log4j));
         assert!(finds(Form::Embedded, go));
+        assert!(finds(Form::Embedded, sanic));
         assert!(!finds(Form::Embedded, &log4j.replace("500", "200")));
         // A path in a sentence, a method with no status after its path.
         assert_eq!(embedded("copied /a/b to /c", false), None);

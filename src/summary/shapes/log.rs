@@ -99,6 +99,8 @@ pub(crate) struct Log {
     throw_site: Option<(u64, String, Option<String>)>,
     /// How the error levels were written (`ERROR`, `[error]`), for the read-more pattern.
     spellings: Vec<String>,
+    /// A traceback drawn in a box being read (see [`Boxed`]).
+    boxed: Option<Boxed>,
     /// The first line that says the server is up.
     started: Option<(u64, String)>,
     /// The last line that says why it stopped, else the last that says it stops (and whether
@@ -120,6 +122,34 @@ impl Shape for Log {
         {
             self.line(number, record);
             self.line(number, TRACEBACK);
+            return;
+        }
+        if let Some(boxed) = &mut self.boxed {
+            if let Some(inner) = text.strip_prefix('│') {
+                boxed.line(inner);
+                return;
+            }
+            let boxed = self.boxed.take().unwrap_or_default();
+            if let Some(exception) = text.strip_prefix('╰') {
+                self.report_start = boxed.start;
+                self.attach = if boxed.error {
+                    Attach::Failure
+                } else {
+                    Attach::No
+                };
+                let mut raised = Raised::at(cut(exception.trim(), 300), boxed.frame);
+                raised.source = boxed.source;
+                self.raised(number, raised);
+                return;
+            }
+        }
+        if let Some(record) = text.strip_prefix("╭ ") {
+            self.line(number, record);
+            self.boxed = Some(Boxed {
+                start: number,
+                error: self.error_line == Some(number),
+                ..Boxed::default()
+            });
             return;
         }
         self.lifecycle(number, text);
@@ -355,6 +385,68 @@ impl Shape for Log {
                 .sum::<usize>()
             + self.started.as_ref().map_or(0, |s| s.1.capacity())
             + self.stopped.as_ref().map_or(0, |s| s.1.capacity())
+            + self.boxed.as_ref().map_or(0, Boxed::approx_heap)
+    }
+}
+
+/// A Python traceback drawn in a box under the record that logged it, as Sanic prints it
+/// (tracerite): `╭ <record>`, then `│ server.py:38 book_view:` for each frame, the innermost's
+/// source under it with a `💣` at the line that raised, and `╰ KeyError: 4`.
+#[derive(Debug, Default)]
+struct Boxed {
+    start: u64,
+    /// The record was at error level or worse.
+    error: bool,
+    /// The innermost frame so far (`server.py:38 book_view`), and the line that raised.
+    frame: Option<String>,
+    source: Option<String>,
+    /// The source line being read, joined again where the box wrapped it.
+    statement: String,
+}
+
+/// How much of a source line drawn in a box is joined again.
+const STATEMENT_CHARS: usize = 400;
+
+impl Boxed {
+    /// A line inside the box, after its `│`. Lines are wrapped at the box's width: a line that
+    /// is neither a frame nor indented source goes on the one before.
+    fn line(&mut self, inner: &str) {
+        // The box's gutter.
+        let inner = inner.strip_prefix(' ').unwrap_or(inner);
+        let (said, bomb) = match inner.trim_end().strip_suffix('💣') {
+            Some(said) => (said.trim_end(), true),
+            None => (inner, false),
+        };
+        let mut words = said.splitn(3, ' ');
+        if let (Some(place), Some(function)) = (words.next(), words.next())
+            && let Some((_, line)) = place.rsplit_once(':')
+            && !line.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+            && let Some(function) = function.strip_suffix(':')
+        {
+            self.frame = Some(cut(&format!("{place} {function}"), 200));
+            self.source = None;
+            self.statement.clear();
+            self.statement
+                .push_str(words.next().unwrap_or("").trim_start());
+        } else if said.starts_with("  ") {
+            self.statement.clear();
+            self.statement.push_str(said.trim_start());
+        } else if self.statement.len() < STATEMENT_CHARS {
+            self.statement.push_str(said);
+        }
+        if bomb && !self.statement.trim().is_empty() {
+            self.source = Some(cut(self.statement.trim(), 200));
+        }
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        [&self.frame, &self.source]
+            .iter()
+            .map(|s| s.as_ref().map_or(0, String::capacity))
+            .sum::<usize>()
+            + self.statement.capacity()
     }
 }
 
