@@ -10085,3 +10085,29 @@ fn sanic_tracebacks_in_boxes_are_read() {
             .any(|l| l.ends_with("GET http://127.0.0.1:8097/books 500"))
     );
 }
+
+/// markdown2's own harness under tox (corpus 26) names its tests its own way (`FAIL:
+/// cli/filevars/file_vars_after_path`) and crashed before unittest's summary: its blocks are
+/// still read, its verbose results counted, and the failure whose block never printed named.
+#[test]
+fn an_unfinished_unittest_run_keeps_its_failures() {
+    let bytes = fixture("corpus26", "tox-e-py-make-markdown2.txt");
+    let report = report(&bytes);
+    assert_eq!(
+        rendered(&report, "unittest:"),
+        "unittest: no summary (the run stopped before `Ran N tests`); 31 FAIL and 0 ERROR \
+         reports; results printed: 227 ok, 32 FAIL, 0 ERROR, 0 skipped"
+    );
+    assert_eq!(
+        rendered(&report, "failed with no report"),
+        "failed with no report printed (1): markdown2/direct/toc_with_persistent_object [toc, \
+         issue208]"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let first = line_with(&all, "FAIL: cli/filevars/file_vars_after_path");
+    assert!(
+        first.contains("AssertionError: '<h1 id=\"heading\">Heading</h1>' not found in"),
+        "{first}"
+    );
+    assert!(first.contains("test_cli.py\", line 41"), "{first}");
+}

@@ -2,12 +2,26 @@
 //! (`Ran 1141 tests in 1.149s`, then `FAILED (failures=54, errors=51, skipped=66)` or `OK`),
 //! and a block per failure or error (`======…`, `FAIL: test_x (module.Class.test_x)`, `------…`,
 //! the traceback). A failure's detail is its exception line and the innermost frame of its
-//! traceback; after a chained traceback, the last one's.
+//! traceback; after a chained traceback, the last one's. A harness of its own may name its
+//! tests otherwise (`FAIL: cli/filevars/file_vars_after_path`): such a header opens a block
+//! when the dashes follow it.
+//!
+//! A run that stopped before its summary (the harness crashed, the run was killed) still has
+//! its blocks, and, when verbose, a result per test (`name ... FAIL`): those are counted, and
+//! the failures whose block was never printed are named from them.
+
+use std::collections::VecDeque;
 
 use serde_json::json;
 
 use super::names::{Failures, is_rule, test_counts};
 use super::{Fact, Shape};
+use crate::format::{cut, thousands};
+
+/// The verbose results counted, as printed after ` ... `.
+const RESULTS: [&str; 4] = ["ok", "FAIL", "ERROR", "skipped"];
+/// How many of the last failing tests' names are kept, for those whose block never printed.
+const FAILED_LAST_KEPT: usize = 8;
 
 /// The outcome counts unittest reports in parentheses, in its order.
 const OUTCOMES: [&str; 5] = [
@@ -28,6 +42,13 @@ pub(crate) struct Unittest {
     failures: Failures,
     after_separator: bool,
     block: Option<Block>,
+    /// A header in a harness's own naming, which is a block's when dashes follow: its line,
+    /// its kind, the test's name and the header.
+    unconfirmed: Option<(u64, usize, String, String)>,
+    /// The verbose results printed (`name ... ok`): ok, FAIL, ERROR, skipped.
+    results: [u64; 4],
+    /// The last tests whose verbose result was FAIL or ERROR.
+    failed_last: VecDeque<String>,
     /// A block was a subtest's (`FAIL: test_x (m.C.test_x) [case]`): unittest counts each
     /// failing subtest, so the failures and errors are not tests, and passed is not `ran`
     /// less them.
@@ -60,22 +81,28 @@ impl Shape for Unittest {
             self.after_separator = true;
             return;
         }
+        if let Some((line, kind, name, said)) = self.unconfirmed.take()
+            && dashes
+        {
+            self.open_block(line, kind, &name, &said);
+            if let Some(block) = &mut self.block {
+                block.in_traceback = true;
+            }
+            return;
+        }
         if std::mem::take(&mut self.after_separator)
             && let Some((kind, header)) = text
                 .strip_prefix("FAIL: ")
                 .map(|h| (0, h))
                 .or_else(|| text.strip_prefix("ERROR: ").map(|h| (1, h)))
-            && let Some(name) = test_id(header)
         {
-            self.blocks[kind] += 1;
-            self.subtests |= header
-                .split_once(") ")
-                .is_some_and(|(_, p)| !p.trim().is_empty());
-            self.failures.push_said(number, &name, text);
-            self.block = Some(Block {
-                method: header.split(' ').next().unwrap_or("").to_owned(),
-                ..Block::default()
-            });
+            match test_id(header) {
+                Some(name) => self.open_block(number, kind, &name, text),
+                None if is_harness_name(header) => {
+                    self.unconfirmed = Some((number, kind, header.to_owned(), text.to_owned()));
+                }
+                None => {}
+            }
             return;
         }
         if let Some(block) = &mut self.block {
@@ -93,6 +120,24 @@ impl Shape for Unittest {
             }
             return;
         }
+        if self.verdict.is_none()
+            && matches!(text.as_bytes().last(), Some(b'k' | b'L' | b'R' | b'\''))
+            && let Some((name, result)) = text.rsplit_once(" ... ")
+        {
+            let result = result.split(' ').next().unwrap_or(result);
+            if let Some(i) = RESULTS.iter().position(|r| *r == result) {
+                self.results[i] += 1;
+                if (1..=2).contains(&i) {
+                    if self.failed_last.len() == FAILED_LAST_KEPT {
+                        self.failed_last.pop_front();
+                    }
+                    // A test before it that printed no result (`a ... b ... FAIL`) is not it.
+                    let name = name.rsplit_once(" ... ").map_or(name, |(_, n)| n);
+                    self.failed_last.push_back(cut(name.trim(), 200));
+                }
+                return;
+            }
+        }
         if let Some(ran) = ran_line(text) {
             self.ran = Some(ran);
         } else if self.ran.is_some()
@@ -104,8 +149,9 @@ impl Shape for Unittest {
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
         self.end_block();
-        let ran = self.ran?;
-        let (ok, counts) = self.verdict?;
+        let (Some(ran), Some((ok, counts))) = (self.ran, self.verdict) else {
+            return self.unfinished();
+        };
         let [failures, errors, skipped, expected, unexpected] = counts;
         // With subtests, how many tests passed is not said: unittest counts each failing one.
         let passed = (!self.subtests)
@@ -150,10 +196,87 @@ impl Shape for Unittest {
                     + b.test_frame.as_ref().map_or(0, String::capacity)
                     + b.exception.as_ref().map_or(0, String::capacity)
             })
+            + self
+                .unconfirmed
+                .as_ref()
+                .map_or(0, |(_, _, n, s)| n.capacity() + s.capacity())
+            + self.failed_last.iter().map(String::capacity).sum::<usize>()
     }
 }
 
 impl Unittest {
+    /// A `FAIL:` or `ERROR:` block (`kind` 0 or 1) opens at `line`.
+    fn open_block(&mut self, line: u64, kind: usize, name: &str, said: &str) {
+        let header = said.split_once(": ").map_or(said, |(_, h)| h);
+        self.blocks[kind] += 1;
+        self.subtests |= header
+            .split_once(") ")
+            .is_some_and(|(_, p)| !p.trim().is_empty());
+        self.failures.push_said(line, name, said);
+        self.block = Some(Block {
+            method: header.split(' ').next().unwrap_or("").to_owned(),
+            ..Block::default()
+        });
+    }
+
+    /// A run without its summary: what its blocks and its verbose results say, when it
+    /// printed a block.
+    fn unfinished(mut self) -> Option<Fact> {
+        let [fail, error] = self.blocks;
+        if fail + error == 0 {
+            return None;
+        }
+        let mut lines = vec![format!(
+            "unittest: no summary (the run stopped before `Ran N tests`); {} FAIL and {} \
+             ERROR reports",
+            thousands(fail),
+            thousands(error)
+        )];
+        let [passed, failed, errors, skipped] = self.results;
+        if failed + errors > 0 {
+            lines[0].push_str(&format!(
+                "; results printed: {} ok, {} FAIL, {} ERROR, {} skipped",
+                thousands(passed),
+                thousands(failed),
+                thousands(errors),
+                thousands(skipped)
+            ));
+            // Reports are printed in the order the tests failed: the last failures have none.
+            let unreported = (failed + errors).saturating_sub(fail + error);
+            let named: Vec<&str> = self
+                .failed_last
+                .iter()
+                .skip(self.failed_last.len().saturating_sub(unreported as usize))
+                .map(String::as_str)
+                .collect();
+            if unreported > 0 {
+                let more = unreported - named.len() as u64;
+                lines.push(format!(
+                    "failed with no report printed ({}): {}{}",
+                    thousands(unreported),
+                    if more > 0 {
+                        format!("… {} more, ", thousands(more))
+                    } else {
+                        String::new()
+                    },
+                    named.join(", ")
+                ));
+            }
+        }
+        let json = json!({
+            "shape": "unittest",
+            "complete": false,
+            "blocks": {"fail": fail, "error": error},
+            "results": {"ok": passed, "fail": failed, "error": errors, "skipped": skipped},
+        });
+        let listed = self.failures.take_as("failed tests (FAIL and ERROR)");
+        Some(
+            Fact::new("unittest", lines, json)
+                .failures(listed)
+                .hint("'^(FAIL|ERROR): ' -A 15"),
+        )
+    }
+
     /// The failure being read is complete: its exception and where.
     fn end_block(&mut self) {
         let Some(block) = self.block.take() else {
@@ -219,6 +342,16 @@ pub(crate) fn test_id(header: &str) -> Option<String> {
     Some(id)
 }
 
+/// A harness's own name for a test, as its `FAIL:` header says it: one word, then maybe its
+/// tags (`markdown2/tm/header_ids_1 [extra, header-ids]`).
+fn is_harness_name(header: &str) -> bool {
+    let name = match header.split_once(" [") {
+        Some((name, tags)) if tags.ends_with(']') => name,
+        _ => header,
+    };
+    !name.is_empty() && !name.contains(' ') && name.len() <= 200
+}
+
 /// `Ran 1141 tests in 1.149s` → 1141.
 fn ran_line(text: &str) -> Option<u64> {
     let rest = text.strip_prefix("Ran ")?;
@@ -268,6 +401,11 @@ mod tests {
             Some("tests.T.test_range (i=3)")
         );
         assert_eq!(test_id("tests/x"), None);
+        assert!(is_harness_name("cli/filevars/file_vars_after_path"));
+        assert!(is_harness_name(
+            "markdown2/tm/header_ids_1 [extra, header-ids]"
+        ));
+        assert!(!is_harness_name("the run was killed") && !is_harness_name(""));
         assert_eq!(ran_line("Ran 1141 tests in 1.149s"), Some(1141));
         assert_eq!(ran_line("Ran 1 test in 0.000s"), Some(1));
         assert_eq!(ran_line("Ran away"), None);
