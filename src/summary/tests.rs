@@ -10111,3 +10111,25 @@ fn an_unfinished_unittest_run_keeps_its_failures() {
     );
     assert!(first.contains("test_cli.py\", line 41"), "{first}");
 }
+
+/// `python -m doctest -v` (corpus 26: python-stdnum) prints `Test passed.` after each file
+/// that passed, and the tracebacks its examples expect: neither is EUnit's total nor a log's
+/// exception. An example that raised says where, in the code it called (corpus 10).
+#[test]
+fn verbose_doctest_is_doctest_alone() {
+    let stdnum = report(&fixture("corpus26", "doctest-v-o-flags-stdnum.txt"));
+    assert_eq!(shapes(&stdnum), ["doctest"]);
+    let all = failures_within(
+        &fixture("corpus10", "doctest-v-sortedcontainers.txt"),
+        u64::MAX,
+    );
+    let discard = line_with(&all, "sl.discard(5)");
+    assert!(
+        discard.contains(
+            "raised NameError: name '_list' is not defined · at File \
+             \"/home/dev/sortedcontainers-2.4.0/sortedcontainers/sortedlist.py\", line 420, in \
+             discard"
+        ),
+        "{discard}"
+    );
+}

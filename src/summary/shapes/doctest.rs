@@ -15,8 +15,10 @@ pub(crate) struct Doctest {
     failures: Failures,
     /// The part of a failure's block being read.
     part: Part,
-    /// The block's last line of an exception raised (a traceback's last line says what).
+    /// The block's last line of an exception raised (a traceback's last line says what), and
+    /// the traceback's innermost frame outside the example.
     raised: Option<String>,
+    raised_at: Option<String>,
     /// Where the failing example is (`File "index.rst", line 292`), stated after what failed.
     place: Option<String>,
     /// `58 tests in 1 items.`, `57 passed and 1 failed.`
@@ -100,7 +102,9 @@ impl Shape for Doctest {
             Fact::new("doctest", vec![line], json)
                 .failures(self.failures.take_as("failed examples"))
                 .hint_if_failed(failed, "'^File \"|^Failed example|^Expected|^Got' -A 2")
-                .defers(),
+                .defers()
+                // The tracebacks in it are examples' output, expected or got.
+                .supersedes(&["log"]),
         )
     }
 
@@ -108,6 +112,7 @@ impl Shape for Doctest {
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
             + self.raised.as_ref().map_or(0, String::capacity)
+            + self.raised_at.as_ref().map_or(0, String::capacity)
             + self.place.as_ref().map_or(0, String::capacity)
     }
 }
@@ -144,8 +149,16 @@ impl Doctest {
             Part::Expected => "Expected: ",
             Part::Got => "Got: ",
             Part::Raised => {
-                if !value.trim().is_empty() {
-                    self.raised = Some(cut(value.trim(), 200));
+                let value = value.trim();
+                // The innermost frame of the code the example called: after the example's
+                // own (doctest's runner is before it).
+                if value.starts_with("File \"<doctest ") {
+                    self.raised_at = None;
+                } else if value.starts_with("File \"") {
+                    self.raised_at = Some(cut(value, 200));
+                } else if !value.is_empty() {
+                    // The last line is the exception.
+                    self.raised = Some(cut(value, 200));
                 }
                 return;
             }
@@ -161,9 +174,13 @@ impl Doctest {
     /// The block is over: an exception raised is stated by its traceback's last line.
     fn end_block(&mut self) {
         let (raised, place) = (self.raised.take(), self.place.take());
+        let raised_at = self.raised_at.take();
         if let Some(f) = self.failures.current() {
             if let Some(raised) = raised {
                 f.add_detail(&format!("raised {raised}"));
+                if let Some(at) = raised_at {
+                    f.add_detail(&format!("at {at}"));
+                }
             }
             if let Some(place) = place {
                 f.add_detail(&place);
@@ -267,6 +284,7 @@ Exception raised:
             [
                 "inverse(0)",
                 "raised ZeroDivisionError: division by zero",
+                "at File \"/home/dev/mathx.py\", line 17, in inverse",
                 "File \"/home/dev/mathx.py\", line 14"
             ]
         );

@@ -227,7 +227,8 @@ fn test_line(text: &str) -> Option<(String, &str)> {
 /// `  Test passed.` → no failures.
 fn totals(text: &str) -> Option<[u64; 3]> {
     let t = text.trim();
-    if t == "Test passed." {
+    // Indented, as EUnit prints it: Python's doctest says `Test passed.` at the line's start.
+    if t == "Test passed." && text.starts_with(' ') {
         return Some([0, 0, 1]);
     }
     if let Some(n) = t
