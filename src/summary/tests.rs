@@ -10112,6 +10112,31 @@ fn an_unfinished_unittest_run_keeps_its_failures() {
     assert!(first.contains("test_cli.py\", line 41"), "{first}");
 }
 
+/// luacheck (corpus 26: Moses, 1,343 warnings, most of them whitespace) lists the first of
+/// each kind of finding, the globals first: the two typos a reader must fix come before the
+/// 1,073 whitespace findings. A file that does not parse has an error (corpus 11: Penlight).
+#[test]
+fn luacheck_findings_are_counted_by_kind_globals_first() {
+    let bytes = fixture("corpus26", "luacheck-moses.txt");
+    let moses = report(&bytes);
+    assert_eq!(
+        rendered(&moses, "luacheck:"),
+        "luacheck: Total: 1343 warnings / 0 errors in 9 files; counted: 0 errors, 1,343 \
+         warnings in 9 files"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert!(
+        all[1].ends_with("moses.lua:898:5: setting non-standard global variable randPos"),
+        "{all:#?}"
+    );
+    assert!(
+        all[2].ends_with("moses.lua:1564:37: accessing undefined variable setp"),
+        "{all:#?}"
+    );
+    let penlight = report(&fixture("corpus11", "luacheck-penlight.txt"));
+    assert_eq!(fact(&penlight, "luacheck")["errors"], 1);
+}
+
 /// `python -m doctest -v` (corpus 26: python-stdnum) prints `Test passed.` after each file
 /// that passed, and the tracebacks its examples expect: neither is EUnit's total nor a log's
 /// exception. An example that raised says where, in the code it called (corpus 10).

@@ -54,6 +54,7 @@ mod libtest;
 mod lintian;
 mod listing;
 mod log;
+mod luacheck;
 mod make;
 mod markdownlint;
 mod maven;
@@ -224,6 +225,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<biome::Biome>::default(),
         Box::<oxlint::Oxlint>::default(),
         Box::<markdownlint::Markdownlint>::default(),
+        Box::<luacheck::Luacheck>::default(),
         Box::<sphinx::Sphinx>::default(),
         Box::<shellcheck::Shellcheck>::default(),
         Box::<checkbashisms::Checkbashisms>::default(),
