@@ -10137,6 +10137,39 @@ fn luacheck_findings_are_counted_by_kind_globals_first() {
     assert_eq!(fact(&penlight, "luacheck")["errors"], 1);
 }
 
+/// testthat's problems (corpus 26: desc, stopped early at its maximum of failures; corpus 5:
+/// stringr; corpus 25: crayon under `R CMD check`) are listed with their messages, and its
+/// counts said as printed.
+#[test]
+fn testthat_problems_and_counts() {
+    let bytes = fixture("corpus26", "rscript-test-local-desc.txt");
+    let desc = report(&bytes);
+    assert_eq!(
+        rendered(&desc, "testthat:"),
+        "testthat: [ FAIL 10 | WARN 8 | SKIP 0 | PASS 246 ] (expectations); terminated early: \
+         its maximum number of failures was reached"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    let first = line_with(&all, "Error ('test-authors.R:240'): add_me works");
+    assert!(
+        first.ends_with("Error: $add_me needs the 'whoami' package"),
+        "{first}"
+    );
+    assert!(flat(&all).contains("Failure ('test-deps.R:38'): set_dep"));
+    let stringr = report(&fixture("corpus5", "testthat-stringr.txt"));
+    assert_eq!(fact(&stringr, "testthat")["failed"], 12);
+    assert_eq!(fact(&stringr, "testthat")["blocks"]["failed"], 12);
+    let crayon = report(&fixture("corpus25", "r-cmd-check-crayon.txt"));
+    assert_eq!(fact(&crayon, "testthat")["skipped"], 2);
+    assert!(
+        flat(&failures_within(
+            &fixture("corpus25", "r-cmd-check-crayon.txt"),
+            u64::MAX
+        ))
+        .contains("Error ('test-operations.R:195'): col_align")
+    );
+}
+
 /// `python -m doctest -v` (corpus 26: python-stdnum) prints `Test passed.` after each file
 /// that passed, and the tracebacks its examples expect: neither is EUnit's total nor a log's
 /// exception. An example that raised says where, in the code it called (corpus 10).

@@ -97,6 +97,7 @@ mod tap;
 mod tapspec;
 mod tasks;
 mod tcltest;
+mod testthat;
 mod testunit;
 mod threads;
 mod trial;
@@ -206,6 +207,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<ounit::Ounit>::default(),
         Box::<tcltest::Tcltest>::default(),
         Box::<shunit2::Shunit2>::default(),
+        Box::<testthat::Testthat>::default(),
         Box::<sqlite::Sqlite>::default(),
         Box::<alcotest::Alcotest>::default(),
         Box::<robot::Robot>::default(),
