@@ -673,20 +673,23 @@ fn embedded(line: &str, keep_before: bool) -> Option<Request<'_>> {
     static URL: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b" http"));
     let bytes = line.as_bytes();
-    PATH.find_iter(bytes)
-        .chain(URL.find_iter(bytes))
-        .find_map(|at| {
-            let start = line[..at].rfind(' ').map_or(0, |space| space + 1);
-            if start == 0 || !METHODS.contains(&&line[start..at]) {
-                return None;
-            }
-            let mut r = unquoted(&line[start..])?;
-            r.form = Form::Embedded;
-            if keep_before {
-                r.logged = &line[..start + r.logged.len()];
-            }
-            Some(r)
-        })
+    let at_target = |at: usize| {
+        let start = line[..at].rfind(' ').map_or(0, |space| space + 1);
+        if start == 0 || !METHODS.contains(&&line[start..at]) {
+            return None;
+        }
+        let mut r = unquoted(&line[start..])?;
+        r.form = Form::Embedded;
+        if keep_before {
+            r.logged = &line[..start + r.logged.len()];
+        }
+        Some(r)
+    };
+    PATH.find_iter(bytes).find_map(at_target).or_else(|| {
+        // Searched once before it is iterated: most lines have none.
+        URL.find(bytes)?;
+        URL.find_iter(bytes).find_map(at_target)
+    })
 }
 
 #[cfg(test)]

@@ -79,7 +79,10 @@ impl Shape for Shunit2 {
         } else if let Some(error) = text.strip_prefix("shunit2:ERROR ") {
             self.errors.add(error, DISTINCT_KEPT);
         } else if is_name(text) {
-            self.test = Some(text.to_owned());
+            // Most such lines are not tests (a word alone): no allocation for each.
+            let test = self.test.get_or_insert_default();
+            test.clear();
+            test.push_str(text);
             self.test_failed = false;
         }
     }

@@ -30,17 +30,15 @@ pub(crate) struct Testthat {
 
 impl Shape for Testthat {
     fn line(&mut self, number: u64, text: &str) {
-        let t = text.trim();
-        // Cheap first: most lines start with none of what this shape reads.
-        let first = t.strip_prefix("── ").unwrap_or(t).as_bytes().first();
+        // Cheap first: most lines start with none of what this shape reads (a header's kind,
+        // `[ FAIL`, `Maximum`, a rule's `─` or `═`), after the indent `R CMD check` adds.
+        let first = text.bytes().find(|b| *b != b' ');
         if self.detail_left == 0
-            && !matches!(
-                first,
-                Some(b'F' | b'E' | b'W' | b'S' | b'M' | b'[' | b'0'..=b'9' | 0xE2)
-            )
+            && !matches!(first, Some(b'F' | b'E' | b'W' | b'S' | b'M' | b'[' | 0xE2))
         {
             return;
         }
+        let t = text.trim();
         if self.detail_left > 0 {
             if t.is_empty() || t == "Backtrace:" || is_rule(t) {
                 self.detail_left = 0;
