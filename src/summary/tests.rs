@@ -10191,3 +10191,15 @@ fn verbose_doctest_is_doctest_alone() {
         "{discard}"
     );
 }
+
+/// Sphinx's doctest builder (corpus 13: pydash) states totals per document, seven of them:
+/// the run's are their sums (1,048 tests, 8 failed), not the last document's (3 passed), as
+/// its own `Doctest summary` says.
+#[test]
+fn doctest_totals_are_summed_over_runs() {
+    let report = report(&fixture("corpus13", "sphinx-doctest-pydash.txt"));
+    assert_eq!(
+        rendered(&report, "tests:"),
+        "tests: 1,048 run, 1,040 passed, 8 failed (doctest, the totals of 7 runs)"
+    );
+}

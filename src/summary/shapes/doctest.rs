@@ -21,9 +21,11 @@ pub(crate) struct Doctest {
     raised_at: Option<String>,
     /// Where the failing example is (`File "index.rst", line 292`), stated after what failed.
     place: Option<String>,
-    /// `58 tests in 1 items.`, `57 passed and 1 failed.`
+    /// `58 tests in 1 items.`, `57 passed and 1 failed.`, summed over the runs.
     tests: Option<u64>,
     passed_failed: Option<(u64, u64)>,
+    /// How many runs stated their totals (each summed).
+    runs: u64,
     /// `***Test Failed*** 1 failures.`, summed over the runs that print it.
     test_failed: Option<u64>,
 }
@@ -89,7 +91,11 @@ impl Shape for Doctest {
         } else {
             parts.push(format!("{} failed", thousands(self.failures.total)));
         }
-        let line = format!("tests: {} (doctest)", parts.join(", "));
+        let runner = match self.runs {
+            0 | 1 => "doctest".to_owned(),
+            runs => format!("doctest, the totals of {} runs", thousands(runs)),
+        };
+        let line = format!("tests: {} ({runner})", parts.join(", "));
         let json = json!({
             "shape": "doctest",
             "tests": self.tests,
@@ -215,12 +221,16 @@ impl Doctest {
             .or_else(|| t.strip_suffix(" item."))
             && rest.contains(" tests in ")
         {
-            self.tests = Some(first);
+            // Each run (a file, a document) states its own: the output's are their sums.
+            *self.tests.get_or_insert(0) += first;
+            self.runs += 1;
         } else if let Some(rest) = t.strip_suffix(" failed.")
             && let Some((_, failed)) = rest.split_once(" passed and ")
-            && let Ok(failed) = failed.parse()
+            && let Ok(failed) = failed.parse::<u64>()
         {
-            self.passed_failed = Some((first, failed));
+            let (passed, all_failed) = self.passed_failed.get_or_insert((0, 0));
+            *passed += first;
+            *all_failed += failed;
         }
     }
 }
