@@ -10203,3 +10203,16 @@ fn doctest_totals_are_summed_over_runs() {
         "tests: 1,048 run, 1,040 passed, 8 failed (doctest, the totals of 7 runs)"
     );
 }
+
+/// Totals summed over runs (doctest's per file, shUnit2's per test file) are summed without
+/// overflow whatever they say: the shapes still state them, saturated, rather than panic.
+#[test]
+fn summed_totals_saturate() {
+    let max = u64::MAX;
+    let doctest = format!("{max} tests in 1 items.\n{max} passed and 0 failed.\n").repeat(2);
+    let summed = report(doctest.as_bytes());
+    assert_eq!(fact(&summed, "doctest")["tests"], max);
+    let shunit2 = format!("testA\n\nRan {max} tests.\n\nOK\n").repeat(2);
+    let summed = report(shunit2.as_bytes());
+    assert_eq!(fact(&summed, "shunit2")["run"], max);
+}

@@ -151,9 +151,6 @@ pub(crate) struct Diagnostics {
     firsts_only: bool,
     /// A warning with a code is of its code's kind whatever its message (a report's rules).
     rules: bool,
-    /// Warnings are listed by the rank of their code too (a linter whose every finding is a
-    /// warning, the worst and the most trivial alike).
-    ranks_warnings: bool,
 }
 
 impl Diagnostics {
@@ -170,14 +167,6 @@ impl Diagnostics {
     /// [`Diagnostics::of_rules`]), its notes of a rule findings of their own.
     pub(crate) fn as_rules(&mut self) {
         self.rules = true;
-    }
-
-    /// Diagnostics whose warnings are listed by rank too (see [`Diagnostics::failures`]).
-    pub(crate) fn ranking_warnings() -> Diagnostics {
-        Diagnostics {
-            ranks_warnings: true,
-            ..Diagnostics::default()
-        }
     }
 
     /// Diagnostics that keep only the first of each code.
@@ -380,10 +369,15 @@ impl Diagnostics {
     /// The diagnostics to read first (see the module documentation): after the first error,
     /// the others by the `rank` of their code (lowest first: a tool may put what breaks at run
     /// time first, its optional checks and complaints about the environment last), the
-    /// rarest first within a rank; then the warnings, the rarest first (by rank first when
-    /// made by [`Diagnostics::ranking_warnings`]).
+    /// rarest first within a rank; then the warnings, the rarest first.
     pub(crate) fn failures(&self, rank: impl Fn(&str) -> u8) -> Failures {
         self.failures_of(rank, |_| true)
+    }
+
+    /// [`Diagnostics::failures`] with the warnings by `rank` too: a linter whose every
+    /// finding is a warning, the worst and the most trivial alike.
+    pub(crate) fn failures_warnings_ranked(&self, rank: impl Fn(&str) -> u8) -> Failures {
+        self.listing(rank, |_| true, true)
     }
 
     /// [`Diagnostics::failures`] of the codes `listed` accepts.
@@ -391,6 +385,17 @@ impl Diagnostics {
         &self,
         rank: impl Fn(&str) -> u8,
         listed: impl Fn(&str) -> bool,
+    ) -> Failures {
+        self.listing(rank, listed, false)
+    }
+
+    /// The list of [`Diagnostics::failures_of`], the warnings ranked too when
+    /// `warnings_ranked`.
+    fn listing(
+        &self,
+        rank: impl Fn(&str) -> u8,
+        listed: impl Fn(&str) -> bool,
+        warnings_ranked: bool,
     ) -> Failures {
         let mut out = Failures::new("first of each kind");
         let mut errors: Vec<&First> = self
@@ -429,11 +434,7 @@ impl Diagnostics {
                 .filter(|f| f.level == level && listed(&f.code))
                 .collect();
             firsts.sort_by_key(|f| {
-                let rank = if self.ranks_warnings {
-                    rank(&f.code)
-                } else {
-                    0
-                };
+                let rank = if warnings_ranked { rank(&f.code) } else { 0 };
                 (rank, f.count, f.failure.line)
             });
             for f in firsts {

@@ -209,7 +209,8 @@ impl Doctest {
                 .strip_suffix(" failures.")
                 .and_then(|n| n.parse::<u64>().ok())
             {
-                *self.test_failed.get_or_insert(0) += n;
+                let failed = self.test_failed.get_or_insert(0);
+                *failed = failed.saturating_add(n);
             }
             return;
         }
@@ -222,15 +223,16 @@ impl Doctest {
             && rest.contains(" tests in ")
         {
             // Each run (a file, a document) states its own: the output's are their sums.
-            *self.tests.get_or_insert(0) += first;
+            let tests = self.tests.get_or_insert(0);
+            *tests = tests.saturating_add(first);
             self.runs += 1;
         } else if let Some(rest) = t.strip_suffix(" failed.")
             && let Some((_, failed)) = rest.split_once(" passed and ")
             && let Ok(failed) = failed.parse::<u64>()
         {
             let (passed, all_failed) = self.passed_failed.get_or_insert((0, 0));
-            *passed += first;
-            *all_failed += failed;
+            *passed = passed.saturating_add(first);
+            *all_failed = all_failed.saturating_add(failed);
         }
     }
 }

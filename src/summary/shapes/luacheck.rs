@@ -14,7 +14,7 @@ use super::{Fact, Shape};
 /// How long a finding's kind may be.
 const KIND_CHARS: usize = 120;
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Luacheck {
     diagnostics: Diagnostics,
     /// A `Checking` line was read: indented findings are luacheck's; errors when it counted
@@ -23,17 +23,6 @@ pub(crate) struct Luacheck {
     errors_here: bool,
     /// `Total: 1343 warnings / 0 errors in 9 files`, as printed.
     total: Option<String>,
-}
-
-impl Default for Luacheck {
-    fn default() -> Luacheck {
-        Luacheck {
-            diagnostics: Diagnostics::ranking_warnings(),
-            checking: false,
-            errors_here: false,
-            total: None,
-        }
-    }
 }
 
 impl Shape for Luacheck {
@@ -80,7 +69,7 @@ impl Shape for Luacheck {
         let line = format!("luacheck: {total}; counted: {}", d.counted("kinds"));
         Some(
             Fact::new("luacheck", vec![line], d.json("luacheck"))
-                .failures(d.failures(rank))
+                .failures(d.failures_warnings_ranked(rank))
                 .hint_if_failed(
                     d.errors + d.warnings > 0,
                     "'^    [^ ]+:[0-9]+:[0-9]+: ' --max-count 200",

@@ -198,10 +198,11 @@ impl Shunit2 {
     /// A file's verdict, after its `Ran N tests.`: its counts are summed, and its failed
     /// tests kept when it failed.
     fn verdict(&mut self, ran: u64, failures: u64, skipped: u64, said: &str) {
+        // Counts as printed: summed without overflow, whatever they say.
         self.counts.files += 1;
-        self.counts.tests += ran;
-        self.counts.failures += failures;
-        self.counts.skipped += skipped;
+        self.counts.tests = self.counts.tests.saturating_add(ran);
+        self.counts.failures = self.counts.failures.saturating_add(failures);
+        self.counts.skipped = self.counts.skipped.saturating_add(skipped);
         let pending = std::mem::take(&mut self.pending);
         if failures > 0 {
             self.failures.append(pending);

@@ -217,29 +217,23 @@ impl Shape for Tap {
             } else {
                 self.nested = true;
             }
-            let (name, said) = match &self.test {
+            let (name, said) = match (&self.test, self.ancestors(depth(text))) {
+                // node's nested suites (`describe`) name a test by its path, which says which
+                // of three `has flat distribution` failed; its line as printed follows the
+                // path.
+                (_, Some(path)) => (
+                    format!("{path} > {name}"),
+                    Some(format!("{path} > {}", text.trim())),
+                ),
                 // tape's messages name no test (`should be equal`, or one its assertions
                 // share): its test is the comment above, and both lines are shown as printed.
                 // Test::More's comments (`#   Failed test`) are its own; node's name the
                 // test itself.
-                Some(test)
-                    if !self.more && self.ancestors(depth(text)).is_none() && name != test =>
-                {
-                    (
-                        format!("{test} > {name}"),
-                        Some(format!("# {test}\n{}", text.trim())),
-                    )
-                }
-                _ => match self.ancestors(depth(text)) {
-                    // node's nested suites (`describe`) name a test by its path, which says
-                    // which of three `has flat distribution` failed; its line as printed
-                    // follows the path.
-                    Some(path) => (
-                        format!("{path} > {name}"),
-                        Some(format!("{path} > {}", text.trim())),
-                    ),
-                    None => (name.to_owned(), Some(text.trim().to_owned())),
-                },
+                (Some(test), None) if !self.more && name != test => (
+                    format!("{test} > {name}"),
+                    Some(format!("# {test}\n{}", text.trim())),
+                ),
+                (_, None) => (name.to_owned(), Some(text.trim().to_owned())),
             };
             self.yaml = Some(Yaml {
                 line: number,
