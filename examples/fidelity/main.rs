@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus26"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus27"
                 );
                 std::process::exit(0);
             }
@@ -90,6 +90,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus24"),
             root.join("tests/fixtures/corpus25"),
             root.join("tests/fixtures/corpus26"),
+            root.join("tests/fixtures/corpus27"),
         ];
     }
     if !o.ctxoff.is_file() {
