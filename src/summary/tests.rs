@@ -7497,9 +7497,29 @@ fn tox_environments_and_pre_commit_hooks_are_sections() {
     let r = report(&corpus7("pre-commit-all-cachetools.txt"));
     assert_eq!(
         rendered(&r, "tasks"),
-        "tasks (pre-commit): 7 total, 1 successful, 6 failed: trim trailing whitespace (exit 1), \
-         fix end of files (exit 1), ruff check (exit 1), black (exit 1), mypy (exit 1), \
-         codespell (exit 65)"
+        "tasks (pre-commit): 7 total, 1 successful, 6 failed"
+    );
+    // Each failed hook, with what it said but for diffs, findings and their totals, which the
+    // sections' shapes read.
+    assert_eq!(
+        rendered(&r, "black (exit 1) failed:"),
+        "black (exit 1) failed: would reformat src/cachetools/__init__.pyi · 1 file would be \
+         reformatted, 11 files would be left unchanged. · would reformat \
+         tests/test_cachedmethod.py"
+    );
+    assert_eq!(rendered(&r, "mypy (exit 1) failed"), "mypy (exit 1) failed");
+    assert_eq!(
+        rendered(&r, "codespell (exit 65) failed"),
+        "codespell (exit 65) failed"
+    );
+    let texttable = report(&fixture(
+        "corpus27",
+        "pre-commit-run-all-files-texttable.txt",
+    ));
+    assert_eq!(
+        rendered(&texttable, "isort (exit 1) failed:"),
+        "isort (exit 1) failed: ERROR: /home/dev/texttable-1.7.2/tests.py Imports are \
+         incorrectly sorted and/or formatted."
     );
     assert!(rendered(&r, "ruff check: ruff: 11 findings").contains("SIM105 ×6"));
     assert!(rendered(&r, "mypy: mypy: Found 83 errors in 11 files").contains("attr-defined ×38"));

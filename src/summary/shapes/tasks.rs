@@ -37,6 +37,8 @@ pub(crate) struct Tasks {
     verdict: Option<&'static str>,
     /// The pre-commit hook read last failed: the lines up to the next are its output.
     in_failed_hook: bool,
+    /// Reading a diff in a failed hook's output (black's `--diff`, isort's).
+    in_diff: bool,
 }
 
 #[derive(Debug)]
@@ -46,10 +48,12 @@ struct Task {
     failed: bool,
     /// The runner's own verdict on it, as printed but for its timings (tox's `py: FAIL code 1`).
     said: Option<String>,
-    /// The files a pre-commit hook rewrote, as it said so (`Fixing setup.cfg`), and how many
-    /// more.
-    fixed: Vec<String>,
-    more_fixed: u64,
+    /// What a failed pre-commit hook said (`Fixing setup.cfg`, `would reformat setup.py`),
+    /// but for diffs and `path:line:` findings, which other shapes read: its first lines, how
+    /// many more, and its last (`3 files would be reformatted.`).
+    said_lines: Vec<String>,
+    more_said: u64,
+    last_said: Option<String>,
 }
 
 impl Shape for Tasks {
@@ -65,16 +69,9 @@ impl Shape for Tasks {
             }
             self.task(&name, None, true);
         }
-        // pre-commit: a failed hook's `Fixing setup.cfg`, what it changed in the tree.
-        if t.starts_with("Fixing ")
-            && self.in_failed_hook
-            && let Some(task) = self.tasks.last_mut()
-        {
-            if task.fixed.len() < NAMES_KEPT {
-                task.fixed.push(cut(t, 160));
-            } else {
-                task.more_fixed = task.more_fixed.saturating_add(1);
-            }
+        // pre-commit: what a failed hook said, up to the next hook.
+        if self.in_failed_hook && !t.starts_with("- ") && !is_hook(t) {
+            self.hook_output(text, t);
             return;
         }
         if self.in_failed_list {
@@ -122,7 +119,9 @@ impl Shape for Tasks {
         let quoted = said
             .filter(|q| !q.is_empty() && q.len() <= NAMES_KEPT)
             .unwrap_or_default();
-        if !failed.is_empty() && quoted.is_empty() {
+        // pre-commit's failed hooks are each said below, with what they said.
+        let hooks = self.runner == Some("pre-commit");
+        if !failed.is_empty() && quoted.is_empty() && !hooks {
             let names: Vec<String> = failed.iter().map(|t| t.render()).collect();
             line.push_str(&format!(": {}", names.join(", ")));
         }
@@ -144,13 +143,17 @@ impl Shape for Tasks {
             };
             lines.push(format!("ended: {}{more}", others.join(", ")));
         }
-        for task in failed.iter().filter(|t| !t.fixed.is_empty()) {
-            let more = if task.more_fixed > 0 {
-                format!(" · … {} more", thousands(task.more_fixed))
-            } else {
-                String::new()
-            };
-            lines.push(format!("{}: {}{more}", task.name, task.fixed.join(" · ")));
+        for task in failed.iter().filter(|_| hooks) {
+            let mut said = task.said_lines.clone();
+            if task.more_said > 0 {
+                said.push(format!("… {} more", thousands(task.more_said)));
+            }
+            said.extend(task.last_said.clone());
+            let mut line = format!("{} failed", task.render());
+            if !said.is_empty() {
+                line.push_str(&format!(": {}", said.join(" · ")));
+            }
+            lines.push(line);
         }
         let json = json!({
             "shape": "tasks",
@@ -178,7 +181,8 @@ impl Shape for Tasks {
             .map(|t| {
                 t.name.capacity()
                     + t.status.as_ref().map_or(0, String::capacity)
-                    + t.fixed.iter().map(String::capacity).sum::<usize>()
+                    + t.said_lines.iter().map(String::capacity).sum::<usize>()
+                    + t.last_said.as_ref().map_or(0, String::capacity)
                     + 72
             })
             .sum::<usize>()
@@ -195,7 +199,75 @@ impl Task {
     }
 }
 
+/// Lines of a failed pre-commit hook's output said before its last.
+const HOOK_LINES: usize = 4;
+
+/// pre-commit's line for a hook: `black....Failed`, `check toml....Passed`,
+/// `mypy....(no files to check)Skipped`.
+fn is_hook(t: &str) -> bool {
+    ["Failed", "Passed", "Skipped"]
+        .iter()
+        .any(|s| t.ends_with(s))
+        && t.contains("...")
+}
+
 impl Tasks {
+    /// A line of a failed pre-commit hook's output (`text` as printed, `t` trimmed): kept
+    /// unless it is part of a diff or a `path:line:` finding.
+    fn hook_output(&mut self, text: &str, t: &str) {
+        let diff_head = ["--- ", "+++ ", "@@ ", "diff "]
+            .iter()
+            .any(|p| text.starts_with(p));
+        if diff_head {
+            self.in_diff = true;
+            return;
+        }
+        if self.in_diff && matches!(text.as_bytes().first(), Some(b' ' | b'+' | b'-' | b'\\')) {
+            return;
+        }
+        self.in_diff = false;
+        // Findings, with their code frames (`--> a.py:3:9`, `3 |     x`, `|     ^`) and
+        // headers (`SIM105 Use …`, `help: …`), which the shapes of the hook's tool read.
+        let code = t.split_once(' ').is_some_and(|(code, _)| {
+            let letters = code.bytes().take_while(u8::is_ascii_uppercase).count();
+            (1..=4).contains(&letters)
+                && code.len() - letters >= 3
+                && code[letters..].bytes().all(|b| b.is_ascii_digit())
+        });
+        let frame = t.starts_with("-->")
+            || t.starts_with('|')
+            || t.starts_with('^')
+            || t.starts_with("help: ")
+            || code
+            || t.trim_start_matches(|c: char| c.is_ascii_digit())
+                .starts_with(" |");
+        // So is a checker's total (`Found 11 errors.`), which its shape states, and a line that
+        // says little (`Oh no! 💥 💔 💥`).
+        let total = t
+            .strip_prefix("Found ")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        let says_little = total || t.bytes().filter(u8::is_ascii_alphabetic).count() < 8;
+        if frame
+            || says_little
+            || super::diagnostics::location(t, |p| !p.starts_with("http")).is_some()
+        {
+            return;
+        }
+        let Some(task) = self.tasks.last_mut() else {
+            return;
+        };
+        let line = cut(t, 120);
+        if task.said_lines.contains(&line) {
+            // Said again (black's verdict on each batch of files).
+            return;
+        }
+        if task.said_lines.len() < HOOK_LINES {
+            task.said_lines.push(line);
+        } else if task.last_said.replace(line).is_some() {
+            task.more_said = task.more_said.saturating_add(1);
+        }
+    }
+
     /// A task's outcome; a task named again gets the status it lacked. The task, unless it is
     /// past those remembered.
     fn task(&mut self, name: &str, status: Option<String>, failed: bool) -> Option<&mut Task> {
@@ -215,8 +287,9 @@ impl Tasks {
                     status,
                     failed,
                     said: None,
-                    fixed: Vec::new(),
-                    more_fixed: 0,
+                    said_lines: Vec::new(),
+                    more_said: 0,
+                    last_said: None,
                 });
                 self.tasks.last_mut()
             }
@@ -343,6 +416,7 @@ impl Tasks {
         }
         self.runner.get_or_insert("pre-commit");
         self.in_failed_hook = failed;
+        self.in_diff = false;
         *self.total.get_or_insert(0) += 1;
         let succeeded = self.succeeded.get_or_insert(0);
         *succeeded += u64::from(passed);
@@ -468,11 +542,27 @@ mod tests {
                  - hook id: end-of-file-fixer\n- exit code: 1\n- files were modified by this hook\n\n\
                  Fixing setup.cfg\nFixing docs/conf.py\n\n\
                  check toml...............................................................Passed\n\
-                 Fixing not/a/hook/line.py\n"
+                 Fixing not/a/hook/line.py\n\
+                 black....................................................................Failed\n\
+                 - hook id: black\n- exit code: 1\n\n\
+                 --- setup.py\t2026-10-18 17:26:26.703317+00:00\n\
+                 +++ setup.py\t2026-12-07 13:31:33.398419+00:00\n\
+                 @@ -22,28 +22,28 @@\n     description=DESCRIPTION,\n-    x\n+    y\n\
+                 would reformat setup.py\n\
+                 --- tests.py\t2026-10-18 17:26:26.703317+00:00\n\
+                 +++ tests.py\t2026-12-07 13:31:33.398419+00:00\n\
+                 @@ -1 +1 @@\n-a\n+b\nwould reformat tests.py\n\n\
+                 Oh no! 💥 💔 💥\n3 files would be reformatted.\n\
+                 flake8...................................................................Failed\n\
+                 - hook id: flake8\n- exit code: 1\n\n\
+                 tests.py:1:1: E265 block comment should start with '# '\n"
             ),
             [
-                "tasks (pre-commit): 2 total, 1 successful, 1 failed: fix end of files (exit 1)",
-                "fix end of files: Fixing setup.cfg · Fixing docs/conf.py"
+                "tasks (pre-commit): 4 total, 1 successful, 3 failed",
+                "fix end of files (exit 1) failed: Fixing setup.cfg · Fixing docs/conf.py",
+                "black (exit 1) failed: would reformat setup.py · would reformat tests.py · 3 files \
+                 would be reformatted.",
+                "flake8 (exit 1) failed",
             ]
         );
         assert_eq!(
