@@ -1906,6 +1906,34 @@ fn content_has_facts_not_failure_words() {
     }
 }
 
+/// A blame (corpus 26: pendulum's date.py, moved under src/ with 4 lines changed since; its
+/// author's name is printed with a combining accent)
+/// states its commits, the commit holding the most lines, the newest change with its lines
+/// (what its reader looks for first), the oldest, and the file's names over its history; its
+/// words are the file's, not failures.
+#[test]
+fn a_blame_names_its_newest_change_and_its_paths() {
+    let (analysis, n) = feed(&fixture("corpus26", "git-blame-date-pendulum.txt"), 10);
+    let r = analysis.finish(Some(20..=n - 10));
+    assert_eq!(shapes(&r), ["git blame"]);
+    assert!(r.notable_json().is_null(), "{:#}", r.notable_json());
+    assert_eq!(
+        rendered(&r, "git blame:"),
+        "git blame: 760 lines from 31 commits by 12 authors; most lines: 9cf72454 Se\u{301}bastien \
+         Eustace 2016-10-20 (471), the oldest"
+    );
+    assert_eq!(
+        rendered(&r, "lines by their path then:"),
+        "lines by their path then: pendulum/date.py (756), src/pendulum/date.py (4)"
+    );
+    assert_eq!(
+        rendered(&r, "newest:"),
+        "newest: 51fb4c3d Rahul Iyer 2024-11-24, lines 268, 271, 284: def __sub__(self, __dt: \
+         Self) -> Interval[Date]:"
+    );
+    assert_eq!(fact(&r, "git blame")["uncommitted"], 0);
+}
+
 #[test]
 fn stray_nuls_are_counted_and_shown_escaped() {
     let r = facts("nul-bytes-synthetic.txt");

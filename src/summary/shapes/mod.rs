@@ -12,6 +12,7 @@ mod autotest;
 mod ava;
 mod bandit;
 mod biome;
+mod blame;
 mod bun;
 mod catch2;
 mod change;
@@ -260,6 +261,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<rustfmt::Rustfmt>::default(),
         Box::<diff::Diff>::default(),
         Box::<gitlog::GitLog>::default(),
+        Box::<blame::Blame>::default(),
         Box::<grep::Grep>::default(),
         Box::new(listing::Listing::new(source)),
         Box::<nul::NulRecords>::default(),
