@@ -10185,6 +10185,27 @@ fn luacheck_findings_are_counted_by_kind_globals_first() {
     assert_eq!(fact(&penlight, "luacheck")["errors"], 1);
 }
 
+/// A mocha failure is placed at its test's line (`at Context.<anonymous>`), not at a helper
+/// in another file that every test calls (nunjucks's `equal` in tests/util.js, corpus 27;
+/// validator's tests/testFunctions.js, corpus 4); a function of the test's own file that
+/// failed stays its place (eventemitter3's listener, corpus 24), named from the root or in
+/// full.
+#[test]
+fn a_mocha_failure_is_placed_in_its_test_not_a_shared_helper() {
+    let all = failures_within(&fixture("corpus27", "mocha-spec-nunjucks.txt"), u64::MAX);
+    let first = line_with(&all, "compiler should autoescape by default");
+    assert!(first.ends_with("at tests/compiler.js:1857:7"), "{first}");
+    let validator = failures_within(&fixture("corpus4", "mocha-spec-validator.txt"), u64::MAX);
+    let ip = line_with(&validator, "isIP should validate IP addresses");
+    assert!(ip.ends_with("at test/validators/isIP.test.js:5:9"), "{ip}");
+    let emitter = failures_within(
+        &fixture("corpus24", "npm-test-c8-mocha-eventemitter3.txt"),
+        u64::MAX,
+    );
+    let symbols = line_with(&emitter, "works with ES6 symbols");
+    assert!(symbols.ends_with("at test/test.js:59:38"), "{symbols}");
+}
+
 /// testthat's problems (corpus 26: desc, stopped early at its maximum of failures; corpus 5:
 /// stringr; corpus 25: crayon under `R CMD check`) are listed with their messages, and its
 /// counts said as printed.

@@ -2,7 +2,8 @@
 //! `66 failing`), then each failure as a numbered title over several indented lines
 //! (`  1) express.static()` … `should skip POST requests:`), its error (`Error: expected 'Not
 //! Found' response body, got '404'`, or an `AssertionError` with the values compared) and its
-//! stack, whose first frame outside `node_modules` and Node's internals is the test's line. A
+//! stack, whose frame in the test (`at Context.<anonymous>`), or else its first frame outside
+//! `node_modules` and Node's internals, is the test's line. A
 //! failure is named by its full title, its parts joined by a space (its describe blocks, then the
 //! test), as mocha names it itself (`--grep` takes it, its JSON and TAP reporters print it).
 //! The totals of several runs in one log are summed.
@@ -60,13 +61,15 @@ enum Reading {
     Message,
     /// The diff of the values compared (`+ expected - actual`), until the stack.
     Diff(Change),
-    /// The stack, until a frame in the tests' own code.
-    Stack,
+    /// The stack, until the test's own frame, with the first frame in the tests' own code
+    /// before it (a helper's that the test called), said if the test's never comes.
+    Stack(Option<String>),
 }
 
 impl Shape for Mocha {
     fn line(&mut self, number: u64, text: &str) {
         if let Some((n, word)) = total(text) {
+            self.end_stack();
             self.end_message();
             match word {
                 "passing" => {
@@ -93,6 +96,7 @@ impl Shape for Mocha {
             return;
         }
         if let Some(rest) = numbered(text) {
+            self.end_stack();
             self.end_message();
             self.reading = Reading::Title(number, Vec::new());
             self.title_part(rest);
@@ -129,7 +133,7 @@ impl Shape for Mocha {
                 // stack.
                 if trimmed.starts_with("at ") || trimmed == "^" {
                     self.end_message();
-                    self.reading = Reading::Stack;
+                    self.reading = Reading::Stack(None);
                     if trimmed.starts_with("at ") {
                         self.line(number, text);
                     }
@@ -139,7 +143,7 @@ impl Shape for Mocha {
                     failure.add_detail(trimmed);
                     // `Expected values to be strictly equal:` is followed by the values.
                     if !trimmed.ends_with(':') {
-                        self.reading = Reading::Stack;
+                        self.reading = Reading::Stack(None);
                     }
                 } else if self.values.len() < VALUE_LINES {
                     self.values.push(crate::format::cut(trimmed, 200));
@@ -160,28 +164,45 @@ impl Shape for Mocha {
                 {
                     failure.add_detail(&format!("{DIFF_LEGEND}: {}", details.join(" · ")));
                 }
-                self.reading = Reading::Stack;
+                self.reading = Reading::Stack(None);
                 self.line(number, text);
             }
-            Reading::Stack if trimmed == DIFF_LEGEND => {
+            Reading::Stack(_) if trimmed == DIFF_LEGEND => {
                 self.reading = Reading::Diff(Change::at(indent));
             }
-            Reading::Stack => {
-                // The place of the first frame in the tests' own code (`Context.<anonymous>`
-                // says nothing more).
-                if trimmed.starts_with("at ")
-                    && let Some(place) = location(trimmed)
-                {
-                    if let Some(failure) = self.failures.current() {
-                        failure.add_detail(&format!("at {place}"));
+            Reading::Stack(helper) => {
+                if !trimmed.starts_with("at ") {
+                    // Past the frames (a message's values come before them).
+                    if helper.is_some() {
+                        self.end_stack();
                     }
-                    self.reading = Reading::Nothing;
+                    return;
+                }
+                let Some(place) = location(trimmed) else {
+                    return;
+                };
+                // The test's own frame: mocha calls it on its `Context`. A helper in another
+                // file that it called (`at equal (tests/util.js:61:20)`) is where every test
+                // using it fails; a function of the test's own file, closer to what failed.
+                let own = trimmed.strip_prefix("at ").is_some_and(|f| {
+                    f.strip_prefix("async ")
+                        .unwrap_or(f)
+                        .starts_with("Context.")
+                });
+                match helper {
+                    None => *helper = Some(place.to_owned()),
+                    Some(h) if own && !same_file(h, place) => *h = place.to_owned(),
+                    Some(_) => {}
+                }
+                if own {
+                    self.end_stack();
                 }
             }
         }
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_stack();
         self.end_message();
         if self.runs == 0 {
             return None;
@@ -249,11 +270,38 @@ impl Shape for Mocha {
     }
 }
 
+/// Whether two frames' places (`test/a.js:41:11`, `/home/dev/p/test/a.js:42:26`) are in one
+/// file, named from the directory it ran in or in full.
+fn same_file(a: &str, b: &str) -> bool {
+    let file = |p: &'_ str| -> String {
+        let p = p.strip_prefix("file://").unwrap_or(p);
+        p.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':')
+            .to_owned()
+    };
+    let (a, b) = (file(a), file(b));
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    long == short || long.ends_with(&format!("/{short}"))
+}
+
 impl Mocha {
     /// The message's lines after its first are over. Node's assertion says both values around
     /// `should loosely deep-equal`, each over lines (`[`, `'c',`, `]`): one line of detail, as
     /// it reads (`[] should loosely deep-equal [ 'c', 'c.md' ]`). Other lines are said each
     /// (`+ 'Рсйгжу!'`, `- 'Привет!'`), the first few.
+    /// The stack is over: the place read in it is the failure's.
+    fn end_stack(&mut self) {
+        if let Reading::Stack(place) = std::mem::replace(&mut self.reading, Reading::Nothing)
+            && let Some(place) = place
+            && let Some(failure) = self.failures.current()
+        {
+            failure.add_detail(&format!("at {place}"));
+        }
+    }
+
     fn end_message(&mut self) {
         let values = std::mem::take(&mut self.values);
         let Some(failure) = self.failures.current() else {
