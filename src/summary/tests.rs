@@ -10206,6 +10206,36 @@ fn a_mocha_failure_is_placed_in_its_test_not_a_shared_helper() {
     assert!(symbols.ends_with("at test/test.js:59:38"), "{symbols}");
 }
 
+/// webpack's problems (corpus 25: popper's entry build; corpus 27: nunjucks's four bundles,
+/// which print the same errors for each) are listed once each with their messages, errors
+/// first, and each compilation's verdict is said; its `ERROR in` lines are no log's records.
+#[test]
+fn webpack_problems_are_listed_once_with_their_messages() {
+    let popper = report(&fixture("corpus25", "webpack-entry-popper.txt"));
+    assert_eq!(
+        rendered(&popper, "webpack:"),
+        "webpack: 1 compilation: compiled with 2 errors and 32 warnings; printed: 2 errors, 32 \
+         warnings (34 distinct)"
+    );
+    assert!(!shapes(&popper).contains(&"log".to_owned()));
+    let all = failures_within(&fixture("corpus25", "webpack-entry-popper.txt"), u64::MAX);
+    let first = line_with(&all, "ERROR in ./lib/createPopper.js 3:0-64");
+    assert!(
+        first.ends_with("Did you mean './dom-utils/listScrollParents.js'?"),
+        "{first}"
+    );
+    let nunjucks = report(&fixture(
+        "corpus27",
+        "npm-run-build-bundle-webpack-nunjucks.txt",
+    ));
+    assert_eq!(
+        rendered(&nunjucks, "webpack:"),
+        "webpack: 4 compilations: compiled with 8 errors (×2); compiled with 4 errors (×2); \
+         printed: 24 errors, 0 warnings (8 distinct)"
+    );
+    assert_eq!(fact(&nunjucks, "webpack")["distinct_errors"], 8);
+}
+
 /// testthat's problems (corpus 26: desc, stopped early at its maximum of failures; corpus 5:
 /// stringr; corpus 25: crayon under `R CMD check`) are listed with their messages, and its
 /// counts said as printed.

@@ -109,6 +109,7 @@ mod unity;
 mod uvu;
 pub(crate) mod valgrind;
 mod vitest;
+mod webpack;
 mod xml;
 
 use serde_json::Value;
@@ -249,6 +250,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<govet::GoVet>::default(),
         Box::<valgrind::Valgrind>::default(),
         Box::<sanitizer::Sanitizer>::default(),
+        Box::<webpack::Webpack>::default(),
         Box::<make::Make>::default(),
         Box::<cmake::Cmake>::default(),
         Box::<autoconf::Autoconf>::default(),

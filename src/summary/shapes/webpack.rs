@@ -1,0 +1,214 @@
+//! webpack's build report: each problem under `ERROR in ./src/a.js 3:10-30` (or `WARNING in
+//! …`), with its message on the lines below (`Module not found: Error: Can't resolve './lib' in
+//! …`, `Did you mean './lib.js'?`, `Module build failed (from ./node_modules/babel-loader/…):`
+//! then the `SyntaxError: …`), and each compilation's verdict (`webpack 5.99.9 compiled with 8
+//! errors in 30732 ms`). A configuration that builds several bundles prints the same problems
+//! for each: they are counted as printed and listed once. Stated: the verdicts, the problems
+//! and each distinct one with its message, errors first. Its `ERROR` lines are no log's.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
+
+use serde_json::json;
+
+use super::names::Failures;
+use super::{Fact, Shape};
+use crate::format::{cut, plural, thousands};
+
+/// Lines of a problem's message kept.
+const MESSAGE_LINES: usize = 2;
+/// Distinct verdicts kept, and distinct problems told apart.
+const VERDICTS_KEPT: usize = 8;
+const PROBLEMS_CHECKED: usize = 1 << 12;
+
+#[derive(Debug, Default)]
+pub(crate) struct Webpack {
+    errors: Failures,
+    warnings: Failures,
+    /// Problems printed, distinct or not: errors, warnings.
+    printed: [u64; 2],
+    /// The problem being read (whether it is an error), until a blank line; whether it is new.
+    open: Option<(bool, bool)>,
+    message_lines: usize,
+    seen: HashSet<u64>,
+    hasher: RandomState,
+    /// Each distinct verdict (`compiled with 8 errors`) and how many compilations said it.
+    verdicts: Vec<(String, u64)>,
+    compilations: u64,
+}
+
+impl Shape for Webpack {
+    fn line(&mut self, number: u64, text: &str) {
+        let first = text.as_bytes().first().copied();
+        if matches!(first, Some(b'E' | b'W')) {
+            let problem = text
+                .strip_prefix("ERROR in ")
+                .map(|p| (true, p))
+                .or_else(|| text.strip_prefix("WARNING in ").map(|p| (false, p)));
+            if let Some((error, _)) = problem {
+                self.printed[usize::from(!error)] += 1;
+                let new = self.seen.len() < PROBLEMS_CHECKED
+                    && self.seen.insert(self.hasher.hash_one(text.trim_end()));
+                if new {
+                    let list = if error {
+                        &mut self.errors
+                    } else {
+                        &mut self.warnings
+                    };
+                    list.push(number, text.trim_end());
+                }
+                self.open = Some((error, new));
+                self.message_lines = 0;
+                return;
+            }
+        }
+        if first == Some(b'w')
+            && let Some(rest) = text.strip_prefix("webpack ")
+            && let Some((_, verdict)) = rest.split_once(" compiled ")
+        {
+            self.open = None;
+            let verdict = format!(
+                "compiled {}",
+                verdict.rsplit_once(" in ").map_or(verdict, |(v, _)| v)
+            );
+            self.compilations += 1;
+            let known = self.verdicts.len();
+            match self.verdicts.iter_mut().find(|(v, _)| *v == verdict) {
+                Some((_, n)) => *n += 1,
+                None if known < VERDICTS_KEPT => self.verdicts.push((verdict, 1)),
+                None => {}
+            }
+            return;
+        }
+        let Some((error, new)) = self.open else {
+            return;
+        };
+        let t = text.trim();
+        if t.is_empty() {
+            self.open = None;
+            return;
+        }
+        // The modules that imported it (` @ ./src/index.js 4:15-43`), the stack of an error
+        // thrown in a loader, and what `resolve` tried say nothing more.
+        if !new
+            || self.message_lines >= MESSAGE_LINES
+            || t.starts_with("@ ")
+            || t.starts_with("at ")
+        {
+            return;
+        }
+        self.message_lines += 1;
+        let list = if error {
+            &mut self.errors
+        } else {
+            &mut self.warnings
+        };
+        if let Some(f) = list.current() {
+            f.add_detail(&cut(t, 200));
+        }
+    }
+
+    fn finish(mut self: Box<Self>) -> Option<Fact> {
+        if self.compilations == 0 {
+            return None;
+        }
+        let verdicts: Vec<String> = self
+            .verdicts
+            .iter()
+            .map(|(v, n)| {
+                if *n > 1 {
+                    format!("{v} (×{})", thousands(*n))
+                } else {
+                    v.clone()
+                }
+            })
+            .collect();
+        let mut line = format!(
+            "webpack: {}: {}",
+            plural(self.compilations, "compilation", "compilations"),
+            verdicts.join("; ")
+        );
+        let [errors, warnings] = self.printed;
+        if errors + warnings > 0 {
+            line.push_str(&format!(
+                "; printed: {}, {} ({} distinct)",
+                plural(errors, "error", "errors"),
+                plural(warnings, "warning", "warnings"),
+                thousands(self.errors.total + self.warnings.total)
+            ));
+        }
+        let json = json!({
+            "shape": "webpack",
+            "compilations": self.compilations,
+            "verdicts": self.verdicts.iter().map(|(v, n)| json!({"verdict": v, "count": n})).collect::<Vec<_>>(),
+            "errors": errors,
+            "warnings": warnings,
+            "distinct_errors": self.errors.total,
+            "distinct_warnings": self.warnings.total,
+        });
+        Some(
+            Fact::new("webpack", vec![line], json)
+                .failures(self.errors.take_as("webpack errors"))
+                .failures(self.warnings.take_as("webpack warnings"))
+                .supersedes(&["log"])
+                .hint_if_failed(errors + warnings > 0, "'^(ERROR|WARNING) in ' -A 3"),
+        )
+    }
+
+    #[cfg(test)]
+    fn approx_heap(&self) -> usize {
+        self.errors.approx_heap()
+            + self.warnings.approx_heap()
+            + self.seen.capacity() * 9
+            + self
+                .verdicts
+                .iter()
+                .map(|(v, _)| v.capacity() + 24)
+                .sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_are_listed_once_and_verdicts_counted() {
+        let mut shape = Box::<Webpack>::default();
+        let text = "ERROR in ./src/a.js 3:10-30\n\
+                    Module not found: Error: Can't resolve './lib' in '/p/src'\n\
+                    Did you mean './lib.js'?\n\
+                    resolve './lib' in '/p/src'\n \
+                    @ ./index.js 4:15-43\n\n\
+                    webpack 5.99.9 compiled with 1 error in 803 ms\n\
+                    ERROR in ./src/a.js 3:10-30\n\
+                    Module not found: Error: Can't resolve './lib' in '/p/src'\n\n\
+                    WARNING in ./src/b.js 6:0-76\n\
+                    export 'center' (imported as 'center') was not found in '../enums.js'\n\n\
+                    webpack 5.99.9 compiled with 1 error and 1 warning in 901 ms\n";
+        for (i, line) in text.lines().enumerate() {
+            shape.line(i as u64 + 1, line);
+        }
+        let fact = shape.finish().unwrap();
+        assert_eq!(
+            fact.lines,
+            [
+                "webpack: 2 compilations: compiled with 1 error; compiled with 1 error and 1 \
+              warning; printed: 2 errors, 1 warning (2 distinct)"
+            ]
+        );
+        let first = &fact.failures[0].kept[0];
+        assert_eq!(first.name, "ERROR in ./src/a.js 3:10-30");
+        assert_eq!(
+            first.detail,
+            [
+                "Module not found: Error: Can't resolve './lib' in '/p/src'",
+                "Did you mean './lib.js'?"
+            ]
+        );
+        assert_eq!(
+            fact.failures[1].kept[0].name,
+            "WARNING in ./src/b.js 6:0-76"
+        );
+    }
+}
