@@ -10236,6 +10236,27 @@ fn webpack_problems_are_listed_once_with_their_messages() {
     assert_eq!(fact(&nunjucks, "webpack")["distinct_errors"], 8);
 }
 
+/// A Redis server's log (corpus 27) is a log, not search results: its records are counted
+/// by level, and its warnings that say something failed are its errors (it has no error
+/// level); one that calls itself a warning stays one.
+#[test]
+fn a_redis_log_is_read_with_its_failures() {
+    let r = report(&fixture("corpus27", "redis-server-verbose-log.txt"));
+    assert_eq!(shapes(&r), ["log"]);
+    assert_eq!(
+        rendered(&r, "log:"),
+        "log: 205 records (info ×180, error ×15, warning ×10), first error L101; started L8"
+    );
+    let all = failures_within(
+        &fixture("corpus27", "redis-server-verbose-log.txt"),
+        u64::MAX,
+    );
+    line_with(
+        &all,
+        "L107 # Can't open or create append-only dir appendonlydir: Permission denied",
+    );
+}
+
 /// testthat's problems (corpus 26: desc, stopped early at its maximum of failures; corpus 5:
 /// stringr; corpus 25: crayon under `R CMD check`) are listed with their messages, and its
 /// counts said as printed.

@@ -820,7 +820,7 @@ impl Record<'_> {
 /// such as a host or a logger's name): in capitals (`ERROR`, `[ERROR]`, `ERROR:root:…`), or in
 /// any case when bracketed (`[error]`, `[core:error]`) or named (`level=error`).
 fn record(text: &str) -> Option<Record<'_>> {
-    if let Some(r) = lettered(text) {
+    if let Some(r) = lettered(text).or_else(|| redis(text)) {
         return Some(r);
     }
     let head = &text.as_bytes()[..text.len().min(LEVEL_WITHIN)];
@@ -921,6 +921,58 @@ fn lettered(text: &str) -> Option<Record<'_>> {
         message: text[end..].trim_end(),
         whole: text.trim_end(),
         word_len: end,
+    })
+}
+
+/// A Redis server's record: `30306:M 07 Dec 2026 13:15:21.363 # Background saving error`, its
+/// process and role, date, and level as a sign (`.` debug, `-` verbose, `*` notice, `#`
+/// warning). Redis has no level above warning: a warning that says something failed (`Can't
+/// open …: Permission denied`, `Error condition on socket for SYNC`) is its error, unless it
+/// says it is a warning (`WARNING Memory overcommit must be enabled! … may fail …`).
+fn redis(text: &str) -> Option<Record<'_>> {
+    let b = text.as_bytes();
+    let pid = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if pid == 0
+        || b.get(pid) != Some(&b':')
+        || !matches!(b.get(pid + 1), Some(b'X' | b'C' | b'S' | b'M'))
+    {
+        return None;
+    }
+    // ` 07 Dec 2026 13:15:21.363 # `: the date, then the sign between spaces.
+    let date = text.get(pid + 2..pid + 28)?;
+    let sign = *b.get(pid + 28)?;
+    if !date.starts_with(' ')
+        || !date.ends_with(' ')
+        || date.as_bytes()[15] != b':'
+        || b.get(pid + 29) != Some(&b' ')
+    {
+        return None;
+    }
+    let message = text[pid + 30..].trim_end();
+    let level = match sign {
+        b'.' => "debug",
+        b'-' | b'*' => "info",
+        b'#' => {
+            let lower = message.to_ascii_lowercase();
+            let failed = [
+                "error", "fail", "can't", "cannot", "unable", "denied", "refused",
+            ]
+            .iter()
+            .any(|w| lower.contains(w));
+            if failed && !message.starts_with("WARNING") {
+                "error"
+            } else {
+                "warning"
+            }
+        }
+        _ => return None,
+    };
+    Some(Record {
+        level,
+        spelling: " # ",
+        message,
+        whole: text[pid + 28..].trim_end(),
+        word_len: 1,
     })
 }
 
@@ -1070,6 +1122,23 @@ mod tests {
             (
                 "ERROR:root:could not open config",
                 Some(("error", "ERROR", "root:could not open config")),
+            ),
+            (
+                "30306:M 07 Dec 2026 13:15:23.425 # Can't open or create append-only dir \
+                 appendonlydir: Permission denied",
+                Some((
+                    "error",
+                    " # ",
+                    "Can't open or create append-only dir appendonlydir: Permission denied",
+                )),
+            ),
+            (
+                "30306:M 07 Dec 2026 13:15:18.686 # Server initialized",
+                Some(("warning", " # ", "Server initialized")),
+            ),
+            (
+                "30306:S 07 Dec 2026 13:15:26.249 * Connecting to MASTER 127.0.0.1:6399",
+                Some(("info", " # ", "Connecting to MASTER 127.0.0.1:6399")),
             ),
             (
                 "2026-12-02 05:20:08.690 ERROR 1234 --- [main] c.e.App : boom",
