@@ -69,11 +69,6 @@ impl Shape for Tasks {
             }
             self.task(&name, None, true);
         }
-        // pre-commit: what a failed hook said, up to the next hook.
-        if self.in_failed_hook && !t.starts_with("- ") && !is_hook(t) {
-            self.hook_output(text, t);
-            return;
-        }
         if self.in_failed_list {
             if let Some(name) = t.strip_prefix("- ") {
                 self.task(name, None, true);
@@ -83,6 +78,7 @@ impl Shape for Tasks {
         }
         // Most lines are neither (a runner's line starts with one of these; a task's end ends
         // in its status).
+        let (tasks, verdict) = (self.tasks.len(), self.verdict);
         if b"TFSELNnce>".contains(&t.as_bytes()[0]) {
             self.runner_line(t);
         }
@@ -91,6 +87,14 @@ impl Shape for Tasks {
             self.task_line(t);
         } else if last == b'd' {
             self.hook_line(t);
+            return;
+        }
+        // pre-commit: what a failed hook said, up to the next hook or a runner's own line
+        // (tox's verdict on the environment that ran pre-commit).
+        if self.tasks.len() != tasks || self.verdict != verdict {
+            self.in_failed_hook = false;
+        } else if self.in_failed_hook && !t.starts_with("- ") {
+            self.hook_output(text, t);
         }
     }
 
@@ -201,15 +205,6 @@ impl Task {
 
 /// Lines of a failed pre-commit hook's output said before its last.
 const HOOK_LINES: usize = 4;
-
-/// pre-commit's line for a hook: `black....Failed`, `check toml....Passed`,
-/// `mypy....(no files to check)Skipped`.
-fn is_hook(t: &str) -> bool {
-    ["Failed", "Passed", "Skipped"]
-        .iter()
-        .any(|s| t.ends_with(s))
-        && t.contains("...")
-}
 
 impl Tasks {
     /// A line of a failed pre-commit hook's output (`text` as printed, `t` trimmed): kept
@@ -563,6 +558,21 @@ mod tests {
                 "black (exit 1) failed: would reformat setup.py · would reformat tests.py · 3 files \
                  would be reformatted.",
                 "flake8 (exit 1) failed",
+            ]
+        );
+        // tox's verdict on the environment that ran pre-commit is tox's, not the hook's.
+        assert_eq!(
+            facts(
+                "black....................................................................Failed\n\
+                 - hook id: black\n- exit code: 1\n\nwould reformat setup.py\n\
+                 1 file would be reformatted.\n\
+                   lint: FAIL code 1 (2.50=setup[0.49]+cmd[2.01] seconds)\n\
+                 a line of the run after it\n"
+            ),
+            [
+                "tasks (pre-commit): 1 total, 0 successful, 2 failed",
+                "black (exit 1) failed: would reformat setup.py · 1 file would be reformatted.",
+                "lint (exit 1) failed",
             ]
         );
         assert_eq!(
