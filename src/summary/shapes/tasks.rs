@@ -85,8 +85,7 @@ impl Shape for Tasks {
         let last = t.as_bytes()[t.len() - 1];
         if last.is_ascii_digit() || last == b')' {
             self.task_line(t);
-        } else if last == b'd' {
-            self.hook_line(t);
+        } else if last == b'd' && self.hook_line(t) {
             return;
         }
         // pre-commit: what a failed hook said, up to the next hook or a runner's own line
@@ -241,11 +240,9 @@ impl Tasks {
         let total = t
             .strip_prefix("Found ")
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
-        let says_little = total || t.bytes().filter(u8::is_ascii_alphabetic).count() < 8;
-        if frame
-            || says_little
-            || super::diagnostics::location(t, |p| !p.starts_with("http")).is_some()
-        {
+        let says_little = t.bytes().filter(u8::is_ascii_alphabetic).count() < 8;
+        let finding = super::diagnostics::location(t, |p| !p.starts_with("http")).is_some();
+        if frame || total || says_little || finding {
             return;
         }
         let Some(task) = self.tasks.last_mut() else {
@@ -391,7 +388,7 @@ impl Tasks {
 
     /// pre-commit's `black....................Failed` (`Passed`, `(no files to check)Skipped`):
     /// a hook and how it ended; its exit status follows on a failed hook's `- exit code: 1`.
-    fn hook_line(&mut self, t: &str) {
+    fn hook_line(&mut self, t: &str) -> bool {
         let (rest, passed, failed) = if let Some(r) = t.strip_suffix("Failed") {
             (r, false, true)
         } else if let Some(r) = t.strip_suffix("Passed") {
@@ -403,11 +400,11 @@ impl Tasks {
                 false,
             )
         } else {
-            return;
+            return false;
         };
         let name = rest.trim_end_matches('.');
         if rest.len() - name.len() < 3 || name.trim().is_empty() {
-            return;
+            return false;
         }
         self.runner.get_or_insert("pre-commit");
         self.in_failed_hook = failed;
@@ -418,6 +415,7 @@ impl Tasks {
         if failed {
             self.task(name.trim(), None, true);
         }
+        true
     }
 
     /// A task's or process's own end.
@@ -535,7 +533,7 @@ mod tests {
             facts(
                 "fix end of files.........................................................Failed\n\
                  - hook id: end-of-file-fixer\n- exit code: 1\n- files were modified by this hook\n\n\
-                 Fixing setup.cfg\nFixing docs/conf.py\n\n\
+                 Fixing setup.cfg\nFixing docs/conf.py\nFixing README.md\n\n\
                  check toml...............................................................Passed\n\
                  Fixing not/a/hook/line.py\n\
                  black....................................................................Failed\n\
@@ -554,7 +552,8 @@ mod tests {
             ),
             [
                 "tasks (pre-commit): 4 total, 1 successful, 3 failed",
-                "fix end of files (exit 1) failed: Fixing setup.cfg · Fixing docs/conf.py",
+                "fix end of files (exit 1) failed: Fixing setup.cfg · Fixing docs/conf.py · \
+                 Fixing README.md",
                 "black (exit 1) failed: would reformat setup.py · would reformat tests.py · 3 files \
                  would be reformatted.",
                 "flake8 (exit 1) failed",
