@@ -216,6 +216,18 @@ pub(crate) fn default_kinds(line: &str, hits: impl IntoIterator<Item = StemHit>)
     })
 }
 
+/// Whether `line` says that something failed, in the default failure words standing as words
+/// (`error`, `failed`, `fatal`, `panicked`, `segfault`, `denied`), not the milder `warning`,
+/// `exception` or `assert`: for a log whose levels do not say it (Redis's warnings).
+pub(crate) fn says_it_failed(line: &str) -> bool {
+    const FAILED: [&str; 6] = ["error", "fail", "fatal", "panic", "segfault", "denied"];
+    let mask = default_kinds(line, notable_stems(line.as_bytes(), &mut Vec::new()));
+    FAMILIES
+        .iter()
+        .enumerate()
+        .any(|(i, f)| mask & (1 << i) != 0 && FAILED.contains(&f.label))
+}
+
 impl Default for NotablePatterns {
     fn default() -> NotablePatterns {
         NotablePatterns {
@@ -1247,6 +1259,24 @@ mod tests {
         assert_eq!(kinds("no such error"), Vec::<String>::new());
         assert_eq!(kinds("Errors parsing src/Logger.php"), ["error"]);
         assert_eq!(kinds("got 1 error"), ["error"]);
+    }
+
+    #[test]
+    fn failure_words_say_it_failed_and_milder_ones_do_not() {
+        for failed in [
+            "Background saving error",
+            "Errors trying to shut down the server.",
+            "Failed opening the temp RDB file temp-1.rdb: Permission denied",
+        ] {
+            assert!(says_it_failed(failed), "{failed}");
+        }
+        for not in [
+            "Server initialized",
+            "DeprecationWarning: x is deprecated",
+            "errorless run, no exception",
+        ] {
+            assert!(!says_it_failed(not), "{not}");
+        }
     }
 
     #[test]

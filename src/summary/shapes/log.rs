@@ -23,6 +23,7 @@ use super::names::Failures;
 use super::pytrace::Raised;
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
+use crate::summary::notable::says_it_failed;
 
 /// Records needed to call the output a log (a traceback alone is enough).
 const MIN_RECORDS: u64 = 3;
@@ -926,9 +927,10 @@ fn lettered(text: &str) -> Option<Record<'_>> {
 
 /// A Redis server's record: `30306:M 07 Dec 2026 13:15:21.363 # Background saving error`, its
 /// process and role, date, and level as a sign (`.` debug, `-` verbose, `*` notice, `#`
-/// warning). Redis has no level above warning: a warning that says something failed (`Can't
-/// open …: Permission denied`, `Error condition on socket for SYNC`) is its error, unless it
-/// says it is a warning (`WARNING Memory overcommit must be enabled! … may fail …`).
+/// warning). Redis has no level above warning: a warning that says in failure words that
+/// something failed (`Can't open …: Permission denied`, `Error condition on socket for SYNC`)
+/// is its error, unless it says it is a warning (`WARNING Memory overcommit must be enabled!
+/// … may fail …`).
 fn redis(text: &str) -> Option<Record<'_>> {
     let b = text.as_bytes();
     let pid = b.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -952,19 +954,8 @@ fn redis(text: &str) -> Option<Record<'_>> {
     let level = match sign {
         b'.' => "debug",
         b'-' | b'*' => "info",
-        b'#' => {
-            let lower = message.to_ascii_lowercase();
-            let failed = [
-                "error", "fail", "can't", "cannot", "unable", "denied", "refused",
-            ]
-            .iter()
-            .any(|w| lower.contains(w));
-            if failed && !message.starts_with("WARNING") {
-                "error"
-            } else {
-                "warning"
-            }
-        }
+        b'#' if !message.starts_with("WARNING") && says_it_failed(message) => "error",
+        b'#' => "warning",
         _ => return None,
     };
     Some(Record {
