@@ -273,18 +273,16 @@ impl Shape for Mocha {
 /// Whether two frames' places (`test/a.js:41:11`, `/home/dev/p/test/a.js:42:26`) are in one
 /// file, named from the directory it ran in or in full.
 fn same_file(a: &str, b: &str) -> bool {
-    let file = |p: &'_ str| -> String {
-        let p = p.strip_prefix("file://").unwrap_or(p);
-        p.trim_end_matches(|c: char| c.is_ascii_digit() || c == ':')
-            .to_owned()
-    };
-    let (a, b) = (file(a), file(b));
-    let (short, long) = if a.len() <= b.len() {
-        (&a, &b)
-    } else {
-        (&b, &a)
-    };
-    long == short || long.ends_with(&format!("/{short}"))
+    fn path(place: &str) -> &str {
+        place
+            .strip_prefix("file://")
+            .unwrap_or(place)
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == ':')
+    }
+    let (a, b) = (path(a), path(b));
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long.strip_suffix(short)
+        .is_some_and(|before| before.is_empty() || before.ends_with('/'))
 }
 
 impl Mocha {
@@ -376,5 +374,19 @@ mod tests {
         assert_eq!(numbered("  12) express.static()"), Some("express.static()"));
         assert_eq!(numbered("    1) should work"), None);
         assert_eq!(numbered("  x) y"), None);
+    }
+
+    #[test]
+    fn a_file_named_from_the_root_or_in_full_is_one_file() {
+        assert!(same_file(
+            "test/option-maxAge.test.js:41:11",
+            "/home/dev/node-jsonwebtoken/test/option-maxAge.test.js:42:26"
+        ));
+        assert!(same_file("file:///p/test/a.js:3:1", "test/a.js:9:2"));
+        assert!(!same_file(
+            "tests/util.js:61:20",
+            "tests/compiler.js:1857:7"
+        ));
+        assert!(!same_file("a.js:1:1", "/p/data.js:2:2"));
     }
 }

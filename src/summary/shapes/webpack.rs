@@ -17,8 +17,9 @@ use crate::format::{cut, plural, thousands};
 
 /// Lines of a problem's message kept.
 const MESSAGE_LINES: usize = 2;
-/// Distinct verdicts kept, and distinct problems told apart.
+/// Distinct verdicts kept.
 const VERDICTS_KEPT: usize = 8;
+/// Distinct problems told apart; past them, none is listed and their number is unknown.
 const PROBLEMS_CHECKED: usize = 1 << 12;
 
 #[derive(Debug, Default)]
@@ -35,32 +36,40 @@ pub(crate) struct Webpack {
     /// Each distinct verdict (`compiled with 8 errors`) and how many compilations said it.
     verdicts: Vec<(String, u64)>,
     compilations: u64,
+    /// A problem came past those told apart: how many were distinct is unknown.
+    unchecked: bool,
+}
+
+impl Webpack {
+    /// The list of errors or of warnings.
+    fn list(&mut self, error: bool) -> &mut Failures {
+        if error {
+            &mut self.errors
+        } else {
+            &mut self.warnings
+        }
+    }
 }
 
 impl Shape for Webpack {
     fn line(&mut self, number: u64, text: &str) {
         let first = text.as_bytes().first().copied();
-        if matches!(first, Some(b'E' | b'W')) {
-            let problem = text
-                .strip_prefix("ERROR in ")
-                .map(|p| (true, p))
-                .or_else(|| text.strip_prefix("WARNING in ").map(|p| (false, p)));
-            if let Some((error, _)) = problem {
-                self.printed[usize::from(!error)] += 1;
-                let new = self.seen.len() < PROBLEMS_CHECKED
-                    && self.seen.insert(self.hasher.hash_one(text.trim_end()));
-                if new {
-                    let list = if error {
-                        &mut self.errors
-                    } else {
-                        &mut self.warnings
-                    };
-                    list.push(number, text.trim_end());
-                }
-                self.open = Some((error, new));
-                self.message_lines = 0;
-                return;
+        let problem = match first {
+            Some(b'E') if text.starts_with("ERROR in ") => Some(true),
+            Some(b'W') if text.starts_with("WARNING in ") => Some(false),
+            _ => None,
+        };
+        if let Some(error) = problem {
+            self.printed[usize::from(!error)] += 1;
+            let checked = self.seen.len() < PROBLEMS_CHECKED;
+            self.unchecked |= !checked;
+            let new = checked && self.seen.insert(self.hasher.hash_one(text.trim_end()));
+            if new {
+                self.list(error).push(number, text.trim_end());
             }
+            self.open = Some((error, new));
+            self.message_lines = 0;
+            return;
         }
         if first == Some(b'w')
             && let Some(rest) = text.strip_prefix("webpack ")
@@ -88,8 +97,9 @@ impl Shape for Webpack {
             self.open = None;
             return;
         }
-        // The modules that imported it (` @ ./src/index.js 4:15-43`), the stack of an error
-        // thrown in a loader, and what `resolve` tried say nothing more.
+        // The message's first lines, but for the modules that imported it (` @ ./src/index.js
+        // 4:15-43`) and the stack of an error thrown in a loader; what follows (what `resolve`
+        // tried) says nothing more.
         if !new
             || self.message_lines >= MESSAGE_LINES
             || t.starts_with("@ ")
@@ -98,12 +108,7 @@ impl Shape for Webpack {
             return;
         }
         self.message_lines += 1;
-        let list = if error {
-            &mut self.errors
-        } else {
-            &mut self.warnings
-        };
-        if let Some(f) = list.current() {
+        if let Some(f) = self.list(error).current() {
             f.add_detail(&cut(t, 200));
         }
     }
@@ -131,11 +136,14 @@ impl Shape for Webpack {
         let [errors, warnings] = self.printed;
         if errors + warnings > 0 {
             line.push_str(&format!(
-                "; printed: {}, {} ({} distinct)",
+                "; printed: {}, {}",
                 plural(errors, "error", "errors"),
                 plural(warnings, "warning", "warnings"),
-                thousands(self.errors.total + self.warnings.total)
             ));
+            if !self.unchecked {
+                let distinct = self.errors.total + self.warnings.total;
+                line.push_str(&format!(" ({} distinct)", thousands(distinct)));
+            }
         }
         let json = json!({
             "shape": "webpack",
@@ -143,8 +151,8 @@ impl Shape for Webpack {
             "verdicts": self.verdicts.iter().map(|(v, n)| json!({"verdict": v, "count": n})).collect::<Vec<_>>(),
             "errors": errors,
             "warnings": warnings,
-            "distinct_errors": self.errors.total,
-            "distinct_warnings": self.warnings.total,
+            "distinct_errors": (!self.unchecked).then_some(self.errors.total),
+            "distinct_warnings": (!self.unchecked).then_some(self.warnings.total),
         });
         Some(
             Fact::new("webpack", vec![line], json)
@@ -210,5 +218,29 @@ mod tests {
             fact.failures[1].kept[0].name,
             "WARNING in ./src/b.js 6:0-76"
         );
+    }
+
+    #[test]
+    fn past_the_problems_told_apart_the_distinct_count_is_not_said() {
+        let mut shape = Box::<Webpack>::default();
+        let mut number = 0;
+        for i in 0..=PROBLEMS_CHECKED {
+            for line in [format!("ERROR in ./src/m{i}.js 1:0-9"), String::new()] {
+                number += 1;
+                shape.line(number, &line);
+            }
+        }
+        shape.line(
+            number + 1,
+            "webpack 5.99.9 compiled with 4097 errors in 1 ms",
+        );
+        let fact = shape.finish().unwrap();
+        assert_eq!(
+            fact.lines,
+            [
+                "webpack: 1 compilation: compiled with 4097 errors; printed: 4,097 errors, 0 warnings"
+            ]
+        );
+        assert!(fact.json["distinct_errors"].is_null());
     }
 }
