@@ -10336,3 +10336,47 @@ fn summed_totals_saturate() {
     let summed = report(shunit2.as_bytes());
     assert_eq!(fact(&summed, "shunit2")["run"], max);
 }
+
+/// A compiler's warnings of one kind at other places are listed when the list has room, each
+/// with words of its own: rustdoc's broken links (corpus 27: crossbeam-utils, 31 warnings of
+/// two kinds) name each missing item, where warnings that differ only by a number (gcc's
+/// `region of size 82`, `… 87`, corpus 3: libsodium) are one warning.
+#[test]
+fn a_short_list_names_warnings_with_words_of_their_own() {
+    let all = failures_within(
+        &fixture("corpus27", "cargo-doc-broken-links-crossbeam-utils.txt"),
+        u64::MAX,
+    );
+    line_with(
+        &all,
+        "src/lib.rs:23:22: warning: unresolved link to `sync::ShardedLock`",
+    );
+    line_with(
+        &all,
+        "src/sync/mod.rs:4:9: warning: unresolved link to `ShardedLock`",
+    );
+    line_with(
+        &all,
+        "src/sync/parker.rs:52:17: warning: unresolved link to `Unparker::unpark`",
+    );
+    assert_eq!(
+        all.iter()
+            .filter(|l| l.contains("to `ShardedLock`"))
+            .count(),
+        1,
+        "{all:#?}"
+    );
+    let sodium = failures_within(&fixture("corpus3", "make-check-libsodium.txt"), u64::MAX);
+    let overreads = |name: &str| {
+        sodium
+            .iter()
+            .filter(|l| l.contains(&format!("‘{name}’ reading 128 bytes")))
+            .count()
+    };
+    assert_eq!(overreads("crypto_pwhash_str_verify"), 1, "{sodium:#?}");
+    assert_eq!(
+        overreads("crypto_pwhash_argon2i_str_needs_rehash"),
+        1,
+        "{sodium:#?}"
+    );
+}

@@ -103,6 +103,8 @@ const MORE_ERRORS: usize = 6;
 /// by ones that tell more: `'utils' is not defined` after `'option' is not defined`).
 const MORE_KEPT: usize = 64;
 const MORE_PER_KIND: usize = MORE_ERRORS;
+/// A list shorter than this has room for warnings of a kind at other places.
+const LISTED_WITH_ROOM: usize = 6;
 
 /// The first diagnostic of one level and code, and how often that pair occurred. An error
 /// without a code is of the kind its message's form says (`‘x’ undeclared here` is not `‘s’ has
@@ -121,13 +123,14 @@ struct First {
     failure: Failure,
 }
 
-/// An error of a kind seen before, at another place: of `firsts[kind]`, and how much it
+/// A diagnostic of a kind seen before, at another place: of `firsts[kind]`, and how much it
 /// tells that the first does not: a message of its own (not the first's word for word), a
 /// file of its own.
 #[derive(Debug)]
 struct More {
     kind: usize,
     news: u8,
+    message: String,
     failure: Failure,
 }
 
@@ -142,9 +145,9 @@ pub(crate) struct Diagnostics {
     pub(crate) codes: Tally,
     pub(crate) files: Tally,
     firsts: Vec<First>,
-    /// Errors past the first of their code, each with its code.
-    more_errors: Vec<More>,
-    /// The diagnostic added last, when it was kept: its index in `firsts`, or in `more_errors`
+    /// Errors and warnings past the first of their kind.
+    more: Vec<More>,
+    /// The diagnostic added last, when it was kept: its index in `firsts`, or in `more`
     /// past `firsts`'s length.
     last_kept: Option<usize>,
     /// Only the first of each code is kept (a linter's repeats say nothing new).
@@ -282,13 +285,28 @@ impl Diagnostics {
             let first = &mut self.firsts[kind];
             first.count += 1;
             let elsewhere = location.is_some_and(|loc| first.location.as_deref() != Some(loc));
-            if level == Level::Error && !self.firsts_only && elsewhere {
-                let own_message = first.message != cut_middle(message, MESSAGE_CHARS);
-                let own_file = first.file.as_deref() != location.map(file_of);
-                let news = u8::from(own_message) + u8::from(own_file);
+            if self.firsts_only || !elsewhere || level == Level::Note {
+                return;
+            }
+            let message = cut_middle(message, MESSAGE_CHARS);
+            let own_message = first.message != message;
+            let own_file = first.file.as_deref() != location.map(file_of);
+            let news = u8::from(own_message) + u8::from(own_file);
+            if level == Level::Error {
                 // A rule's repeat, word for word in the same file, says nothing new.
                 if news > 0 || !self.rules {
-                    self.keep_more(kind, news, failure(line, &described));
+                    self.keep_more(kind, news, message, failure(line, &described));
+                }
+            } else if !self.rules {
+                // A warning at another place is listed when the list has room, and only with
+                // words of its own (`unresolved link to `Unparker::unpark``; not `region of
+                // size 87` after `size 82`, nor a linter's `12:5 warning …` after `3:1 …`).
+                let own = words(&message);
+                let said = |m: &str| words(m) == own;
+                if !said(&first.message)
+                    && !self.more.iter().any(|m| m.kind == kind && said(&m.message))
+                {
+                    self.keep_more(kind, news, message, failure(line, &described));
                 }
             }
         } else {
@@ -325,24 +343,29 @@ impl Diagnostics {
         self.firsts.iter().rposition(|f| f.level == least)
     }
 
-    /// An error of kind `kind` at another place, kept while its kind has fewer than
-    /// `MORE_PER_KIND`, or in place of one that tells less.
-    fn keep_more(&mut self, kind: usize, news: u8, failure: Failure) {
+    /// A diagnostic of kind `kind` at another place, kept while its kind has fewer than
+    /// `MORE_PER_KIND` and its level fewer than `MORE_KEPT`, or in place of one that tells less.
+    fn keep_more(&mut self, kind: usize, news: u8, message: String, failure: Failure) {
+        let level = self.firsts[kind].level;
         let more = More {
             kind,
             news,
+            message,
             failure,
         };
-        let of_kind = self.more_errors.iter().filter(|m| m.kind == kind).count();
-        let slot = if of_kind < MORE_PER_KIND && self.more_errors.len() < MORE_KEPT {
-            self.more_errors.push(more);
-            self.more_errors.len() - 1
+        let of_kind = self.more.iter().filter(|m| m.kind == kind).count();
+        let of_level = (self.more.iter())
+            .filter(|m| self.firsts[m.kind].level == level)
+            .count();
+        let slot = if of_kind < MORE_PER_KIND && of_level < MORE_KEPT {
+            self.more.push(more);
+            self.more.len() - 1
         } else if let Some(i) = self
-            .more_errors
+            .more
             .iter()
             .position(|m| m.kind == kind && m.news < news)
         {
-            self.more_errors[i] = more;
+            self.more[i] = more;
             i
         } else {
             return;
@@ -355,10 +378,7 @@ impl Diagnostics {
     pub(crate) fn add_detail(&mut self, text: &str) {
         let failure = match self.last_kept {
             Some(i) if i < FIRSTS_KEPT => self.firsts.get_mut(i).map(|f| &mut f.failure),
-            Some(i) => self
-                .more_errors
-                .get_mut(i - FIRSTS_KEPT)
-                .map(|m| &mut m.failure),
+            Some(i) => self.more.get_mut(i - FIRSTS_KEPT).map(|m| &mut m.failure),
             None => None,
         };
         if let Some(failure) = failure {
@@ -411,19 +431,7 @@ impl Diagnostics {
         }
         // Then errors of those kinds at other places: those that tell more first (a message,
         // a file of their own), of the rarer kinds first, as many as `MORE_ERRORS`.
-        let mut more: Vec<&More> = self
-            .more_errors
-            .iter()
-            .filter(|m| listed(&self.firsts[m.kind].code))
-            .collect();
-        more.sort_by_key(|m| {
-            (
-                std::cmp::Reverse(m.news),
-                self.firsts[m.kind].count,
-                m.failure.line,
-            )
-        });
-        for m in more.into_iter().take(MORE_ERRORS) {
+        for m in self.more_of(Level::Error, &listed).take(MORE_ERRORS) {
             out.push_failure(m.failure.clone());
         }
         // Then the warnings, then a linter's notes of a rule: each the rarest first.
@@ -441,7 +449,33 @@ impl Diagnostics {
                 out.push_failure(f.failure.clone());
             }
         }
+        // A short list has room for warnings of those kinds with messages of their own
+        // (rustdoc's broken links: `ShardedLock`, then `Unparker::unpark`).
+        let room =
+            LISTED_WITH_ROOM.saturating_sub(usize::try_from(out.total).unwrap_or(usize::MAX));
+        for m in self.more_of(Level::Warning, &listed).take(room) {
+            out.push_failure(m.failure.clone());
+        }
         out
+    }
+
+    /// The diagnostics of `level` past the first of their kind, of the kinds `listed`
+    /// accepts: those that tell more first, of the rarer kinds first.
+    fn more_of(&self, level: Level, listed: &impl Fn(&str) -> bool) -> impl Iterator<Item = &More> {
+        let mut more: Vec<&More> = (self.more.iter())
+            .filter(|m| {
+                let first = &self.firsts[m.kind];
+                first.level == level && listed(&first.code)
+            })
+            .collect();
+        more.sort_by_key(|m| {
+            (
+                std::cmp::Reverse(m.news),
+                self.firsts[m.kind].count,
+                m.failure.line,
+            )
+        });
+        more.into_iter()
     }
 
     /// A linter's own count: `3 errors, 2 warnings in 4 files; error rules: no-undef ×2, …`
@@ -518,11 +552,16 @@ impl Diagnostics {
                 })
                 .sum::<usize>()
             + self
-                .more_errors
+                .more
                 .iter()
-                .map(|m| 16 + failure(&m.failure))
+                .map(|m| 16 + m.message.capacity() + failure(&m.failure))
                 .sum::<usize>()
     }
+}
+
+/// A message's words, without its numbers.
+fn words(message: &str) -> String {
+    message.chars().filter(|c| !c.is_ascii_digit()).collect()
 }
 
 /// The file of a location: `src/a.rs:3:5` → `src/a.rs`.
