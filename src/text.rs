@@ -5,10 +5,13 @@
 
 use std::borrow::Cow;
 
+const ZERO_WIDTH_SPACE: char = '\u{200B}';
+
 /// Cleans one line (without its `\n`) for display: strips ANSI escape sequences and renders
 /// carriage-return progress as a terminal would, keeping the text after the last `\r`
 /// (a trailing `\r`, as in CRLF, ends the line instead). Invalid UTF-8 is shown lossily, and a
-/// NUL byte as `\0` (records of `find -print0`, test names with a NUL in them).
+/// NUL byte as `\0` (records of `find -print0`, test names with a NUL in them). Zero-width
+/// spaces among escape sequences are dropped.
 pub fn clean_line(raw: &[u8]) -> Cow<'_, str> {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     let raw = match memchr::memrchr(b'\r', raw) {
@@ -22,12 +25,16 @@ pub fn clean_line(raw: &[u8]) -> Cow<'_, str> {
             Err(_) => String::from_utf8_lossy(raw),
         };
     }
-    let text = String::from_utf8_lossy(&strip_ansi(raw)).into_owned();
-    Cow::Owned(if text.contains('\0') {
-        text.replace('\0', "\\0")
-    } else {
-        text
-    })
+    let mut text = String::from_utf8_lossy(&strip_ansi(raw)).into_owned();
+    if text.contains('\0') {
+        text = text.replace('\0', "\\0");
+    }
+    // A zero-width space between styles (ink's renderer keeps its colours apart with them)
+    // shows nothing either.
+    if text.contains(ZERO_WIDTH_SPACE) {
+        text.retain(|c| c != ZERO_WIDTH_SPACE);
+    }
+    Cow::Owned(text)
 }
 
 /// Removes ANSI escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL` or `ESC ] … ESC \`),

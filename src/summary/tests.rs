@@ -10380,3 +10380,33 @@ fn a_short_list_names_warnings_with_words_of_their_own() {
         "{sodium:#?}"
     );
 }
+
+/// node-tap's reporter (corpus 28: hosted-git-info, 190,222 tokens of its live area redrawn):
+/// its closing counts, the files that failed and each failed assertion from its block, with the
+/// values compared and where; the lists of `✖` lines the live area and the summary print are
+/// not failures of their own, and the zero-width spaces its renderer puts between colours are
+/// not shown.
+#[test]
+fn node_tap_assertions_are_read_from_their_blocks() {
+    let bytes = fixture("corpus28", "tap-hosted-git-info.txt");
+    let r = report(&bytes);
+    assert_eq!(shapes(&r), ["node-tap", "coverage"]);
+    assert_eq!(
+        rendered(&r, "tap:"),
+        "tap: Suites: 3 failed, 5 passed, 8 of 8 completed · Asserts: 16 failed, 877 passed, of 893"
+    );
+    assert_eq!(
+        rendered(&r, "files that failed"),
+        "files that failed (3): test/bitbucket.js (8 failed of 137 2s), test/gist.js (6 failed \
+         of 283 2s), test/github.js (2 failed of 173 1s)"
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed assertions (16):");
+    let first = line_with(&all, "L186 ");
+    assert_eq!(
+        first,
+        "  L186 test/bitbucket.js string methods populate correctly › should be equal: expected: \
+         https://bitbucket.org/foo/bar/src/HEAD/lib/index.js?mode=edit · actual: \
+         https://bitbucket.org/foo/bar/tree/HEAD/lib/index.js?mode=edit · at test/bitbucket.js:182"
+    );
+}

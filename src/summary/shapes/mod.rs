@@ -65,6 +65,7 @@ mod mypy;
 pub(crate) mod names;
 mod nextest;
 mod nodespec;
+mod nodetap;
 mod nul;
 mod numbered;
 mod ocaml;
@@ -192,6 +193,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<testunit::TestUnit>::default(),
         Box::<tap::Tap>::default(),
         Box::<tapspec::TapSpec>::default(),
+        Box::<nodetap::NodeTap>::default(),
         Box::<ctest::Ctest>::default(),
         Box::<meson::Meson>::default(),
         Box::<autotest::Autotest>::default(),
