@@ -430,6 +430,9 @@ impl Findings {
         let first_costs: Vec<u64> = lists
             .iter()
             .map(|f| {
+                if f.spare {
+                    return 0;
+                }
                 let first = cost(&heading(f))
                     + f.iter()
                         .next()
@@ -447,7 +450,10 @@ impl Findings {
         for (k, f) in lists.iter().enumerate() {
             let left = limit - out.tokens.min(limit);
             let later: u64 = first_costs[k + 1..].iter().sum();
-            let room = left.saturating_sub(later).max(first_costs[k].min(left));
+            let mut room = left.saturating_sub(later).max(first_costs[k].min(left));
+            if f.spare {
+                room = room.min(limit / SPARE_SHARE);
+            }
             // Whole details while at least the first few fit; else the first line of each.
             let wanted = f.kept.len().min(COMPACT_BELOW) as u64;
             let mut listed = list_failures(f, Detail::Whole, room, &cost, &shown_before);
@@ -573,6 +579,9 @@ fn examples_shown(failures: &FailureLines) -> usize {
     }
 }
 
+/// The part of the budget (one in this many tokens) a spare list may take at most: what it
+/// says is less than what head and tail would show in its place.
+const SPARE_SHARE: u64 = 4;
 /// While fewer failures than this fit with whole details, each gets its first line only.
 const COMPACT_BELOW: usize = 3;
 /// A compact detail's length.

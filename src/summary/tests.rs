@@ -10410,3 +10410,50 @@ fn node_tap_assertions_are_read_from_their_blocks() {
          https://bitbucket.org/foo/bar/tree/HEAD/lib/index.js?mode=edit · at test/bitbucket.js:182"
     );
 }
+
+/// HAProxy's log (corpus 28): its HTTP log lines are requests whose failures say the server
+/// and the termination state (`sH--`: the server's timeout; `<NOSRV>`, `SC--`: none was up),
+/// and its few warnings (`Server be_catalog/cat2 is DOWN`) are listed after its one alert, each
+/// message once. A log of many different warnings (prettier's `[warn] FILE` per file, corpus
+/// 22) lists none: they are a report's findings.
+#[test]
+fn a_log_lists_its_few_warnings_and_haproxy_requests_are_read() {
+    let bytes = fixture("corpus28", "haproxy-db-log-backend-down.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "access log:").starts_with("access log: 159 requests, 26 failed (4xx/5xx)"),
+        "{}",
+        rendered(&r, "access log:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    line_with(
+        &all,
+        "L88 fe_web be_catalog/cat1 0/0/0/-1/3002 504 198 - - sH-- 1/1/0/0/0 0/0 \"GET /slow HTTP/1.1\"",
+    );
+    line_with(&all, "[ctxoff] warnings logged, each message once (5):");
+    line_with(
+        &all,
+        "L90 [WARNING] Server be_catalog/cat2 is DOWN, reason:",
+    );
+    let prettier = failures_within(&fixture("corpus22", "prettier-check-zustand.txt"), u64::MAX);
+    assert!(
+        !prettier.iter().any(|l| l.contains("warnings logged")),
+        "{prettier:#?}"
+    );
+}
+
+/// prove's summary report names a file that failed by its exit status or an unparsable TAP
+/// stream (`Tests: 7 Failed: 0`, then `Non-zero exit status: 255`, `Parse errors: No plan
+/// found`) as failed too (corpus 28: Moo, three files, one with a failed test).
+#[test]
+fn prove_counts_a_file_that_died_among_its_failed_files() {
+    let r = report(&fixture("corpus28", "prove-lv-moo.txt"));
+    assert_eq!(
+        rendered(&r, "prove:"),
+        "prove: Files=71, Tests=825; Result: FAIL; failed files (3): t/accessor-pred-clear.t \
+         (Tests: 7 Failed: 0; Non-zero exit status: 255; Parse errors: No plan found in TAP \
+         output), t/accessor-roles.t (Tests: 10 Failed: 0; Non-zero exit status: 255; Parse \
+         errors: No plan found in TAP output), t/method-generate-accessor.t (Tests: 49 Failed: \
+         1; Failed test: 5; Non-zero exit status: 1)"
+    );
+}

@@ -92,6 +92,9 @@ pub(super) enum Form {
     Embedded,
     /// JSON records with `res.statusCode`.
     Json,
+    /// HAProxy's HTTP log: `fe be/srv 0/0/0/-1/3002 504 198 - - sH-- 1/1/0/0/0 0/0 "GET /a
+    /// HTTP/1.1"`.
+    HaProxy,
 }
 
 impl Form {
@@ -105,6 +108,7 @@ impl Form {
             Form::Tornado => "'\\] [45][0-9]{2} [A-Z]+ '",
             Form::Embedded => "' [A-Z]+ (/|https?://)\\S* (HTTP/\\S+ )?[45][0-9]{2}( |,|$)'",
             Form::Json => "'\"statusCode\":[45][0-9]{2}'",
+            Form::HaProxy => "'/[-0-9]+ [45][0-9]{2} [0-9]+ '",
         }
     }
 }
@@ -163,6 +167,7 @@ impl Shape for AccessLog {
             return;
         }
         let Some(r) = request(rest)
+            .or_else(|| haproxy(rest))
             .or_else(|| gin(text, rest))
             .or_else(|| match tornado(rest)? {
                 (r, None) => Some(r),
@@ -570,6 +575,36 @@ fn is_size(word: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// HAProxy's HTTP log after its date: its frontend, backend and server (`be/<NOSRV>` when
+/// none was up), its timers, the status, the bytes, two cookies, the termination state (`sH--`:
+/// the server's timeout), the connection counts, the queues, then the request quoted; logged
+/// whole, since the server and the termination state say why it failed.
+fn haproxy(rest: &str) -> Option<Request<'_>> {
+    let mut words = rest.splitn(4, ' ');
+    let (_frontend, server, timers, after) =
+        (words.next()?, words.next()?, words.next()?, words.next()?);
+    let timer = |t: &str| {
+        t.trim_start_matches(['+', '-'])
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    };
+    if !server.contains('/') || timers.split('/').count() != 5 || !timers.split('/').all(timer) {
+        return None;
+    }
+    let code = status(after)?;
+    let quoted = &rest[rest.find(" \"")? + 1..];
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    let mut request = inner.split(' ');
+    let (method, target) = (request.next()?, request.next()?);
+    METHODS.contains(&method).then_some(Request {
+        method,
+        target,
+        code,
+        form: Form::HaProxy,
+        logged: rest.trim_end(),
+    })
+}
+
 /// gin's line, after `[GIN] `: `2026/12/06 - 08:36:32 | 404 |  98µs |  127.0.0.1 | GET
 /// "/a"`, logged whole.
 fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
@@ -704,6 +739,10 @@ mod tests {
 
     /// Each form's request read as logged, and its read-more pattern finding the failed
     /// requests only (lines from real logs: chi's, morgan's `short`, nginx's).
+    fn haproxy_line(line: &str) -> Request<'_> {
+        haproxy(&line[line.find("] ").unwrap() + 2..]).unwrap()
+    }
+
     #[test]
     fn each_form_is_read_and_found_again_by_its_pattern() {
         let chi = "2026/12/06 08:36:32 [vm/IT0ADL7gDE-000004] \"GET http://127.0.0.1:3333/articles HTTP/1.1\" from 127.0.0.1:45398 - 500 0B in 1.1ms";
@@ -741,6 +780,19 @@ mod tests {
                 .unwrap()
                 .is_match(line)
         };
+        let haproxy = "127.0.0.1:39848 [07/Dec/2026:16:28:16.755] fe_web be_catalog/cat1 0/0/0/-1/3002 504 198 - - sH-- 1/1/0/0/0 0/0 \"GET /slow HTTP/1.1\"";
+        let r = haproxy_line(haproxy);
+        assert_eq!(
+            (r.method, r.target, r.code, r.form),
+            ("GET", "/slow", 504, Form::HaProxy)
+        );
+        assert!(
+            r.logged.starts_with("fe_web be_catalog/cat1 ")
+                && r.logged
+                    .ends_with("sH-- 1/1/0/0/0 0/0 \"GET /slow HTTP/1.1\"")
+        );
+        assert!(finds(Form::HaProxy, haproxy));
+        assert!(!finds(Form::HaProxy, &haproxy.replace(" 504 ", " 200 ")));
         assert!(finds(Form::Chi, chi));
         assert!(!finds(Form::Chi, &chi.replace(" 500 ", " 200 ")));
         assert!(finds(Form::Morgan, short));

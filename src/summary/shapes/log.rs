@@ -36,6 +36,9 @@ const BEFORE_KEPT: usize = 1024;
 const THROW_SITE_WITHIN: u64 = 5;
 /// Distinct spellings of error levels kept for the read-more pattern.
 const SPELLINGS_KEPT: usize = 6;
+/// How many different warnings a log may have for them to be listed: more are a report's
+/// findings (prettier's `[warn] src/a.ts` per file), which head, tail and the counts show.
+const WARNINGS_TOLD: usize = 8;
 /// The line a Python traceback starts with.
 const TRACEBACK: &str = "Traceback (most recent call last):";
 /// Lines longer than this are not read for the server's start and stop (they are data).
@@ -72,6 +75,10 @@ pub(crate) struct Log {
     crashes_read: u64,
     exceptions: Tally,
     failures: Failures,
+    /// Warnings, each message once (its numbers aside), while fewer than `WARNINGS_TOLD`
+    /// were told apart; listed after the errors, as the budget allows.
+    warnings: Failures,
+    warnings_told: std::collections::HashSet<u64>,
     crashes: Crashes,
     /// The line of the last record at error level or worse, while it may get a crash report.
     error_line: Option<u64>,
@@ -243,6 +250,17 @@ impl Shape for Log {
             return;
         }
         self.warning = (r.level == "warning").then(|| (number, cut(&r.shown(), 300)));
+        // A warning is listed when it says it warns or failed: a level written as a sign
+        // (Redis's `#`) marks its notices too (`# Server initialized`).
+        if r.level == "warning"
+            // An XML report's `severity="warning"` is a finding's, not a record's.
+            && !r.spelling.contains('"')
+            && (r.spelling.contains(char::is_alphabetic)
+                || r.message.to_ascii_lowercase().contains("warn")
+                || says_it_failed(r.message))
+        {
+            self.warned(number, r.message, &r.shown());
+        }
         self.records += 1;
         self.levels.add(r.level);
         if is_error(r.level) {
@@ -365,10 +383,19 @@ impl Shape for Log {
         let failed = !self.failures.is_empty();
         let hint = format!("'{}' -A 3", pattern.join("|").replace('\'', "."));
         let failures = self.failures.take_as("errors logged and exceptions raised");
+        let warnings = if self.warnings_told.len() <= WARNINGS_TOLD {
+            let mut warnings = self.warnings.take_as("warnings logged, each message once");
+            // Shown in the room the errors leave.
+            warnings.spare = true;
+            warnings
+        } else {
+            Failures::default()
+        };
         Some(
             Fact::new("log", vec![line], json)
                 .quoting(started.into_iter().chain(stopped).map(|(_, t)| t).collect())
                 .failures(failures)
+                .failures(warnings)
                 .hint_if_failed(failed && !pattern.is_empty(), &hint)
                 .defers(),
         )
@@ -379,6 +406,8 @@ impl Shape for Log {
         self.levels.approx_heap()
             + self.exceptions.approx_heap()
             + self.failures.approx_heap()
+            + self.warnings.approx_heap()
+            + self.warnings_told.capacity() * 16
             + self
                 .spellings
                 .iter()
@@ -467,6 +496,26 @@ enum Attach {
 }
 
 impl Log {
+    /// A warning record: listed when its message, its numbers aside, is new.
+    fn warned(&mut self, number: u64, message: &str, shown: &str) {
+        if self.warnings_told.len() > WARNINGS_TOLD {
+            return;
+        }
+        let mut hasher = std::hash::DefaultHasher::new();
+        for c in message.chars().filter(|c| !c.is_ascii_digit()) {
+            std::hash::Hash::hash(&c, &mut hasher);
+        }
+        if self
+            .warnings_told
+            .insert(std::hash::Hasher::finish(&hasher))
+        {
+            self.warnings.push(number, "");
+            if let Some(f) = self.warnings.current() {
+                f.add_detail(shown);
+            }
+        }
+    }
+
     /// Notes the server's start (the first line saying it is up) and stop (the last line
     /// saying why it stopped, else the last saying it stops).
     fn lifecycle(&mut self, number: u64, text: &str) {

@@ -477,6 +477,9 @@ pub(crate) struct Failures {
     pub(crate) total: u64,
     /// The section of the output the failures are in (a package's run in a monorepo's).
     pub(crate) section: Option<String>,
+    /// Shown only in the room the other lists leave: none is kept for it (a log's warnings
+    /// beside its errors).
+    pub(crate) spare: bool,
 }
 
 impl Failures {

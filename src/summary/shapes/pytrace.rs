@@ -140,8 +140,11 @@ impl Traceback {
             // The source line of the frame above, the carets under it (`~~~^^^`), or a
             // `[Previous line repeated 996 more times]`.
             let source = t.trim();
+            // A blank line is none of these (supervisord ends each chunk it logs with one).
+            if source.is_empty() {
+                return None;
+            }
             if std::mem::take(&mut self.source_next)
-                && !source.is_empty()
                 && !source.starts_with('[')
                 && !source.chars().all(|c| matches!(c, '^' | '~'))
             {
@@ -155,6 +158,12 @@ impl Traceback {
                     own.1 = source;
                 }
             }
+            return None;
+        }
+        // A record of another program between its lines (supervisord's, as the traceback's
+        // next chunk came: `2026-12-07 16:29:03,213 DEBG 'worker' stderr output:`) is not its
+        // exception, whose name starts with a letter.
+        if t.starts_with(|c: char| c.is_ascii_digit()) {
             return None;
         }
         // The exception line: the first line that is neither a frame nor indented.
@@ -290,6 +299,23 @@ mod tests {
     fn read(text: &str) -> Vec<Raised> {
         let mut t = Traceback::default();
         text.lines().filter_map(|l| t.line(l)).collect()
+    }
+
+    /// A supervisor's record between two chunks of a program's traceback is not its
+    /// exception.
+    #[test]
+    fn a_record_between_its_lines_is_not_the_exception() {
+        let raised = read(
+            "Traceback (most recent call last):\n  File \"/a/worker.py\", line 4, in <module>\n\n\
+             2026-12-07 16:29:03,213 DEBG 'worker' stderr output:\n    cfg = load()\n\
+             FileNotFoundError: [Errno 2] No such file\n",
+        );
+        assert_eq!(raised.len(), 1);
+        assert_eq!(
+            raised[0].exception,
+            "FileNotFoundError: [Errno 2] No such file"
+        );
+        assert_eq!(raised[0].source.as_deref(), Some("cfg = load()"));
     }
 
     /// A chain as one report: the last exception; the first report's own frame when it has

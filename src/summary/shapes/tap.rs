@@ -39,7 +39,8 @@ pub(crate) struct Tap {
     /// Failing test files of prove's summary report, with their failed tests.
     failed_files: Names,
     in_report: bool,
-    report_file: Option<String>,
+    /// The file of prove's report being read, as it is said so far, and whether it failed.
+    report_file: Option<(String, bool)>,
     /// automake: counts per result word from its `# WORD: N` summary, and from its lines.
     automake_summary: [Option<u64>; 6],
     automake_total: Option<u64>,
@@ -403,6 +404,7 @@ impl Shape for Tap {
                     if let (Some(f), Some(t)) = (files, tests) {
                         self.prove_totals = Some((f, t));
                     }
+                    self.end_report_file();
                     self.in_report = false;
                 } else if let Some(rest) = text.strip_prefix("FAIL: ") {
                     self.automake_heading = Some(text.to_owned());
@@ -427,15 +429,20 @@ impl Shape for Tap {
             }
             Some(b'T') if text == "Test Summary Report" => self.in_report = true,
             Some(b' ') if self.in_report => {
-                // `  Failed test:  9`, `  Failed tests:  3, 5-7`
+                // `  Failed test:  9`, `  Failed tests:  3, 5-7`, and why a file whose tests
+                // passed failed: `  Non-zero exit status: 255`, `  Parse errors: No plan found
+                // in TAP output` (a `TODO passed:` is no failure).
                 let t = text.trim_start();
                 if let Some((said, which)) = t.split_once(':')
-                    && matches!(said, "Failed tests" | "Failed test")
-                    && let Some(file) = self.report_file.take()
+                    && matches!(
+                        said,
+                        "Failed tests" | "Failed test" | "Non-zero exit status" | "Parse errors"
+                    )
+                    && let Some((file, failed)) = &mut self.report_file
                 {
                     let sep = if file.ends_with('(') { "" } else { "; " };
-                    self.failed_files
-                        .push(&format!("{file}{sep}{said}: {})", which.trim()));
+                    file.push_str(&format!("{sep}{said}: {}", which.trim()));
+                    *failed = true;
                 }
             }
             Some(b'*') => {
@@ -499,14 +506,17 @@ impl Shape for Tap {
             let counts = rest
                 .find("Tests: ")
                 .map(|at| rest[at..].trim_end().trim_end_matches(')'));
-            self.report_file = Some(match counts {
+            self.end_report_file();
+            let said = match counts {
                 Some(counts) => format!("{} ({counts}", file.trim()),
                 None => format!("{} (", file.trim()),
-            });
+            };
+            self.report_file = Some((said, false));
         }
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.end_report_file();
         self.end_yaml();
         self.push_bare();
         if let Some(result) = self.automake_heading.take() {
@@ -735,7 +745,7 @@ impl Shape for Tap {
                 .sum::<usize>()
             + self.automake_failed.approx_heap()
             + self.check_messages.approx_heap()
-            + self.report_file.as_ref().map_or(0, String::capacity)
+            + self.report_file.as_ref().map_or(0, |(f, _)| f.capacity())
             + self.automake_see.as_ref().map_or(0, String::capacity)
             + self.result.as_ref().map_or(0, String::capacity)
     }
@@ -848,6 +858,14 @@ impl Yaml {
 const YAML_DETAILS: usize = 3;
 
 impl Tap {
+    /// The file of prove's report read last is over: a failed file when something said it
+    /// failed.
+    fn end_report_file(&mut self) {
+        if let Some((file, true)) = self.report_file.take() {
+            self.failed_files.push(&format!("{file})"));
+        }
+    }
+
     /// An indented line of Test::More's (trimmed): a subtest's `#   Failed test 'x'` and its
     /// `#          got: …`, `#     expected: …`. Returns whether it was one.
     fn subtest_line(&mut self, t: &str) -> bool {
