@@ -9506,7 +9506,8 @@ fn test_more_parents_take_their_first_subtest_s_detail_and_a_death_is_said() {
     assert!(
         rendered(&r, "prove:").contains(
             "failed files (4): t/10_read.t (Tests: 6 Failed: 2; Failed tests: 1, 3), \
-             t/30_yaml_spec_tml.t (Tests: 3 Failed: 1; Failed test: 1),"
+             t/30_yaml_spec_tml.t (Tests: 3 Failed: 1; Failed test: 1; Parse errors: No plan \
+             found in TAP output),"
         ),
         "{}",
         rendered(&r, "prove:")
@@ -10454,6 +10455,46 @@ fn prove_counts_a_file_that_died_among_its_failed_files() {
          (Tests: 7 Failed: 0; Non-zero exit status: 255; Parse errors: No plan found in TAP \
          output), t/accessor-roles.t (Tests: 10 Failed: 0; Non-zero exit status: 255; Parse \
          errors: No plan found in TAP output), t/method-generate-accessor.t (Tests: 49 Failed: \
-         1; Failed test: 5; Non-zero exit status: 1)"
+         1; Failed test: 5)"
     );
+}
+
+/// A unittest failure is placed at the innermost frame of the project's own code, not in a
+/// library it called (django-filter's `utils.py`, line 243, under Django's `timezone.py`), and
+/// a message that goes on under its first line says its values there (mock's `expected call not
+/// found.`, then `Expected: …` and `Actual: …`), corpus 28.
+#[test]
+fn a_unittest_failure_is_placed_in_its_own_code_with_its_message_whole() {
+    let all = failures_within(
+        &fixture("corpus28", "python-runtests-django-filter.txt"),
+        u64::MAX,
+    );
+    let first = line_with(&all, "ERROR: test_datetime_string_is_parsed");
+    assert!(
+        first.contains("django_filters/utils.py\", line 243, in handle_timezone"),
+        "{first}"
+    );
+    let mock = line_with(
+        &all,
+        "FAIL: test_filtering_start (tests.test_filters.DateFromToRangeFilterTests",
+    );
+    assert!(
+        mock.contains(
+            "AssertionError: expected call not found. · Expected: \
+             filter(None__gte=datetime.date(2015, 4, 7)) · Actual: \
+             filter(None__gt=datetime.date(2015, 4, 7))"
+        ),
+        "{mock}"
+    );
+}
+
+/// uvu's default suite names a failure by its test alone, quoted whole: `FAIL  "static"`,
+/// `FAIL  "inject "/foo/:bar/*" with [bar,*]"` (corpus 28: regexparam, 18 failed).
+#[test]
+fn uvu_failures_of_its_default_suite_are_all_read() {
+    let bytes = fixture("corpus28", "npm-test-uvu-regexparam.txt");
+    let all = failures_within(&bytes, u64::MAX);
+    assert_eq!(all[0], "[ctxoff] failed tests (18):");
+    line_with(&all, "FAIL  \"inject \"/foo/:bar/*\" with [bar,*]\"");
+    line_with(&all, "(raw) exec");
 }

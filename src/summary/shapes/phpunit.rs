@@ -261,10 +261,19 @@ fn numbered(text: &str) -> Option<&str> {
 }
 
 /// `Ns\Sub\InflectorTest::testX with data set #3 (…)` → `InflectorTest::testX with data set
-/// #3 (…)`.
+/// #3 (…)`; a data set with a name is named by it without its values (`with data set
+/// "stmt/if.test#0" ('If/Elseif/Else (…)', '<?php\n\nif…', …)` → `with data set
+/// "stmt/if.test#0"`).
 fn short_class(name: &str) -> String {
     let (class, method) = name.split_once("::").unwrap_or((name, ""));
     let class = class.rsplit('\\').next().unwrap_or(class);
+    let method = match method.split_once(" with data set \"") {
+        Some((test, set)) => match set.split_once("\" (") {
+            Some((set, _)) => &method[..test.len() + " with data set \"".len() + set.len() + 1],
+            None => method,
+        },
+        None => method,
+    };
     format!("{class}::{method}")
 }
 
@@ -289,6 +298,21 @@ fn is_place(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_data_set_is_named_without_its_values() {
+        assert_eq!(
+            short_class(
+                "PhpParser\\CodeParsingTest::testParse with data set \"parser/stmt/if.test#0\" \
+                 ('If/Elseif/Else (/home/dev....test)', '<?php\\n\\nif', null)"
+            ),
+            "CodeParsingTest::testParse with data set \"parser/stmt/if.test#0\""
+        );
+        assert_eq!(
+            short_class("A\\StringTest::testParseEscape with data set #3 ('\\v', '\\f')"),
+            "StringTest::testParseEscape with data set #3 ('\\v', '\\f')"
+        );
+    }
 
     #[test]
     fn phpunit_lines() {

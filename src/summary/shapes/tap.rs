@@ -439,6 +439,8 @@ impl Shape for Tap {
                         "Failed tests" | "Failed test" | "Non-zero exit status" | "Parse errors"
                     )
                     && let Some((file, failed)) = &mut self.report_file
+                    // Its exit status is its failed tests' number when it names them.
+                    && !(said == "Non-zero exit status" && file.contains("Failed test"))
                 {
                     let sep = if file.ends_with('(') { "" } else { "; " };
                     file.push_str(&format!("{sep}{said}: {}", which.trim()));

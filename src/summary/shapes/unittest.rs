@@ -55,6 +55,10 @@ pub(crate) struct Unittest {
     subtests: bool,
 }
 
+/// How many lines of an exception's message after its first are kept, and up to how long.
+const MESSAGE_LINES: u8 = 2;
+const MESSAGE_CHARS: usize = 300;
+
 /// The traceback of the failure being read.
 #[derive(Debug, Default)]
 struct Block {
@@ -66,6 +70,11 @@ struct Block {
     /// reached what raised.
     test_frame: Option<String>,
     exception: Option<String>,
+    /// Lines of the exception's message after its first, while they go on (mock's `Expected:
+    /// filter(a__gte=1)` and `Actual: filter(a__gt=1)` under `expected call not found.`).
+    message_lines: u8,
+    /// The innermost frame of the project's own code, when a library's frames are deeper.
+    own_location: Option<String>,
     /// Past the `------` line under the header.
     in_traceback: bool,
     /// A traceback's frames were read and its exception line is next.
@@ -286,12 +295,9 @@ impl Unittest {
             let test_frame = block
                 .test_frame
                 .filter(|t| Some(t) != block.location.as_ref());
-            for detail in block
-                .exception
-                .iter()
-                .chain(&block.location)
-                .chain(&test_frame)
-            {
+            let location = block.own_location.or(block.location);
+            let test_frame = test_frame.filter(|t| Some(t) != location.as_ref());
+            for detail in block.exception.iter().chain(&location).chain(&test_frame) {
                 failure.add_detail(detail);
             }
         }
@@ -308,6 +314,13 @@ impl Block {
         if text.starts_with("  File \"") {
             // Where, as Python says it: `File "/x/test_tools.py", line 166, in test`.
             let frame = text.trim().to_owned();
+            let path = frame["File \"".len()..]
+                .split('"')
+                .next()
+                .unwrap_or_default();
+            if super::pytrace::is_own(path) {
+                self.own_location = Some(frame.clone());
+            }
             if !self.method.is_empty()
                 && frame
                     .strip_suffix(self.method.as_str())
@@ -321,6 +334,20 @@ impl Block {
         if self.awaiting_exception && !text.starts_with(' ') && !text.is_empty() {
             self.exception = Some(text.to_owned());
             self.awaiting_exception = false;
+            self.message_lines = 0;
+        } else if !self.awaiting_exception
+            && self.message_lines < MESSAGE_LINES
+            && let Some(exception) = &mut self.exception
+        {
+            // A message that compares says its values on its first line (`'a' != 'b'`), and
+            // the lines under it are its diff.
+            if text.trim().is_empty() || exception.contains(" != ") {
+                self.message_lines = MESSAGE_LINES;
+            } else if exception.len() < MESSAGE_CHARS {
+                exception.push_str(" · ");
+                exception.push_str(text.trim());
+                self.message_lines += 1;
+            }
         }
     }
 }

@@ -42,8 +42,12 @@ impl Shape for Uvu {
         let t = text.trim();
         if let Some((suite, test)) = fail_heading(t) {
             self.end_block();
-            self.failures
-                .push_said(number, &format!("{suite} > {test}"), t);
+            let name = if suite.is_empty() {
+                test.to_owned()
+            } else {
+                format!("{suite} > {test}")
+            };
+            self.failures.push_said(number, &name, t);
             self.in_block = true;
             self.seen = true;
             return;
@@ -210,6 +214,12 @@ fn is_suite_line(t: &str) -> bool {
 /// `FAIL  RegExp  "state"` → (`RegExp`, `state`).
 fn fail_heading(t: &str) -> Option<(&str, &str)> {
     let rest = t.strip_prefix("FAIL ")?.trim_start();
+    // A test of uvu's default suite has no suite's name: `FAIL  "static :: multiple"`, its
+    // name quoted whole (quotes of its own inside: `"inject "/foo/:bar/*" with [bar,*]"`).
+    if let Some(test) = rest.strip_prefix('"') {
+        let test = test.strip_suffix('"')?;
+        return (!test.is_empty()).then_some(("", test));
+    }
     let (suite, test) = rest.split_once(" \"")?;
     let test = test.strip_suffix('"')?;
     let suite = suite.trim_end();
@@ -229,6 +239,11 @@ mod tests {
         assert_eq!(
             fail_heading("FAIL  RegExp  \"state\""),
             Some(("RegExp", "state"))
+        );
+        assert_eq!(fail_heading("FAIL  \"static\""), Some(("", "static")));
+        assert_eq!(
+            fail_heading("FAIL  \"inject \"/foo/:bar/*\" with [bar,*]\""),
+            Some(("", "inject \"/foo/:bar/*\" with [bar,*]"))
         );
         assert_eq!(fail_heading("FAIL: test_a"), None);
         assert_eq!(fail_heading("FAIL src/a.test.ts"), None);
