@@ -10498,3 +10498,31 @@ fn uvu_failures_of_its_default_suite_are_all_read() {
     line_with(&all, "FAIL  \"inject \"/foo/:bar/*\" with [bar,*]\"");
     line_with(&all, "(raw) exec");
 }
+
+/// uWSGI's log (corpus 28): its request lines (`[pid: …] PEER () {…} [DATE] GET /a =>
+/// generated 0 bytes in 0 msecs (HTTP/1.1 500)`) are an access log, and its workers' deaths
+/// (`DAMN ! worker 1 (pid: 27876) died, killed by signal 6`) and harakiri are errors.
+#[test]
+fn uwsgi_requests_and_workers_deaths_are_read() {
+    let bytes = fixture("corpus28", "uwsgi-http-socket-harakiri-inventory.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "access log:").starts_with("access log: 42 requests, 4 failed (4xx/5xx)"),
+        "{}",
+        rendered(&r, "access log:")
+    );
+    assert!(
+        rendered(&r, "log:").starts_with("log: 8 records (warning ×5, error ×3), first error L72"),
+        "{}",
+        rendered(&r, "log:")
+    );
+    let all = failures_within(&bytes, u64::MAX);
+    line_with(
+        &all,
+        "L72 DAMN ! worker 1 (pid: 27876) died, killed by signal 6 :( trying respawn ...",
+    );
+    line_with(
+        &all,
+        "L61 GET /stock/sku-200 => generated 0 bytes in 0 msecs (HTTP/1.1 500)",
+    );
+}

@@ -92,6 +92,9 @@ pub(super) enum Form {
     Embedded,
     /// JSON records with `res.statusCode`.
     Json,
+    /// uWSGI's: `[pid: 1|app: 0|req: 2/3] PEER () {24 vars in 270 bytes} [DATE] GET /a =>
+    /// generated 0 bytes in 0 msecs (HTTP/1.1 500) …`.
+    Uwsgi,
     /// HAProxy's HTTP log: `fe be/srv 0/0/0/-1/3002 504 198 - - sH-- 1/1/0/0/0 0/0 "GET /a
     /// HTTP/1.1"`.
     HaProxy,
@@ -108,6 +111,7 @@ impl Form {
             Form::Tornado => "'\\] [45][0-9]{2} [A-Z]+ '",
             Form::Embedded => "' [A-Z]+ (/|https?://)\\S* (HTTP/\\S+ )?[45][0-9]{2}( |,|$)'",
             Form::Json => "'\"statusCode\":[45][0-9]{2}'",
+            Form::Uwsgi => "'=> generated .*\\(HTTP/[0-9.]+ [45][0-9]{2}\\)'",
             Form::HaProxy => "'/[-0-9]+ [45][0-9]{2} [0-9]+ '",
         }
     }
@@ -168,6 +172,7 @@ impl Shape for AccessLog {
         }
         let Some(r) = request(rest)
             .or_else(|| haproxy(rest))
+            .or_else(|| uwsgi(text))
             .or_else(|| gin(text, rest))
             .or_else(|| match tornado(rest)? {
                 (r, None) => Some(r),
@@ -605,6 +610,29 @@ fn haproxy(rest: &str) -> Option<Request<'_>> {
     })
 }
 
+/// uWSGI's request line, logged from its request to its status: `GET /stock/sku-200 =>
+/// generated 0 bytes in 0 msecs (HTTP/1.1 500)`.
+fn uwsgi(line: &str) -> Option<Request<'_>> {
+    if !line.starts_with("[pid: ") {
+        return None;
+    }
+    let arrow = line.find(" => generated ")?;
+    let start = line[..arrow].rfind("] ")? + 2;
+    let (method, target) = line[start..arrow].split_once(' ')?;
+    let http = arrow + line[arrow..].find(" (HTTP/")? + 2;
+    let (_, after) = line[http..].split_once(' ')?;
+    let code: u16 = after.get(..3)?.parse().ok()?;
+    let end = line.len() - after.len() + 3;
+    let closed = line[end..].starts_with(')') && (100..600).contains(&code);
+    (METHODS.contains(&method) && closed).then_some(Request {
+        method,
+        target,
+        code,
+        form: Form::Uwsgi,
+        logged: &line[start..=end],
+    })
+}
+
 /// gin's line, after `[GIN] `: `2026/12/06 - 08:36:32 | 404 |  98µs |  127.0.0.1 | GET
 /// "/a"`, logged whole.
 fn gin<'a>(line: &'a str, rest: &'a str) -> Option<Request<'a>> {
@@ -792,6 +820,19 @@ mod tests {
                     .ends_with("sH-- 1/1/0/0/0 0/0 \"GET /slow HTTP/1.1\"")
         );
         assert!(finds(Form::HaProxy, haproxy));
+        let uwsgi_line = "[pid: 28102|app: 0|req: 20/39] 127.0.0.1 () {24 vars in 270 bytes} [Mon Dec  7 16:29:45 2026] GET /stock/sku-200 => generated 0 bytes in 0 msecs (HTTP/1.1 500) 0 headers in 0 bytes (0 switches on core 0)";
+        let r = uwsgi(uwsgi_line).unwrap();
+        assert_eq!(
+            (r.method, r.target, r.code, r.logged),
+            (
+                "GET",
+                "/stock/sku-200",
+                500,
+                "GET /stock/sku-200 => generated 0 bytes in 0 msecs (HTTP/1.1 500)"
+            )
+        );
+        assert!(finds(Form::Uwsgi, uwsgi_line));
+        assert!(!finds(Form::Uwsgi, &uwsgi_line.replace(" 500)", " 200)")));
         assert!(!finds(Form::HaProxy, &haproxy.replace(" 504 ", " 200 ")));
         assert!(finds(Form::Chi, chi));
         assert!(!finds(Form::Chi, &chi.replace(" 500 ", " 200 ")));

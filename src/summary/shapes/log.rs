@@ -870,7 +870,10 @@ impl Record<'_> {
 /// such as a host or a logger's name): in capitals (`ERROR`, `[ERROR]`, `ERROR:root:…`), or in
 /// any case when bracketed (`[error]`, `[core:error]`) or named (`level=error`).
 fn record(text: &str) -> Option<Record<'_>> {
-    if let Some(r) = lettered(text).or_else(|| redis(text)) {
+    if let Some(r) = lettered(text)
+        .or_else(|| redis(text))
+        .or_else(|| uwsgi(text))
+    {
         return Some(r);
     }
     let head = &text.as_bytes()[..text.len().min(LEVEL_WITHIN)];
@@ -1016,6 +1019,38 @@ fn redis(text: &str) -> Option<Record<'_>> {
     })
 }
 
+/// uWSGI's lines about its workers, which name no level: a worker's death (`DAMN ! worker 1
+/// (pid: 27876) died, killed by signal 6 :( trying respawn ...`) and its killing for taking
+/// too long (`Mon Dec  7 16:29:44 2026 - *** HARAKIRI ON WORKER 1 (pid: 27934, try: 1) ***`),
+/// both errors.
+fn uwsgi(text: &str) -> Option<Record<'_>> {
+    const HARAKIRI: &str = "*** HARAKIRI ON WORKER ";
+    if !text.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
+    let (spelling, at) = if text.starts_with("DAMN ! ") {
+        ("^DAMN ! ", "DAMN ! ".len())
+    } else {
+        // After its date: `Mon Dec  7 16:29:44 2026 - `.
+        let head = text.get(..text.len().min(48))?;
+        let start = head.find(HARAKIRI)?;
+        ("HARAKIRI ON WORKER", start + "*** ".len())
+    };
+    let whole = text[at.min(text.len())..].trim_end();
+    let whole = if spelling.starts_with('^') {
+        text.trim_end()
+    } else {
+        whole
+    };
+    Some(Record {
+        level: "error",
+        spelling,
+        message: text[at..].trim_end(),
+        whole,
+        word_len: 4,
+    })
+}
+
 /// The words of `text` between single spaces, each with where it starts (a fast search per
 /// word: `str::split` costs more to start than the few short words read here take).
 fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -1135,6 +1170,22 @@ mod tests {
     #[test]
     fn records_of_many_servers_and_loggers() {
         let cases = [
+            (
+                "DAMN ! worker 1 (pid: 27876) died, killed by signal 6 :( trying respawn ...",
+                Some((
+                    "error",
+                    "^DAMN ! ",
+                    "worker 1 (pid: 27876) died, killed by signal 6 :( trying respawn ...",
+                )),
+            ),
+            (
+                "Mon Dec  7 16:29:44 2026 - *** HARAKIRI ON WORKER 1 (pid: 27934, try: 1) ***",
+                Some((
+                    "error",
+                    "HARAKIRI ON WORKER",
+                    "HARAKIRI ON WORKER 1 (pid: 27934, try: 1) ***",
+                )),
+            ),
             (
                 "2026/12/02 05:21:48 [error] 6965#6965: *2 open() \"/a\" failed (2: No such file)",
                 Some(("error", "[error]", "open() \"/a\" failed (2: No such file)")),
