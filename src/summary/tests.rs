@@ -10526,3 +10526,29 @@ fn uwsgi_requests_and_workers_deaths_are_read() {
         "L61 GET /stock/sku-200 => generated 0 bytes in 0 msecs (HTTP/1.1 500)",
     );
 }
+
+/// `git shortlog` is content: its commits and authors are counted and the authors with the most
+/// commits named, and the words of its subjects are no failures (corpus 28: the GitHub CLI,
+/// whose subjects say `error` 25 times; corpus 16: werkzeug's `-sn`).
+#[test]
+fn git_shortlog_counts_commits_and_names_the_top_authors() {
+    let r = report(&fixture(
+        "corpus28",
+        "git-shortlog-no-merges-tags-gh-cli.txt",
+    ));
+    assert_eq!(shapes(&r), ["git shortlog"]);
+    assert_eq!(
+        rendered(&r, "git shortlog:"),
+        "git shortlog: 797 commits by 129 authors; most: Mislav Marohnić (105), vilmibm (84), \
+         Sam Coe (82), Caleb Brose (53), JP Ungaretti (38)"
+    );
+    assert!(
+        !r.render()
+            .iter()
+            .any(|l| l.contains("omitted lines contain")),
+        "{:#?}",
+        r.render()
+    );
+    let sn = report(&fixture("corpus16", "git-shortlog-sn-werkzeug.txt"));
+    assert_eq!(shapes(&sn), ["git shortlog"]);
+}

@@ -88,6 +88,7 @@ mod rustc;
 mod rustfmt;
 mod sanitizer;
 mod shellcheck;
+mod shortlog;
 mod shunit2;
 mod sphinx;
 mod sqlite;
@@ -266,6 +267,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<diff::Diff>::default(),
         Box::<gitlog::GitLog>::default(),
         Box::<blame::Blame>::default(),
+        Box::<shortlog::Shortlog>::default(),
         Box::<grep::Grep>::default(),
         Box::new(listing::Listing::new(source)),
         Box::<nul::NulRecords>::default(),
