@@ -10512,7 +10512,7 @@ fn uwsgi_requests_and_workers_deaths_are_read() {
         rendered(&r, "access log:")
     );
     assert!(
-        rendered(&r, "log:").starts_with("log: 8 records (warning ×5, error ×3), first error L72"),
+        rendered(&r, "log:").starts_with("log: 9 records (warning ×5, error ×4), first error L72"),
         "{}",
         rendered(&r, "log:")
     );

@@ -75,10 +75,10 @@ pub(crate) struct Log {
     crashes_read: u64,
     exceptions: Tally,
     failures: Failures,
-    /// Warnings, each message once (its numbers aside), while fewer than `WARNINGS_TOLD`
-    /// were told apart; listed after the errors, as the budget allows.
+    /// Warnings, each message once (its numbers aside), and a hash of each message: listed
+    /// after the errors, as the budget allows, when at most `WARNINGS_TOLD` were told apart.
     warnings: Failures,
-    warnings_told: std::collections::HashSet<u64>,
+    warnings_told: Vec<u64>,
     crashes: Crashes,
     /// The line of the last record at error level or worse, while it may get a crash report.
     error_line: Option<u64>,
@@ -259,7 +259,7 @@ impl Shape for Log {
                 || r.message.to_ascii_lowercase().contains("warn")
                 || says_it_failed(r.message))
         {
-            self.warned(number, r.message, &r.shown());
+            self.warned(number, &r);
         }
         self.records += 1;
         self.levels.add(r.level);
@@ -407,7 +407,7 @@ impl Shape for Log {
             + self.exceptions.approx_heap()
             + self.failures.approx_heap()
             + self.warnings.approx_heap()
-            + self.warnings_told.capacity() * 16
+            + self.warnings_told.capacity() * 8
             + self
                 .spellings
                 .iter()
@@ -497,21 +497,20 @@ enum Attach {
 
 impl Log {
     /// A warning record: listed when its message, its numbers aside, is new.
-    fn warned(&mut self, number: u64, message: &str, shown: &str) {
+    fn warned(&mut self, number: u64, r: &Record) {
         if self.warnings_told.len() > WARNINGS_TOLD {
             return;
         }
         let mut hasher = std::hash::DefaultHasher::new();
-        for c in message.chars().filter(|c| !c.is_ascii_digit()) {
+        for c in r.message.chars().filter(|c| !c.is_ascii_digit()) {
             std::hash::Hash::hash(&c, &mut hasher);
         }
-        if self
-            .warnings_told
-            .insert(std::hash::Hasher::finish(&hasher))
-        {
+        let told = std::hash::Hasher::finish(&hasher);
+        if !self.warnings_told.contains(&told) {
+            self.warnings_told.push(told);
             self.warnings.push(number, "");
             if let Some(f) = self.warnings.current() {
-                f.add_detail(shown);
+                f.add_detail(&r.shown());
             }
         }
     }
@@ -1032,21 +1031,21 @@ fn uwsgi(text: &str) -> Option<Record<'_>> {
         ("^DAMN ! ", "DAMN ! ".len())
     } else {
         // After its date: `Mon Dec  7 16:29:44 2026 - `.
-        let head = text.get(..text.len().min(48))?;
+        let head = &text[..text.floor_char_boundary(64)];
         let start = head.find(HARAKIRI)?;
         ("HARAKIRI ON WORKER", start + "*** ".len())
     };
-    let whole = text[at.min(text.len())..].trim_end();
-    let whole = if spelling.starts_with('^') {
-        text.trim_end()
-    } else {
-        whole
-    };
+    let message = text[at..].trim_end();
     Some(Record {
         level: "error",
         spelling,
-        message: text[at..].trim_end(),
-        whole,
+        message,
+        // `DAMN !` is shown with the message it starts.
+        whole: if spelling.starts_with('^') {
+            text.trim_end()
+        } else {
+            message
+        },
         word_len: 4,
     })
 }
