@@ -10,9 +10,6 @@ use crate::format::{cut, plural, thousands};
 
 /// The authors with the most commits that are named.
 const TOP: usize = 5;
-/// Lines that are neither an author's nor a subject allowed before the output is not a
-/// shortlog.
-const OTHER_ALLOWED: u64 = 0;
 
 #[derive(Debug, Default)]
 pub(crate) struct Shortlog {
@@ -21,6 +18,8 @@ pub(crate) struct Shortlog {
     subjects: u64,
     /// `-s` lines read (`   105\tName`).
     summary_lines: u64,
+    /// Lines that are neither an author's nor a subject: one is enough for it not to be a
+    /// shortlog.
     other: u64,
     /// The authors with the most commits so far, the most first (the first read first among
     /// equals).
@@ -29,7 +28,7 @@ pub(crate) struct Shortlog {
 
 impl Shape for Shortlog {
     fn line(&mut self, _number: u64, text: &str) {
-        if self.other > OTHER_ALLOWED || text.trim().is_empty() {
+        if self.other > 0 || text.trim().is_empty() {
             return;
         }
         if let Some(subject) = text.strip_prefix("      ") {
@@ -54,7 +53,7 @@ impl Shape for Shortlog {
 
     fn finish(self: Box<Self>) -> Option<Fact> {
         let listed = self.summary_lines == self.authors;
-        let recognised = self.other <= OTHER_ALLOWED
+        let recognised = self.other == 0
             && self.authors >= 2
             && (listed || (self.summary_lines == 0 && self.subjects == self.commits));
         if !recognised {
