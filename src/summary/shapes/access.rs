@@ -765,12 +765,13 @@ mod tests {
         assert!(PATHS_UNTOLD.ends_with(&told), "{PATHS_UNTOLD}");
     }
 
-    /// Each form's request read as logged, and its read-more pattern finding the failed
-    /// requests only (lines from real logs: chi's, morgan's `short`, nginx's).
     fn haproxy_line(line: &str) -> Request<'_> {
         haproxy(&line[line.find("] ").unwrap() + 2..]).unwrap()
     }
 
+    /// Each form's request read as logged, and its read-more pattern finding the failed
+    /// requests only (lines from real logs: chi's, morgan's `short`, nginx's, HAProxy's,
+    /// uWSGI's).
     #[test]
     fn each_form_is_read_and_found_again_by_its_pattern() {
         let chi = "2026/12/06 08:36:32 [vm/IT0ADL7gDE-000004] \"GET http://127.0.0.1:3333/articles HTTP/1.1\" from 127.0.0.1:45398 - 500 0B in 1.1ms";

@@ -301,8 +301,8 @@ impl Diagnostics {
                 // A warning at another place is listed when the list has room, and only with
                 // words of its own (`unresolved link to `Unparker::unpark``; not `region of
                 // size 87` after `size 82`, nor a linter's `12:5 warning …` after `3:1 …`).
-                let own = words(&message);
-                let said = |m: &str| words(m) == own;
+                let own = without_numbers(&message);
+                let said = |m: &str| without_numbers(m) == own;
                 if !said(&first.message)
                     && !self.more.iter().any(|m| m.kind == kind && said(&m.message))
                 {
@@ -559,8 +559,8 @@ impl Diagnostics {
     }
 }
 
-/// A message's words, without its numbers.
-fn words(message: &str) -> String {
+/// A message's words, without its numbers (`region of size 87` reads as `region of size 82`).
+pub(crate) fn without_numbers(message: &str) -> String {
     message.chars().filter(|c| !c.is_ascii_digit()).collect()
 }
 

@@ -19,6 +19,7 @@ use serde_json::json;
 
 use super::crash::Crashes;
 use super::diagnostics::Tally;
+use super::diagnostics::without_numbers;
 use super::names::Failures;
 use super::pytrace::Raised;
 use super::{Fact, Shape};
@@ -75,10 +76,10 @@ pub(crate) struct Log {
     crashes_read: u64,
     exceptions: Tally,
     failures: Failures,
-    /// Warnings, each message once (its numbers aside), and a hash of each message: listed
-    /// after the errors, as the budget allows, when at most `WARNINGS_TOLD` were told apart.
+    /// Warnings, each message once, and each message without its numbers: listed after the
+    /// errors, as the budget allows, when at most `WARNINGS_TOLD` were told apart.
     warnings: Failures,
-    warnings_told: Vec<u64>,
+    warnings_told: Vec<String>,
     crashes: Crashes,
     /// The line of the last record at error level or worse, while it may get a crash report.
     error_line: Option<u64>,
@@ -407,7 +408,11 @@ impl Shape for Log {
             + self.exceptions.approx_heap()
             + self.failures.approx_heap()
             + self.warnings.approx_heap()
-            + self.warnings_told.capacity() * 8
+            + self
+                .warnings_told
+                .iter()
+                .map(|w| w.capacity() + 24)
+                .sum::<usize>()
             + self
                 .spellings
                 .iter()
@@ -501,11 +506,7 @@ impl Log {
         if self.warnings_told.len() > WARNINGS_TOLD {
             return;
         }
-        let mut hasher = std::hash::DefaultHasher::new();
-        for c in r.message.chars().filter(|c| !c.is_ascii_digit()) {
-            std::hash::Hash::hash(&c, &mut hasher);
-        }
-        let told = std::hash::Hasher::finish(&hasher);
+        let told = without_numbers(r.message);
         if !self.warnings_told.contains(&told) {
             self.warnings_told.push(told);
             self.warnings.push(number, "");

@@ -447,6 +447,16 @@ impl Fact {
     }
 }
 
+/// The fact a shape states over `text`, its lines numbered from 1 (for a shape's unit tests).
+#[cfg(test)]
+pub(crate) fn read_lines<S: Shape + Default + 'static>(text: &str) -> Option<Fact> {
+    let mut shape: Box<S> = Box::default();
+    for (i, line) in text.lines().enumerate() {
+        shape.line(i as u64 + 1, line);
+    }
+    shape.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

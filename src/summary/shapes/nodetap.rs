@@ -234,11 +234,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Option<Fact> {
-        let mut shape = Box::<NodeTap>::default();
-        for (i, line) in text.lines().enumerate() {
-            shape.line(i as u64 + 1, line);
-        }
-        shape.finish()
+        super::super::read_lines::<NodeTap>(text)
     }
 
     #[test]

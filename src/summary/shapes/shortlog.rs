@@ -125,11 +125,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Option<Fact> {
-        let mut shape = Box::<Shortlog>::default();
-        for (i, line) in text.lines().enumerate() {
-            shape.line(i as u64 + 1, line);
-        }
-        shape.finish()
+        super::super::read_lines::<Shortlog>(text)
     }
 
     #[test]

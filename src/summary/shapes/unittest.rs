@@ -55,8 +55,9 @@ pub(crate) struct Unittest {
     subtests: bool,
 }
 
-/// How many lines of an exception's message after its first are kept, and up to how long.
+/// How many lines of an exception's message after its first are kept.
 const MESSAGE_LINES: u8 = 2;
+/// How long a message grows before no more of its lines are kept.
 const MESSAGE_CHARS: usize = 300;
 
 /// The traceback of the failure being read.
@@ -292,11 +293,8 @@ impl Unittest {
             return;
         };
         if let Some(failure) = self.failures.current() {
-            let test_frame = block
-                .test_frame
-                .filter(|t| Some(t) != block.location.as_ref());
             let location = block.own_location.or(block.location);
-            let test_frame = test_frame.filter(|t| Some(t) != location.as_ref());
+            let test_frame = block.test_frame.filter(|t| Some(t) != location.as_ref());
             for detail in block.exception.iter().chain(&location).chain(&test_frame) {
                 failure.add_detail(detail);
             }
