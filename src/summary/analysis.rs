@@ -828,6 +828,9 @@ fn list_failures(
             chosen[i] = false;
         }
     }
+    if !tests {
+        tokens -= same_places(&all, &chosen, &mut lines, cost);
+    }
     listed.tokens = tokens;
     for (i, failure) in all.iter().enumerate() {
         if chosen[i] {
@@ -841,6 +844,58 @@ fn list_failures(
         listed.lines.push(line);
     }
     listed
+}
+
+/// The failures chosen that failed where one listed before them did, each with a message of
+/// its own (`ValueError: … 'x1'` after `… 'abc'`, both raised at `File "views.py", line 15`):
+/// their lines say `same place as L88` for the place and source the earlier line showed. What
+/// that saved. Not for failed tests: each is a test to fix, its place said with it.
+fn same_places(
+    all: &[&Failure],
+    chosen: &[bool],
+    lines: &mut [String],
+    cost: &dyn Fn(&str) -> u64,
+) -> u64 {
+    let mut saved = 0;
+    let mut shortened = vec![false; all.len()];
+    for i in (0..all.len()).filter(|&i| chosen[i] && all[i].detail.len() > 1) {
+        let rest = &all[i].detail[1..];
+        let says_where = |d: &String| {
+            super::shapes::names::says_where(d)
+                || super::shapes::names::is_place(d)
+                || !places(std::slice::from_ref(d)).is_empty()
+        };
+        if !rest.iter().any(says_where) {
+            continue;
+        }
+        let Some(mode) = [Detail::Whole, Detail::Compact]
+            .into_iter()
+            .find(|&m| lines[i] == failure_line(all[i], m))
+        else {
+            continue;
+        };
+        let Some(j) = (0..i).find(|&j| {
+            chosen[j] && !shortened[j] && rest.iter().all(|d| lines[j].contains(d.as_str()))
+        }) else {
+            continue;
+        };
+        let message = Failure {
+            detail: all[i].detail[..1].to_vec(),
+            ..all[i].clone()
+        };
+        let line = format!(
+            "{} · same place as L{}",
+            failure_line(&message, mode),
+            thousands(all[j].line)
+        );
+        let (before, after) = (cost(&lines[i]), cost(&line));
+        if after < before {
+            saved += before - after;
+            lines[i] = line;
+            shortened[i] = true;
+        }
+    }
+    saved
 }
 
 /// `text` without its trailing blanks and with each run of blanks as one.

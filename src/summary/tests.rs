@@ -3623,6 +3623,34 @@ fn a_logs_record_again_is_the_same_message() {
     assert!(lines.iter().any(|l| l == "  L179 same as L65"), "{shown}");
 }
 
+/// Exceptions raised at one place with messages of their own (huey's task and Flask's view
+/// each fed `'abc'`, `'x1'`, `'1e3'`): each message is shown, the place and its source line
+/// once, the others said to be at the same place as the first.
+#[test]
+fn exceptions_at_a_place_shown_before_say_so_instead_of_repeating_it() {
+    let lines = failures_within(&corpus7("honcho-start-huey-flask-ex.txt"), u64::MAX);
+    let shown = lines.join("\n");
+    let frame = r#"File "/home/dev/huey-3.5.4/examples/flask_ex/views.py", line 15, in home"#;
+    assert_eq!(shown.matches(frame).count(), 1, "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "L88 ValueError: invalid literal for int() with base 10: 'abc' · {frame}"
+        )),
+        "{shown}"
+    );
+    for (line, value) in [("L160", "'x1'"), ("L251", "'1e3'")] {
+        let said = format!(
+            "  {line} ValueError: invalid literal for int() with base 10: {value} · same place as L88"
+        );
+        assert!(lines.contains(&said), "{said} in {shown}");
+    }
+    // A place seen once is said whole: the SyntaxError in another file.
+    assert!(
+        shown.contains(r#"L314 SyntaxError: expected ':' · File "/home/dev/huey-3.5.4/examples/flask_ex/tasks.py", line 23"#),
+        "{shown}"
+    );
+}
+
 /// An example is not the same record again at another time (PostgreSQL's two failed logins as
 /// `admin`), nor a record whose message a failure shown already quotes (the same Go panic
 /// served again, its line cut before the message).
@@ -4052,7 +4080,7 @@ fn ctest_failures_with_the_first_problem_of_each() {
 
 /// memcheck and helgrind on a small program (`testdata/valgrind-bad.c`): an uninitialised
 /// read, a write through NULL and the signal that ended the process (whose first detail comes
-/// before its stack); two data races, each with helgrind's `Locks held:` and the other access
+/// before its stack, the write's); two data races, each with helgrind's `Locks held:` and the other access
 /// it conflicts with (after a blank line), thread announcements not counted as errors.
 #[test]
 fn memcheck_and_helgrind_kinds_of_error() {
@@ -4064,8 +4092,10 @@ fn memcheck_and_helgrind_kinds_of_error() {
          Invalid write of size 4 ×1 · Process terminating with default action of signal 11 (SIGSEGV) ×1"
     );
     let all = failures_within(mem, u64::MAX).join("\n");
+    // The signal came where the write through NULL was made: said so, not the stack again.
     assert!(
-        all.contains("Process terminating with default action of signal 11 (SIGSEGV): Access not within mapped region at address 0x0 · at main (bad.c:10)"),
+        all.contains("L9 Invalid write of size 4: at main (bad.c:10)")
+            && all.contains("Process terminating with default action of signal 11 (SIGSEGV): Access not within mapped region at address 0x0 · same place as L9"),
         "{all}"
     );
     let hel = include_bytes!("testdata/valgrind-helgrind-race.txt");
