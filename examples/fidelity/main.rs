@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus28"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus29"
                 );
                 std::process::exit(0);
             }
@@ -92,6 +92,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus26"),
             root.join("tests/fixtures/corpus27"),
             root.join("tests/fixtures/corpus28"),
+            root.join("tests/fixtures/corpus29"),
         ];
     }
     if !o.ctxoff.is_file() {
