@@ -158,6 +158,7 @@ impl Analysis {
             sections.line(number, text, name);
         });
         let mut facts = facts_of(self.shapes);
+        let prefixed = self.sections.prefixed();
         let sectioned = self.sections.conclude();
         if !sectioned.is_empty() {
             // The sections' facts stand for the whole's of the same shapes; the rest of the
@@ -170,6 +171,19 @@ impl Analysis {
                 .filter(|f| !sectioned.iter().any(|s| s.slot == f.slot))
                 .cloned()
                 .collect();
+            let mut sectioned = sectioned;
+            // A report beside the runs (a coverage table) is quoted once, from the first part
+            // with one: each other part's counts are in its fact's line.
+            let mut quoting: Vec<usize> = Vec::new();
+            for fact in sectioned
+                .iter_mut()
+                .filter(|f| f.aside && !f.quoted.is_empty())
+            {
+                match quoting.contains(&fact.slot) {
+                    true => fact.quoted.clear(),
+                    false => quoting.push(fact.slot),
+                }
+            }
             let all: Vec<Fact> = sectioned.into_iter().chain(rest).collect();
             let replaced = replaced(&all);
             let all: Vec<Fact> = all
@@ -178,16 +192,18 @@ impl Analysis {
                 .enumerate()
                 .filter_map(|(k, (f, r))| (k < first || !r).then_some(f))
                 .collect();
-            // Unless they take more than `SECTION_LINES` a section beyond the whole's (eight
-            // CTest tests, each with its test counts and valgrind's two summaries): then the
-            // whole's stand.
+            // Unless parts begun by banners take more than `SECTION_LINES` a section beyond
+            // the whole's (eight CTest tests, each with its test counts and valgrind's two
+            // summaries): then the whole's stand. Parts named by prefixes are processes of
+            // their own (`pnpm -r --parallel`'s nine vitest runs): the whole's facts of their
+            // interleaved lines would be the last run's totals said for all.
             let lines = |facts: &[Fact]| {
                 facts
                     .iter()
                     .map(|f| f.lines.len() + f.quoted.len())
                     .sum::<usize>()
             };
-            if lines(&all) <= lines(&facts) + SECTION_LINES * sections {
+            if prefixed || lines(&all) <= lines(&facts) + SECTION_LINES * sections {
                 facts = all;
             }
         }

@@ -50,8 +50,8 @@ impl Form {
     fn split(self, line: &str) -> Option<(usize, &str)> {
         let b = line.as_bytes();
         match self {
-            Form::Task => package_and_word(line, b':', u8::is_ascii_alphabetic, b":"),
-            Form::Workspace => package_and_word(line, b' ', u8::is_ascii_lowercase, b":$")
+            Form::Task => package_and_word(line, b':', u8::is_ascii_alphabetic, word, b":"),
+            Form::Workspace => package_and_word(line, b' ', u8::is_ascii_lowercase, script, b":$")
                 .filter(|(_, name)| name.split(' ').next().is_some_and(|p| p.contains('/'))),
             Form::Bracket => {
                 if b.first() != Some(&b'[') {
@@ -141,12 +141,13 @@ fn stamp(b: &[u8]) -> Option<usize> {
 }
 
 /// `<package><between><word><end>` and a space or the line's end, as turbo (`web:test: `) and
-/// pnpm (`packages/web test: `) write it, the word starting as `first` says: the prefix's
-/// length and its name (up to the word's end).
+/// pnpm (`packages/web test: `) write it, the word starting as `first` says and as long as
+/// `word` reads it: the prefix's length and its name (up to the word's end).
 fn package_and_word<'a>(
     line: &'a str,
     between: u8,
     first: fn(&u8) -> bool,
+    word: fn(&[u8]) -> usize,
     ends: &[u8],
 ) -> Option<(usize, &'a str)> {
     let b = line.as_bytes();
@@ -183,6 +184,19 @@ fn word(b: &[u8]) -> usize {
     b.iter()
         .take_while(|c| c.is_ascii_alphanumeric() || b"._-".contains(c))
         .count()
+}
+
+/// The length of a package script's name at the start of `b`: a word, or words joined by
+/// colons (`test:lib`, `test:unit:watch`), without the colon that ends it.
+fn script(b: &[u8]) -> usize {
+    let length = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || b"._-:".contains(c))
+        .count();
+    b[..length]
+        .iter()
+        .rposition(|&c| c != b':')
+        .map_or(0, |last| last + 1)
 }
 
 /// A clock and its space at the start of `b` (`12:00:01 `), as process managers print: its
@@ -382,6 +396,18 @@ mod tests {
         assert_eq!(form, Some(Form::Workspace));
         assert_eq!(lines[2], "FAIL test/x.test.js");
         assert_eq!(lines[4], "vitest run");
+        // A script named with colons, as `pnpm -r --parallel` prefixes it.
+        let text = "Scope: 2 of 3 workspace projects\n\
+                    packages/a test:lib$ vitest\n\
+                    packages/b test:lib$ vitest\n\
+                    packages/a test:lib:  FAIL  tests/x.test.ts > a > b\n\
+                    packages/b test:lib:  Test Files  1 passed (1)\n\
+                    packages/a test:lib:  Test Files  1 failed (1)\n\
+                    packages/b test:lib: Done\n";
+        let (form, lines) = read_all(text);
+        assert_eq!(form, Some(Form::Workspace));
+        assert_eq!(lines[3], " FAIL  tests/x.test.ts > a > b");
+        assert_eq!(lines[2], "vitest");
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub(crate) struct Sections {
     pending: Option<String>,
     /// More names came than [`MOST`].
     overflowed: bool,
+    /// The parts are named by a runner's prefixes (each a process of its own, their lines
+    /// interleaved), not begun by banners.
+    prefixed: bool,
 }
 
 impl Sections {
@@ -44,12 +47,14 @@ impl Sections {
             current: None,
             pending: None,
             overflowed: false,
+            prefixed: false,
         }
     }
 
     /// A line without its prefix, with the prefix's name (`""` when it has none).
     pub(crate) fn line(&mut self, number: u64, text: &str, name: &str) {
         let at = if !name.is_empty() {
+            self.prefixed = true;
             self.part(name)
         } else {
             match banner(text) {
@@ -94,6 +99,12 @@ impl Sections {
     /// Each part's facts, each named after its part, when two parts or more had any (else
     /// nothing: the whole output's facts say it all). What a runner states about its tasks is
     /// the whole output's to state.
+    /// Whether the parts are named by a runner's prefixes: processes of their own, whose
+    /// interleaved lines read as one run say nothing true of any.
+    pub(crate) fn prefixed(&self) -> bool {
+        self.prefixed
+    }
+
     pub(crate) fn conclude(self) -> Vec<Fact> {
         if self.overflowed || self.parts.len() < 2 {
             return Vec::new();

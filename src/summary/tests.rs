@@ -1628,6 +1628,7 @@ mod properties {
                 "corpus8", "corpus9", "corpus10", "corpus11", "corpus12", "corpus13", "corpus14",
                 "corpus15", "corpus16", "corpus17", "corpus18", "corpus19", "corpus20", "corpus21",
                 "corpus22", "corpus23", "corpus24", "corpus25", "corpus26", "corpus27", "corpus28",
+                "corpus29",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")
@@ -10581,4 +10582,39 @@ fn git_shortlog_counts_commits_and_names_the_top_authors() {
     );
     let sn = report(&fixture("corpus16", "git-shortlog-sn-werkzeug.txt"));
     assert_eq!(shapes(&sn), ["git shortlog"]);
+}
+
+/// `pnpm -r --parallel test:lib` over nine packages: their vitest runs interleaved, each line
+/// behind `packages/x test:lib: ` (a script named with a colon). Each package's run is read
+/// as its own, with its totals and failed tests; the whole read as one run would state the
+/// last run's `11 passed` for all. pnpm 11's `[ERROR] pkg test:lib: …` lines name the failed
+/// tasks.
+#[test]
+fn a_parallel_workspace_run_is_read_package_by_package() {
+    let r = report(&fixture(
+        "corpus29",
+        "pnpm-r-parallel-no-bail-test-lib-tanstack-store.txt",
+    ));
+    assert_eq!(
+        rendered(&r, "packages/vue-store test:lib: tests"),
+        "packages/vue-store test:lib: tests: 33 run, 21 passed, 12 failed of 33 (vitest, Test \
+         Files 1 failed of 2)"
+    );
+    assert!(
+        rendered(&r, "packages/preact-store test:lib: tests").contains("2 failed of 50"),
+        "{:#?}",
+        r.render()
+    );
+    assert!(!r.render().iter().any(|l| l.starts_with("[ctxoff] tests: ")));
+    assert_eq!(
+        rendered(&r, "tasks"),
+        "tasks (pnpm): 9 total, 5 successful, 4 failed: @tanstack/preact-store@0.13.2 \
+         test:lib (exit 1), @tanstack/solid-store@0.11.1 test:lib (exit 1), \
+         @tanstack/svelte-store@0.12.1 test:lib (exit 1), @tanstack/vue-store@0.11.1 test:lib \
+         (exit 1)"
+    );
+    // One coverage table is quoted, not one per package: the others' counts are in their
+    // lines.
+    let tables = r.render().iter().filter(|l| l.starts_with("File ")).count();
+    assert_eq!(tables, 1, "{:#?}", r.render());
 }

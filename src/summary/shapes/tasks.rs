@@ -79,7 +79,7 @@ impl Shape for Tasks {
         // Most lines are neither (a runner's line starts with one of these; a task's end ends
         // in its status).
         let (tasks, verdict) = (self.tasks.len(), self.verdict);
-        if b"TFSELNnce>".contains(&t.as_bytes()[0]) {
+        if b"TFSELNnce>[".contains(&t.as_bytes()[0]) {
             self.runner_line(t);
         }
         let last = t.as_bytes()[t.len() - 1];
@@ -329,9 +329,11 @@ impl Tasks {
         } else if let Some(rest) = t
             .strip_prefix("ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL")
             .or_else(|| t.strip_prefix("ERROR"))
+            .or_else(|| t.strip_prefix("[ERROR]"))
         {
             // pnpm: ` ERROR  chance@1.1.13 test: `ava`` then `Exit status 1` (the spaces
-            // around its badge may be thin ones).
+            // around its badge may be thin ones); pnpm 10 and later without colours:
+            // `[ERROR] @tanstack/vue-store@0.11.1 test:lib: `vitest``.
             if let Some((task, _command)) = rest.trim_start().split_once(": `")
                 && task.contains('@')
             {
@@ -521,6 +523,15 @@ mod tests {
                  Exit status 1\n"
             ),
             ["tasks (pnpm): 2 total, 1 successful, 1 failed: chance@1.1.13 test (exit 1)"]
+        );
+        assert_eq!(
+            facts(
+                "[ERR_PNPM_RECURSIVE_FAIL] \n\n\nSummary: 1 fails, 1 passes\n\n/p/vue-store:\n\
+                 [ERROR] @tanstack/vue-store@0.11.1 test:lib: `pnpm run test:lib:3`\nExit status 1\n"
+            ),
+            [
+                "tasks (pnpm): 2 total, 1 successful, 1 failed: @tanstack/vue-store@0.11.1 test:lib (exit 1)"
+            ]
         );
         assert_eq!(
             facts(
