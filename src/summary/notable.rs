@@ -501,8 +501,8 @@ pub(crate) fn is_incidental(line: &str) -> bool {
         b'o' => t
             .strip_prefix("ok ")
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())),
-        // automake `PASS: name`, jest `PASS src/x.test.js`, pytest -v `… PASSED [ 10%]`
-        b'P' => t.starts_with("PASS: ") || t.starts_with("PASS "),
+        // automake `PASS: name`, jest `PASS src/x.test.js`, TestNG `PASSED: name`
+        b'P' => t.starts_with("PASS: ") || t.starts_with("PASS ") || t.starts_with("PASSED: "),
         // pytest's echoed source: `>       assert x == y`
         b'>' => {
             (line.starts_with('>') && (t.len() == 1 || t[1..].starts_with([' ', '\t'])))

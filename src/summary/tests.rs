@@ -10618,3 +10618,28 @@ fn a_parallel_workspace_run_is_read_package_by_package() {
     let tables = r.render().iter().filter(|l| l.starts_with("File ")).count();
     assert_eq!(tables, 1, "{:#?}", r.render());
 }
+
+/// TestNG's runner on Failsafe (`-verbose 2`): its `FAILED: name` lines are failed tests, not
+/// a ninja build's targets; each is shown with its exception and the project's own frame it
+/// failed in, under the suite's counts; `PASSED: shouldSupportErrors` is no example of an
+/// error.
+#[test]
+fn testng_failures_are_tests_with_their_exception_and_place() {
+    let bytes = fixture("corpus29", "testng-verbose2-failsafe.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests"),
+        "tests: 306 run, 288 passed, 18 failed (TestNG)"
+    );
+    assert!(!r.render().iter().any(|l| l.contains("ninja")));
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(
+        shown.contains(
+            "L1,673 shouldGetSuccessAndFailureStats: java.lang.AssertionError: expected [43] but \
+             found [57] · at dev.failsafe.CircuitBreakerTest.shouldGetSuccessAndFailureStats(\
+             CircuitBreakerTest.java:48)"
+        ),
+        "{shown}"
+    );
+    assert!(!r.render().iter().any(|l| l.contains("PASSED: ")));
+}

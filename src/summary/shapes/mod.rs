@@ -100,6 +100,7 @@ mod tap;
 mod tapspec;
 mod tasks;
 mod tcltest;
+mod testng;
 mod testthat;
 mod testunit;
 mod threads;
@@ -203,6 +204,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gtest::Gtest>::default(),
         Box::<maven::Maven>::default(),
         Box::<junit::Junit>::default(),
+        Box::<testng::TestNg>::default(),
         Box::<junitxml::JunitXml>::default(),
         Box::<phpunit::Phpunit>::default(),
         Box::<catch2::Catch2>::default(),
