@@ -159,7 +159,7 @@ impl Analysis {
         });
         let mut facts = facts_of(self.shapes);
         let prefixed = self.sections.prefixed();
-        let sectioned = self.sections.conclude();
+        let mut sectioned = self.sections.conclude();
         if !sectioned.is_empty() {
             // The sections' facts stand for the whole's of the same shapes; the rest of the
             // whole's (the runner's own) stand beside them unless theirs replace them.
@@ -171,7 +171,6 @@ impl Analysis {
                 .filter(|f| !sectioned.iter().any(|s| s.slot == f.slot))
                 .cloned()
                 .collect();
-            let mut sectioned = sectioned;
             // A report beside the runs (a coverage table) is quoted once, from the first part
             // with one: each other part's counts are in its fact's line.
             let mut quoting: Vec<usize> = Vec::new();
@@ -179,9 +178,10 @@ impl Analysis {
                 .iter_mut()
                 .filter(|f| f.aside && !f.quoted.is_empty())
             {
-                match quoting.contains(&fact.slot) {
-                    true => fact.quoted.clear(),
-                    false => quoting.push(fact.slot),
+                if quoting.contains(&fact.slot) {
+                    fact.quoted.clear();
+                } else {
+                    quoting.push(fact.slot);
                 }
             }
             let all: Vec<Fact> = sectioned.into_iter().chain(rest).collect();
@@ -872,15 +872,15 @@ fn same_places(
     lines: &mut [String],
     cost: &dyn Fn(&str) -> u64,
 ) -> u64 {
+    let says_where = |d: &String| {
+        super::shapes::names::says_where(d)
+            || super::shapes::names::is_place(d)
+            || !places(std::slice::from_ref(d)).is_empty()
+    };
     let mut saved = 0;
     let mut shortened = vec![false; all.len()];
     for i in (0..all.len()).filter(|&i| chosen[i] && all[i].detail.len() > 1) {
         let rest = &all[i].detail[1..];
-        let says_where = |d: &String| {
-            super::shapes::names::says_where(d)
-                || super::shapes::names::is_place(d)
-                || !places(std::slice::from_ref(d)).is_empty()
-        };
         if !rest.iter().any(says_where) {
             continue;
         }
