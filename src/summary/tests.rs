@@ -10643,3 +10643,26 @@ fn testng_failures_are_tests_with_their_exception_and_place() {
     );
     assert!(!r.render().iter().any(|l| l.contains("PASSED: ")));
 }
+
+/// PHPMD's text report on league/csv: its violations, padded into columns and never totalled,
+/// are counted by rule and file; the files its parser could not read come first, then each
+/// rule's first violation, unused code first, each rule another way of failing (the unused
+/// private method after the unused private field, not alike for their words).
+#[test]
+fn phpmd_violations_are_counted_by_rule_with_unused_code_first() {
+    let bytes = fixture("corpus29", "phpmd-text-rulesets-league-csv.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "phpmd"),
+        "phpmd: 171 violations in 25 files, 3 files it could not parse"
+    );
+    let shown = failures_within(&bytes, 500).join("\n");
+    for wanted in [
+        "Unexpected token: List, line: 18",
+        "Writer.php:140 UnusedPrivateMethod Avoid unused private methods such as 'flushIfNeeded'.",
+        "Reader.php:147 UnusedLocalVariable",
+        "Statement.php:44 UnusedPrivateField",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -318,7 +318,12 @@ impl Diagnostics {
                 location: location.map(str::to_owned),
                 file: location.map(|l| file_of(l).to_owned()),
                 count: 1,
-                failure: failure(line, &described),
+                // A rule's findings are of its form, whatever their words: another rule's
+                // is another way of failing (`UnusedPrivateMethod` after `UnusedPrivateField`).
+                failure: Failure {
+                    message_form: (self.rules && !code.is_empty()).then(|| code.to_owned()),
+                    ..failure(line, &described)
+                },
             };
             if self.firsts.len() < FIRSTS_KEPT {
                 self.last_kept = Some(self.firsts.len());

@@ -73,6 +73,7 @@ mod ounit;
 mod oxlint;
 mod perlcritic;
 mod php;
+mod phpmd;
 mod phpunit;
 mod pydoc;
 mod pylint;
@@ -241,6 +242,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<checkstylexml::CheckstyleXml>::default(),
         Box::<cppcheck::Cppcheck>::default(),
         Box::<cpplint::Cpplint>::default(),
+        Box::<phpmd::Phpmd>::default(),
         Box::<cython::Cython>::default(),
         Box::<pydoc::PyDoc>::default(),
         Box::<bandit::Bandit>::default(),
