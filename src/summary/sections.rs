@@ -96,15 +96,15 @@ impl Sections {
         Some(self.parts.len() - 1)
     }
 
-    /// Each part's facts, each named after its part, when two parts or more had any (else
-    /// nothing: the whole output's facts say it all). What a runner states about its tasks is
-    /// the whole output's to state.
     /// Whether the parts are named by a runner's prefixes: processes of their own, whose
     /// interleaved lines read as one run say nothing true of any.
     pub(crate) fn prefixed(&self) -> bool {
         self.prefixed
     }
 
+    /// Each part's facts, each named after its part, when two parts or more had any (else
+    /// nothing: the whole output's facts say it all). What a runner states about its tasks is
+    /// the whole output's to state.
     pub(crate) fn conclude(self) -> Vec<Fact> {
         if self.overflowed || self.parts.len() < 2 {
             return Vec::new();

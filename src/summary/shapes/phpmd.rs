@@ -10,7 +10,7 @@
 
 use serde_json::json;
 
-use super::diagnostics::{Diagnostics, Level, Tally};
+use super::diagnostics::{Diagnostics, Level, Tally, file_of};
 use super::{Fact, Shape};
 use crate::format::plural;
 
@@ -30,8 +30,6 @@ impl Default for Phpmd {
     }
 }
 
-/// The least padding between the columns of a violation's line.
-const PADDING: &str = "  ";
 /// The rule a file the parser could not read is counted under.
 const PARSE_ERROR: &str = "parse error";
 
@@ -59,9 +57,7 @@ impl Shape for Phpmd {
             self.diagnostics
                 .add(number, Level::Warning, Some(place), &said, Some(rule));
             self.rules.add(rule);
-            self.diagnostics
-                .files
-                .add(place.rsplit_once(':').map_or(place, |(file, _)| file));
+            self.diagnostics.files.add(file_of(place));
         }
     }
 
@@ -104,7 +100,7 @@ impl Shape for Phpmd {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.diagnostics.approx_heap()
+        self.diagnostics.approx_heap() + self.rules.approx_heap()
     }
 }
 
@@ -112,21 +108,18 @@ impl Shape for Phpmd {
 /// `UnusedPrivateMethod`, `Avoid …`): a place, a rule's name in capitalised words, each
 /// followed by padding, then the message.
 fn violation(text: &str) -> Option<(&str, &str, &str)> {
-    let (place, rest) = text.split_once(PADDING)?;
-    let (rule, message) = rest.trim_start().split_once(PADDING)?;
+    // Split at single spaces (a byte search; most lines fail at their first word), each
+    // column then padded by one more.
+    let (place, rest) = text.split_once(' ')?;
     let (path, line) = place.rsplit_once(':')?;
-    let rule_like = rule.starts_with(|c: char| c.is_ascii_uppercase())
-        && rule.bytes().all(|b| b.is_ascii_alphanumeric());
-    if path.contains(' ')
-        || !path.contains('.')
-        || line.is_empty()
-        || !line.bytes().all(|b| b.is_ascii_digit())
-        || !rule_like
-        || message.trim().is_empty()
-    {
+    if !path.contains('.') || line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some((place, rule, message.trim()))
+    let (rule, message) = rest.strip_prefix(' ')?.trim_start().split_once(' ')?;
+    let message = message.strip_prefix(' ')?.trim();
+    let rule_like = rule.starts_with(|c: char| c.is_ascii_uppercase())
+        && rule.bytes().all(|b| b.is_ascii_alphanumeric());
+    (rule_like && !message.is_empty()).then_some((place, rule, message))
 }
 
 #[cfg(test)]
