@@ -10666,3 +10666,25 @@ fn phpmd_violations_are_counted_by_rule_with_unused_code_first() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// Common Test's console on recon: the run's `TEST COMPLETE, 30 ok, 4 failed, 1 skipped of 35
+/// test cases` is its totals, and each case framed as `… failed on line N` / `Reason: …` is a
+/// failed case with its line and reason, the fourth one too (past 370 lines of a passing
+/// case's printout), within the tight budget.
+#[test]
+fn common_test_cases_fail_with_their_line_and_reason() {
+    let bytes = fixture("corpus29", "ct-run-pa-dir-recon.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests"),
+        "tests: 35 run, 30 passed, 4 failed, 1 skipped (Common Test)"
+    );
+    let shown = failures_within(&bytes, 300).join("\n");
+    for wanted in [
+        "recon_SUITE:udp: failed on line 235 · Reason: {badmatch,false}",
+        "recon_alloc_SUITE:units: failed on line 162",
+        "recon_lib:term_to_pid: failed on line 153 · Reason: {function_clause,",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -19,6 +19,7 @@ mod change;
 mod checkbashisms;
 mod checkstylexml;
 mod cmake;
+mod commontest;
 mod coverage;
 mod cppcheck;
 mod cppdoctest;
@@ -212,6 +213,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<cppdoctest::CppDoctest>::default(),
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
+        Box::<commontest::CommonTest>::default(),
         Box::<ounit::Ounit>::default(),
         Box::<tcltest::Tcltest>::default(),
         Box::<shunit2::Shunit2>::default(),
