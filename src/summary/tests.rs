@@ -10688,3 +10688,33 @@ fn common_test_cases_fail_with_their_line_and_reason() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// cucumber-js 10's progress summary on its own acceptance suite: its `Failed scenarios:`
+/// number each scenario without its keyword (`1) Attach a string that is already base64
+/// encoded # features/attachments.feature:31`), each failure a chai diff under its step; the
+/// scenario under `Undefined scenarios:` fails at a step with no definition. Each is listed
+/// with how it failed: the diff's change, the timeout's message, the undefined step.
+#[test]
+fn cucumber_js_scenarios_fail_with_their_diff_or_undefined_step() {
+    let bytes = fixture("corpus29", "cucumber-js-acceptance-cucumber-js.txt");
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "features/order.feature:33 run in defined order scenario: undefined step: Then the \
+         scenarios are reported in source order",
+        "features/attachments.feature:31 Attach a string that is already base64 encoded: \
+         AssertionError · -[ { \"body\": \"iVBORw==\"",
+        "· +[] · at World.<anonymous> (/home/dev/cucumber-js/features/step_definitions/\
+         message_steps.ts:187:34)",
+        "Error: function timed out, ensure the promise resolves within 10000 milliseconds",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+    let r = report(&bytes);
+    assert!(
+        r.render()
+            .iter()
+            .any(|l| l.contains("failing scenarios (22)")),
+        "{:?}",
+        r.render()
+    );
+}

@@ -10,6 +10,7 @@
 
 use serde_json::json;
 
+use super::change::Change;
 use super::names::Failures;
 use super::pytrace::Traceback;
 use super::{Fact, Shape};
@@ -42,6 +43,9 @@ pub(crate) struct Gherkin {
     scenarios: Option<(u64, String)>,
     steps: Option<(u64, String)>,
     behave: bool,
+    /// Under cucumber-js's `Undefined scenarios:` (or `Pending scenarios:`): each scenario
+    /// there fails at a step with no definition, which prints no failure.
+    undefined: bool,
 }
 
 /// A failure being read under its step.
@@ -54,6 +58,8 @@ struct Reading {
     framed: bool,
     /// A Python traceback being read (its lines without the failure's indentation).
     traceback: Option<Traceback>,
+    /// The diff of the values compared, after its legend (`+ expected - actual`).
+    diff: Option<Change>,
 }
 
 impl Shape for Gherkin {
@@ -71,6 +77,17 @@ impl Shape for Gherkin {
         let trimmed = text.trim_start();
         let indent = text.len() - trimmed.len();
         if trimmed.is_empty() {
+            return;
+        }
+        if indent == 0
+            && let Some(undefined) = match trimmed.trim_end() {
+                "Undefined scenarios:" | "Pending scenarios:" => Some(true),
+                "Failed scenarios:" => Some(false),
+                _ => None,
+            }
+        {
+            self.end_scenario();
+            self.undefined = undefined;
             return;
         }
         if matches!(
@@ -99,13 +116,13 @@ impl Shape for Gherkin {
         if let Some(step) = step(trimmed)
             && self.reading.as_ref().is_none_or(|r| indent <= r.indent)
         {
-            self.reading = None;
+            self.stop_reading();
             self.step = Some((cut(step, KEPT_CHARS), indent));
             return;
         }
         if let Some(reading) = &mut self.reading {
             if indent < reading.indent || reading.lines >= FAILURE_LINES {
-                self.reading = None;
+                self.stop_reading();
             } else {
                 reading.lines += 1;
                 self.read_failure(text.trim_end());
@@ -131,6 +148,7 @@ impl Shape for Gherkin {
                 message: 0,
                 framed: false,
                 traceback: None,
+                diff: None,
             });
             self.read_failure(text.trim_end());
         }
@@ -178,14 +196,38 @@ impl Shape for Gherkin {
 
 impl Gherkin {
     fn end_scenario(&mut self) {
+        self.stop_reading();
         if let Some(step) = self.failed.take()
             && let Some(f) = self.failures.current()
         {
             f.add_detail(&format!("in step: {step}"));
+        } else if self.undefined
+            && let (Some((line, name)), Some((step, _))) = (&self.scenario, &self.step)
+            && !self.was_read(name)
+        {
+            self.failures.push(*line, name);
+            if let Some(f) = self.failures.current() {
+                f.add_detail(&format!("undefined step: {step}"));
+            }
         }
         self.scenario = None;
         self.step = None;
-        self.reading = None;
+    }
+
+    /// The end of a failure's lines: the change its diff shows is said, if no frame said it.
+    fn stop_reading(&mut self) {
+        if let Some(Reading {
+            diff: Some(diff),
+            message,
+            ..
+        }) = self.reading.take()
+            && message < MESSAGE_LINES
+            && let Some(f) = self.failures.current()
+        {
+            for detail in diff.details() {
+                f.add_detail(&detail);
+            }
+        }
     }
 
     /// A line of the current scenario's failure.
@@ -213,17 +255,34 @@ impl Gherkin {
                 traceback.line(dedented);
                 reading.traceback = Some(traceback);
             }
-            // The first frame of a stack: where it failed.
+            // The first frame of a stack: where it failed, after how the values differ.
             None if text.starts_with("at ") => {
+                if let Some(diff) = reading.diff.take()
+                    && reading.message < MESSAGE_LINES
+                {
+                    for detail in diff.details() {
+                        failure.add_detail(&detail);
+                    }
+                }
                 if !reading.framed {
                     reading.framed = true;
                     failure.add_detail(text);
                 }
             }
+            // The diff of the values, when the message's lines left room to say how they
+            // differ (not after `3 !== 6`).
+            None if text == "+ expected - actual" || text == "+ actual - expected" => {
+                reading.diff = Some(Change::at(line.len() - text.len()));
+            }
+            None if reading.diff.is_some() => {
+                if let Some(diff) = &mut reading.diff {
+                    diff.line(line.len() - text.len(), text);
+                }
+            }
             // The message's first lines (`expected: 3`, `got: 2`); not what it printed
-            // (behave's `Captured stdout:`) nor a diff's legend.
+            // (behave's `Captured stdout:`).
             None => {
-                let said = text.starts_with("Captured ") || text.starts_with("+ expected");
+                let said = text.starts_with("Captured ");
                 if reading.message < MESSAGE_LINES && !said {
                     reading.message += 1;
                     failure.add_detail(text);
@@ -249,22 +308,22 @@ impl Gherkin {
     }
 }
 
-/// `Scenario: name  # features/a.feature:15` (cucumber-js's `1) Scenario: …`) →
+/// `Scenario: name  # features/a.feature:15` (cucumber-js's `1) Scenario: …` or `1) name # …`) →
 /// `features/a.feature:15 name`.
 fn scenario(trimmed: &str) -> Option<String> {
     let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
-    let t = match trimmed[digits..].strip_prefix(") ") {
-        Some(rest) if digits > 0 => rest,
-        _ => trimmed,
-    };
-    let rest = [
+    let numbered = trimmed[digits..].strip_prefix(") ").filter(|_| digits > 0);
+    let t = numbered.unwrap_or(trimmed);
+    let keyword = [
         "Scenario:",
         "Scenario Outline:",
         "Scenario Template:",
         "Example:",
     ]
     .iter()
-    .find_map(|k| t.strip_prefix(k))?;
+    .find_map(|k| t.strip_prefix(k));
+    // cucumber-js 10 numbers its scenarios without their keyword.
+    let rest = keyword.or(numbered)?;
     let (name, place) = rest.rsplit_once(" # ")?;
     let place = place.trim();
     let (file, line) = place.rsplit_once(':')?;
@@ -392,7 +451,12 @@ mod tests {
             scenario("1) Scenario: eat 5 # features/godogs.feature:6"),
             Some("features/godogs.feature:6 eat 5".into())
         );
+        assert_eq!(
+            scenario("2) Attach a buffer # features/attachments.feature:17"),
+            Some("features/attachments.feature:17 Attach a buffer".into())
+        );
         assert_eq!(scenario("Scenario: no place"), None);
+        assert_eq!(scenario("Attach a buffer # features/a.feature:17"), None);
         assert_eq!(
             listed("  features/e.feature:15  Entities are decoded -- @1.3 "),
             Some("features/e.feature:15 Entities are decoded -- @1.3".into())
