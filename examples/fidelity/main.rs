@@ -55,7 +55,7 @@ fn options() -> Options {
             "-h" | "--help" => {
                 println!(
                     "usage: fidelity [--verbose] [--ctxoff PATH] [CORPUS_DIR...]\n\
-                     default corpora: tests/fixtures/corpus and corpus2 to corpus29"
+                     default corpora: tests/fixtures/corpus and corpus2 to corpus30"
                 );
                 std::process::exit(0);
             }
@@ -93,6 +93,7 @@ fn options() -> Options {
             root.join("tests/fixtures/corpus27"),
             root.join("tests/fixtures/corpus28"),
             root.join("tests/fixtures/corpus29"),
+            root.join("tests/fixtures/corpus30"),
         ];
     }
     if !o.ctxoff.is_file() {

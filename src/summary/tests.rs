@@ -1628,7 +1628,7 @@ mod properties {
                 "corpus8", "corpus9", "corpus10", "corpus11", "corpus12", "corpus13", "corpus14",
                 "corpus15", "corpus16", "corpus17", "corpus18", "corpus19", "corpus20", "corpus21",
                 "corpus22", "corpus23", "corpus24", "corpus25", "corpus26", "corpus27", "corpus28",
-                "corpus29",
+                "corpus29", "corpus30",
             ] {
                 let mut names: Vec<PathBuf> = std::fs::read_dir(root.join(corpus))
                     .expect("corpus")

@@ -246,6 +246,13 @@ fn the_twenty_ninth_corpus_truth_describes_its_outputs() {
 }
 
 #[test]
+fn the_thirtieth_corpus_truth_describes_its_outputs() {
+    let dir = corpus("corpus30");
+    assert!(truth::load_dir(&dir).map(|t| t.len()).unwrap_or(0) >= 48);
+    check(&dir);
+}
+
+#[test]
 fn a_truth_item_that_is_not_in_its_output_is_reported() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("out.txt"), "3 failed, 5 passed\n").expect("write");
