@@ -10718,3 +10718,59 @@ fn cucumber_js_scenarios_fail_with_their_diff_or_undefined_step() {
         r.render()
     );
 }
+
+/// FiveAM on esrap (`asdf:test-system`, which exits 0): its `Did 5837 checks.` and `Pass:` /
+/// `Fail:` lines are the counts, and each block under `Failure Details:` a failed check with
+/// why, a wrapped description (`… [Test parsing … in case-insensitive` / `mode.]:`) no
+/// obstacle: all 25 are listed.
+#[test]
+fn fiveam_failed_checks_are_listed_with_why() {
+    let bytes = fixture("corpus30", "sbcl-asdf-test-system-esrap.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "FiveAM"),
+        "FiveAM: 5,837 checks, 5,812 passed, 25 failed, 0 skipped"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    assert!(shown.contains("failed checks (25):"), "{shown}");
+    for wanted in [
+        "EXAMPLES-FROM-README.DECIMAL.INTERPRETED: Unexpected Error: \
+         #<SB-INT:SIMPLE-PROGRAM-ERROR \"invalid number of arguments: ~S\" {1005E40FD3}> · \
+         invalid number of arguments: 2.",
+        "At foo bar ^ (Line 2, Column 4, Position 11) In context LINE:",
+        "CHARACTER-RANGE.COMPILED: (PARSE '(CHARACTER-RANGES (#\\a #\\z) #\\-) \"a\" \
+         :JUNK-ALLOWED T) · evaluated to NIL which is not EQUAL to #\\a",
+        "PARSE.CASE-INSENSITIVE.INTERPRETED",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}
+
+/// FPCUnit's plain report on HashLib4Pascal: the `Number of …` totals, the suites whose
+/// `N:… E:… F:…` line counts errors or failures, and the tests of `List of errors:` and `List
+/// of failures:` with their messages, the error's with its exception's class.
+#[test]
+fn fpcunit_tests_are_listed_with_their_messages() {
+    let bytes = fixture(
+        "corpus30",
+        "hashlibconsole-a-format-plain-hashlib4pascal.txt",
+    );
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "tests"),
+        "tests: 1,927 run, 1,913 passed, 13 failed, 1 errors (FPCUnit)"
+    );
+    assert_eq!(
+        rendered(&r, "suites with"),
+        "suites with errors or failures (5): TTestFNV1a F:4, TTestJenkins3 F:2, TTestKMAC128 F:2, \
+         TTestKMAC256 F:4, TTestPBKDF_Scrypt E:1 F:1"
+    );
+    let shown = failures_within(&bytes, 300).join("\n");
+    for wanted in [
+        "TTestPBKDF_Scrypt.TestVectors: EArgumentHashLibException: Iteration must be greater \
+         than zero.",
+        "TTestFNV1a.TestDefaultData: \"Expected 1892F1F8 but got F343F928.\"",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

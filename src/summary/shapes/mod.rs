@@ -35,6 +35,8 @@ mod diff;
 mod doctest;
 mod eslint;
 mod eunit;
+mod fiveam;
+mod fpcunit;
 mod gcc;
 mod gherkin;
 mod gitlog;
@@ -214,6 +216,8 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<gherkin::Gherkin>::default(),
         Box::<eunit::Eunit>::default(),
         Box::<commontest::CommonTest>::default(),
+        Box::<fiveam::FiveAm>::default(),
+        Box::<fpcunit::FpcUnit>::default(),
         Box::<ounit::Ounit>::default(),
         Box::<tcltest::Tcltest>::default(),
         Box::<shunit2::Shunit2>::default(),
