@@ -46,6 +46,8 @@ pub(crate) struct Gherkin {
     /// Under cucumber-js's `Undefined scenarios:` (or `Pending scenarios:`): each scenario
     /// there fails at a step with no definition, which prints no failure.
     undefined: bool,
+    /// Within a step's doc string (`\"\"\"` … `\"\"\"`).
+    doc_string: bool,
 }
 
 /// A failure being read under its step.
@@ -117,6 +119,7 @@ impl Shape for Gherkin {
             && self.reading.as_ref().is_none_or(|r| indent <= r.indent)
         {
             self.stop_reading();
+            self.doc_string = false;
             self.step = Some((cut(step, KEPT_CHARS), indent));
             return;
         }
@@ -132,7 +135,10 @@ impl Shape for Gherkin {
         let Some((_, step_indent)) = self.step.as_ref() else {
             return;
         };
-        let argument = trimmed.starts_with('|') || trimmed.starts_with("\"\"\"");
+        // A step's argument: a table's row, or a doc string's lines between its `\"\"\"`.
+        let quotes = trimmed.starts_with("\"\"\"");
+        let argument = trimmed.starts_with('|') || quotes || self.doc_string;
+        self.doc_string ^= quotes;
         if indent > *step_indent && !argument && self.failed.is_none() {
             self.failed = self.step.as_ref().map(|(step, _)| step.clone());
             let (line, name) = self.scenario.clone().unwrap_or_default();
