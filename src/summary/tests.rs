@@ -10774,3 +10774,29 @@ fn fpcunit_tests_are_listed_with_their_messages() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// `nim check` on jsony: its `file(line, col) Error:` diagnostics are counted by level and
+/// file, and the first of each kind listed, an undeclared identifier with the spelling
+/// suggestion under it (the renamed proc), a generic's error with the caller's line it was
+/// reached from.
+#[test]
+fn nim_diagnostics_are_counted_and_listed_with_their_context() {
+    let bytes = fixture("corpus30", "nim-check-jsony.txt");
+    let r = report(&bytes);
+    assert!(
+        rendered(&r, "compiler").starts_with("compiler: 146 errors, 23 warnings; "),
+        "{:?}",
+        r.render()
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "jsony.nim(161, 24) type mismatch: got 'uint32'",
+        "jsony.nim(321, 7) undeclared identifier: 'skipValue' · candidates (edit distance, \
+         scope distance); see '--spellSuggest': · (4, 4): 'skipJsonValue'",
+        "undeclared field: 'toFloat32' for type system.float",
+        "reached from /home/dev/jsony/tests/test_arrays.nim(12, 12) template/generic \
+         instantiation of `fromJson` from here",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -74,6 +74,7 @@ mod numbered;
 mod ocaml;
 mod ounit;
 mod oxlint;
+mod parenthesized;
 mod perlcritic;
 mod php;
 mod phpmd;
@@ -258,6 +259,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<lintian::Lintian>::default(),
         Box::<gcc::Gcc>::default(),
         Box::<tsc::Tsc>::default(),
+        Box::<parenthesized::Parenthesized>::default(),
         Box::<svelte::SvelteCheck>::default(),
         Box::<ocaml::Ocaml>::default(),
         Box::<govet::GoVet>::default(),
