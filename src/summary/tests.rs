@@ -10800,3 +10800,27 @@ fn nim_diagnostics_are_counted_and_listed_with_their_context() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// webpack with ts-loader on tempo: each problem's header names only its file (`ERROR in
+/// /p/tsup.config.ts`), its place on the `[tsl]` line under it; five problems in one file were
+/// one. Each is told apart by its place and message and listed with its TypeScript error,
+/// the first of each kind first.
+#[test]
+fn webpack_ts_loader_problems_are_told_apart_by_their_place() {
+    let bytes = fixture("corpus30", "webpack-mode-production-ts-loader-tempo.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "webpack"),
+        "webpack: 1 compilation: compiled with 66 errors; printed: 66 errors, 0 warnings (66 \
+         distinct)"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "ERROR in /home/dev/tempo/tsup.config.ts(1,30): TS2307: Cannot find module 'tsup'",
+        "ERROR in /home/dev/tempo/tsup.config.ts(13,22): TS7031: Binding element 'format'",
+        "ERROR in /home/dev/tempo/src/add.ts(9,25): TS2305: Module '\"./types\"' has no \
+         exported member 'MaybeDateInput'.",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -28,9 +28,8 @@ pub(crate) struct Webpack {
     warnings: Failures,
     /// Problems printed, distinct or not: errors, warnings.
     printed: [u64; 2],
-    /// The problem being read (whether it is an error), until a blank line; whether it is new.
-    open: Option<(bool, bool)>,
-    message_lines: usize,
+    /// The problem being read, until a blank line: listed when it closes, if new.
+    open: Option<Problem>,
     seen: HashSet<u64>,
     hasher: RandomState,
     /// Each distinct verdict (`compiled with 8 errors`) and how many compilations said it.
@@ -40,7 +39,40 @@ pub(crate) struct Webpack {
     unchecked: bool,
 }
 
+/// A problem as read so far.
+#[derive(Debug)]
+struct Problem {
+    error: bool,
+    line: u64,
+    /// `ERROR in ./src/a.js 3:10-30`, or with ts-loader's place (`ERROR in
+    /// /p/src/add.ts(9,25)`) once its `[tsl]` line is read.
+    header: String,
+    /// The first lines of its message.
+    message: Vec<String>,
+}
+
 impl Webpack {
+    /// The problem read is complete: counted, and listed if no problem alike was (one printed
+    /// again for another bundle of the same build). Alike is the same header and first line of
+    /// message: ts-loader names only a file in its header, a problem's place under it.
+    fn close(&mut self) {
+        let Some(problem) = self.open.take() else {
+            return;
+        };
+        let checked = self.seen.len() < PROBLEMS_CHECKED;
+        self.unchecked |= !checked;
+        let key = (&problem.header, problem.message.first());
+        if checked && self.seen.insert(self.hasher.hash_one(key)) {
+            let list = self.list(problem.error);
+            list.push(problem.line, &problem.header);
+            if let Some(f) = list.current() {
+                for line in &problem.message {
+                    f.add_detail(line);
+                }
+            }
+        }
+    }
+
     /// The list of errors or of warnings.
     fn list(&mut self, error: bool) -> &mut Failures {
         if error {
@@ -60,22 +92,21 @@ impl Shape for Webpack {
             _ => None,
         };
         if let Some(error) = problem {
+            self.close();
             self.printed[usize::from(!error)] += 1;
-            let checked = self.seen.len() < PROBLEMS_CHECKED;
-            self.unchecked |= !checked;
-            let new = checked && self.seen.insert(self.hasher.hash_one(text.trim_end()));
-            if new {
-                self.list(error).push(number, text.trim_end());
-            }
-            self.open = Some((error, new));
-            self.message_lines = 0;
+            self.open = Some(Problem {
+                error,
+                line: number,
+                header: text.trim_end().to_owned(),
+                message: Vec::new(),
+            });
             return;
         }
         if first == Some(b'w')
             && let Some(rest) = text.strip_prefix("webpack ")
             && let Some((_, verdict)) = rest.split_once(" compiled ")
         {
-            self.open = None;
+            self.close();
             let verdict = format!(
                 "compiled {}",
                 verdict.rsplit_once(" in ").map_or(verdict, |(v, _)| v)
@@ -89,31 +120,39 @@ impl Shape for Webpack {
             }
             return;
         }
-        let Some((error, new)) = self.open else {
+        let Some(problem) = &mut self.open else {
             return;
         };
         let t = text.trim();
         if t.is_empty() {
-            self.open = None;
+            self.close();
+            return;
+        }
+        // ts-loader's place of the problem in the file its header names.
+        if let Some(place) = t
+            .strip_prefix("[tsl] ERROR in ")
+            .or_else(|| t.strip_prefix("[tsl] WARNING in "))
+        {
+            let level = if problem.error { "ERROR" } else { "WARNING" };
+            problem.header = format!("{level} in {}", cut(place, 300));
             return;
         }
         // The message's first lines, but for the modules that imported it (` @ ./src/index.js
-        // 4:15-43`) and the stack of an error thrown in a loader; what follows (what `resolve`
-        // tried) says nothing more.
-        if !new
-            || self.message_lines >= MESSAGE_LINES
+        // 4:15-43`), the stack of an error thrown in a loader and a place said again
+        // (`9:24-38`, `./src/add.ts 9:24-38`); what follows (what `resolve` tried) says
+        // nothing more.
+        if problem.message.len() >= MESSAGE_LINES
             || t.starts_with("@ ")
             || t.starts_with("at ")
+            || is_position(t.rsplit(' ').next().unwrap_or(t))
         {
             return;
         }
-        self.message_lines += 1;
-        if let Some(f) = self.list(error).current() {
-            f.add_detail(&cut(t, 200));
-        }
+        problem.message.push(cut(t, 200));
     }
 
     fn finish(mut self: Box<Self>) -> Option<Fact> {
+        self.close();
         if self.compilations == 0 {
             return None;
         }
@@ -165,7 +204,9 @@ impl Shape for Webpack {
 
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
-        self.errors.approx_heap()
+        self.open.as_ref().map_or(0, |p| {
+            p.header.capacity() + p.message.iter().map(String::capacity).sum::<usize>()
+        }) + self.errors.approx_heap()
             + self.warnings.approx_heap()
             + self.seen.capacity() * 9
             + self
@@ -174,6 +215,16 @@ impl Shape for Webpack {
                 .map(|(v, _)| v.capacity() + 24)
                 .sum::<usize>()
     }
+}
+
+/// webpack's place of a problem in a module: `9:24-38` or `2:0-28`.
+fn is_position(word: &str) -> bool {
+    let Some((line, columns)) = word.split_once(':') else {
+        return false;
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (from, to) = columns.split_once('-').unwrap_or((columns, "0"));
+    digits(line) && digits(from) && digits(to)
 }
 
 #[cfg(test)]
