@@ -179,11 +179,26 @@ fn line_number_then(rest: &[u8]) -> Option<u8> {
     (digits > 0 && rest.get(1 + digits) == Some(&sep)).then_some(sep)
 }
 
-/// The earliest `:123:` or `-123-` after a non-empty path: (path length, separator).
+/// The earliest `:123:` or `-123-` after a non-empty path: (path length, separator). Not a
+/// clock's `23:06:50` (a log's `Dec 07 23:06:50 unbound[…]`, `2026-12-07T23:06:50`): its
+/// hour is no path's end.
 fn find_separator(text: &[u8]) -> Option<(usize, u8)> {
     memchr::memchr2_iter(b':', b'-', text)
-        .filter(|&i| i > 0)
+        .filter(|&i| i > 0 && !(text[i] == b':' && ends_with_hour(&text[..i])))
         .find_map(|i| line_number_then(&text[i..]).map(|sep| (i, sep)))
+}
+
+/// Whether `before` ends with a clock's hour: one or two digits after the start, a blank, a
+/// `T` or a `[`.
+fn ends_with_hour(before: &[u8]) -> bool {
+    let digits = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let start = before.len() - digits;
+    (1..=2).contains(&digits)
+        && (start == 0 || matches!(before[start - 1], b' ' | b'\t' | b'T' | b'['))
 }
 
 /// ripgrep's `--heading` output.
@@ -338,5 +353,24 @@ impl Files {
                 .iter()
                 .map(|(p, _)| p.capacity() + 32)
                 .sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clocks_time_is_no_path_and_line() {
+        assert_eq!(find_separator(b"src/a.rs:12:fn main"), Some((8, b':')));
+        assert_eq!(find_separator(b"file2:10:30 apples"), Some((5, b':')));
+        for log in [
+            "Dec 07 23:06:50 unbound[27553:0] info: start of service",
+            "started at 7:06:50 by cron",
+            "[23:06:50] started",
+            "23:06:50 started",
+        ] {
+            assert_eq!(find_separator(log.as_bytes()), None, "{log}");
+        }
     }
 }
