@@ -885,6 +885,7 @@ fn record(text: &str) -> Option<Record<'_>> {
         return None;
     }
     let mut others = 0;
+    let mut tagged = false;
     for (start, word) in words(text) {
         let at = start + word.len() + 1;
         if start >= LEVEL_WITHIN {
@@ -893,7 +894,8 @@ fn record(text: &str) -> Option<Record<'_>> {
         if word.is_empty() {
             continue;
         }
-        if let Some(level) = level_of(word) {
+        let after_tag = std::mem::replace(&mut tagged, is_tag(word));
+        if let Some(level) = level_of(word).or_else(|| after_tag.then(|| tagged_level(word))?) {
             let message = text.get(at.min(text.len())..).unwrap_or("");
             let message = match word.split_once(':') {
                 // `ERROR:root:message`
@@ -1094,6 +1096,24 @@ fn level_of(word: &str) -> Option<&'static str> {
     })
 }
 
+/// A program's tag with its process: `unbound[27553:0]`, `sshd[812]:`.
+fn is_tag(word: &str) -> bool {
+    let word = word.strip_suffix(':').unwrap_or(word);
+    word.ends_with(']') && word.find('[').is_some_and(|open| open > 0)
+}
+
+/// The level of a word in lower case after a program's tag (`unbound[27553:0] error: …`),
+/// which says it with its colon.
+fn tagged_level(word: &str) -> Option<&'static str> {
+    let name = word.strip_suffix(':')?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    LEVELS
+        .iter()
+        .find_map(|&(level, counted)| name.eq_ignore_ascii_case(level).then_some(counted))
+}
+
 /// A word that starts a log record: it holds a digit (a date, a time, a process id), is
 /// bracketed or a separator, or names a month or a day.
 fn starts_a_record(word: &str) -> bool {
@@ -1190,6 +1210,11 @@ mod tests {
                 "2026/12/02 05:21:48 [error] 6965#6965: *2 open() \"/a\" failed (2: No such file)",
                 Some(("error", "[error]", "open() \"/a\" failed (2: No such file)")),
             ),
+            (
+                "Dec 07 23:07:11 unbound[27553:0] error: SERVFAIL <sentry.io. A IN>: failed",
+                Some(("error", "error", "SERVFAIL <sentry.io. A IN>: failed")),
+            ),
+            ("unbound[27553:0] failure: x", None),
             (
                 "[2026-12-02 05:24:15 +0000] [10724] [ERROR] Error handling request GET /1",
                 Some(("error", "[ERROR]", "Error handling request GET /1")),
