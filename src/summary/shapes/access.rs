@@ -171,6 +171,7 @@ impl Shape for AccessLog {
             return;
         }
         let Some(r) = request(rest)
+            .or_else(|| peered(rest))
             .or_else(|| haproxy(rest))
             .or_else(|| uwsgi(text))
             .or_else(|| gin(text, rest))
@@ -574,6 +575,20 @@ pub(super) fn peer_before(line: &str, at: usize) -> usize {
     }
 }
 
+/// A request after its peer: granian's `127.0.0.1 - "GET /a HTTP/1.1" 500 0.842` (after its
+/// date), logged from its peer on.
+fn peered(rest: &str) -> Option<Request<'_>> {
+    let at = rest.find(" - \"")? + 3;
+    let from = peer_before(rest, at);
+    if from != 0 {
+        return None;
+    }
+    let r = request(&rest[at..])?;
+    // Its request as logged begins the text after the peer.
+    let logged = &rest[..at + r.logged.len()];
+    Some(Request { logged, ..r })
+}
+
 /// A size of an answer in bytes: `153`, or chi's `33B`.
 fn is_size(word: &str) -> bool {
     let digits = word.strip_suffix('B').unwrap_or(word);
@@ -763,6 +778,21 @@ mod tests {
     fn the_heading_past_the_paths_told_apart_says_how_many() {
         let told = format!("until {} were told apart", thousands(PATHS_MAX as u64));
         assert!(PATHS_UNTOLD.ends_with(&told), "{PATHS_UNTOLD}");
+    }
+
+    #[test]
+    fn a_request_after_its_peer_is_logged_from_the_peer_on() {
+        let granian = "127.0.0.1 - \"GET /bookmarks/2/stats HTTP/1.1\" 500 0.842";
+        let r = peered(granian).unwrap();
+        assert_eq!(
+            (r.method, r.target, r.code),
+            ("GET", "/bookmarks/2/stats", 500)
+        );
+        assert_eq!(
+            r.logged,
+            "127.0.0.1 - \"GET /bookmarks/2/stats HTTP/1.1\" 500"
+        );
+        assert!(peered("worker one - \"GET /a HTTP/1.1\" 500 1").is_none());
     }
 
     fn haproxy_line(line: &str) -> Request<'_> {
