@@ -10824,3 +10824,26 @@ fn webpack_ts_loader_problems_are_told_apart_by_their_place() {
         assert!(shown.contains(wanted), "{wanted} in {shown}");
     }
 }
+
+/// `npm ls --depth=1` in date-io's workspace: the problems said on the tree's lines (`UNMET
+/// DEPENDENCY luxon@^3.0.4`, `dayjs@1.11.13 invalid: …`, `… extraneous`) are listed, each
+/// package once, the missing first; the counts are npm's own list's, after the tree (59: the
+/// tree, cut at its depth, shows fewer), with its error code.
+#[test]
+fn npm_ls_problems_are_listed_from_the_tree_and_counted_from_npms_list() {
+    let bytes = fixture("corpus30", "npm-ls-depth1-workspaces-date-io.txt");
+    let r = report(&bytes);
+    assert_eq!(
+        rendered(&r, "npm ls"),
+        "npm ls: 229 packages listed; npm's problems (ELSPROBLEMS, 59): 3 missing, 3 invalid, 53 \
+         extraneous; 2 missing optional"
+    );
+    let shown = failures_within(&bytes, u64::MAX).join("\n");
+    for wanted in [
+        "L57 UNMET DEPENDENCY luxon@^3.0.4",
+        "L17 dayjs@1.11.13 invalid: \"^2.0.0-alpha.4\" from packages/dayjs",
+        "tslib@1.14.1 invalid: \"^2.5.0\" from packages/hijri",
+    ] {
+        assert!(shown.contains(wanted), "{wanted} in {shown}");
+    }
+}

@@ -69,6 +69,7 @@ pub(crate) mod names;
 mod nextest;
 mod nodespec;
 mod nodetap;
+mod npmls;
 mod nul;
 mod numbered;
 mod ocaml;
@@ -275,6 +276,7 @@ pub(crate) fn registry(source: &Source) -> Vec<Box<dyn Shape>> {
         Box::<log::Log>::default(),
         Box::<access::AccessLog>::default(),
         Box::<install::Install>::default(),
+        Box::<npmls::NpmLs>::default(),
         Box::<rustfmt::Rustfmt>::default(),
         Box::<diff::Diff>::default(),
         Box::<gitlog::GitLog>::default(),
