@@ -63,8 +63,10 @@ impl Shape for CommonTest {
             }
             return;
         }
+        // `Testing dev.recon: TEST COMPLETE, …` (its search made only on such lines).
         if let Some(counts) = text
-            .split_once(": TEST COMPLETE, ")
+            .strip_prefix("Testing ")
+            .and_then(|t| t.split_once(": TEST COMPLETE, "))
             .map(|(_, counts)| counts)
             .or_else(|| text.strip_prefix("TEST COMPLETE, "))
             && let Some(counts) = ct_run_totals(counts)

@@ -43,6 +43,11 @@ pub(crate) struct FiveAm {
 
 impl Shape for FiveAm {
     fn line(&mut self, number: u64, text: &str) {
+        // Most lines are none of FiveAM's: its counts start with `Did `, its report with
+        // `Failure Details:`.
+        if !self.counting && !self.details && !text.trim_start().starts_with(['D', 'F']) {
+            return;
+        }
         let t = text.trim();
         if let Some(checks) = t
             .strip_prefix("Did ")

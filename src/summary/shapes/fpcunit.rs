@@ -124,8 +124,10 @@ impl Shape for FpcUnit {
 /// `  TTestFNV1a Time:00.015 N:13 E:0 F:4 I:0` with errors or failures → `TTestFNV1a F:4`.
 fn suite_counts(text: &str) -> Option<String> {
     let t = text.strip_prefix("  ")?;
-    let (suite, rest) = t.split_once(" Time:")?;
-    if suite.contains(' ') {
+    // The suite's name, then its time (found fast: most lines indented are no suite's).
+    let space = memchr::memchr(b' ', t.as_bytes())?;
+    let (suite, rest) = (&t[..space], t[space..].strip_prefix(" Time:")?);
+    if suite.is_empty() {
         return None;
     }
     let mut said = Vec::new();

@@ -136,7 +136,9 @@ fn diagnostic(text: &str) -> Option<(&str, &str, Said, &str)> {
     if file.is_empty() || file.contains(' ') || !file.contains('.') {
         return None;
     }
-    let (numbers, rest) = text[open + 1..].split_once(") ")?;
+    let after = &text[open + 1..];
+    let close = memchr::memchr(b')', after.as_bytes())?;
+    let (numbers, rest) = (&after[..close], after[close + 1..].strip_prefix(' ')?);
     let mut parts = numbers.split(',').map(str::trim);
     let line_ok = parts.next().is_some_and(is_number);
     if !line_ok || !parts.all(is_number) {
