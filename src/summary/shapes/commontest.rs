@@ -16,6 +16,7 @@
 
 use serde_json::json;
 
+use super::eslint::is_number;
 use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::cut;
@@ -47,7 +48,7 @@ impl Shape for CommonTest {
         if text.ends_with(|c: char| c.is_ascii_digit())
             && let Some((place, line)) = text.rsplit_once(" failed on line ")
             && !place.contains(' ')
-            && line.bytes().all(|b| b.is_ascii_digit())
+            && is_number(line)
         {
             self.failures.push(number, place);
             if let Some(f) = self.failures.current() {
@@ -71,16 +72,10 @@ impl Shape for CommonTest {
             .or_else(|| text.strip_prefix("TEST COMPLETE, "))
             && let Some(counts) = ct_run_totals(counts)
         {
-            for (sum, n) in self.totals.iter_mut().zip(counts) {
-                *sum += n;
-            }
+            self.add(counts);
             self.ct_run = true;
-            return;
-        }
-        if let Some(counts) = rebar3_totals(text) {
-            for (sum, n) in self.totals.iter_mut().zip(counts) {
-                *sum += n;
-            }
+        } else if let Some(counts) = rebar3_totals(text) {
+            self.add(counts);
             self.rebar3 = true;
         }
     }
@@ -120,6 +115,15 @@ impl Shape for CommonTest {
     #[cfg(test)]
     fn approx_heap(&self) -> usize {
         self.failures.approx_heap()
+    }
+}
+
+impl CommonTest {
+    /// A run's totals, summed with the others'.
+    fn add(&mut self, counts: [u64; 4]) {
+        for (sum, n) in self.totals.iter_mut().zip(counts) {
+            *sum += n;
+        }
     }
 }
 

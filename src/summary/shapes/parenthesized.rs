@@ -16,6 +16,7 @@
 use serde_json::json;
 
 use super::diagnostics::{Diagnostics, Level};
+use super::eslint::is_number;
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
 
@@ -158,10 +159,6 @@ fn diagnostic(text: &str) -> Option<(&str, &str, Said, &str)> {
         _ => return None,
     };
     Some((place, file, said, message))
-}
-
-fn is_number(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A Nim warning's kind, the last word in brackets: `… [UnusedImport]` → `UnusedImport`.

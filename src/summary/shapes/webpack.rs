@@ -11,6 +11,7 @@ use std::hash::{BuildHasher, RandomState};
 
 use serde_json::json;
 
+use super::eslint::is_number;
 use super::names::Failures;
 use super::{Fact, Shape};
 use crate::format::{cut, plural, thousands};
@@ -222,9 +223,8 @@ fn is_position(word: &str) -> bool {
     let Some((line, columns)) = word.split_once(':') else {
         return false;
     };
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let (from, to) = columns.split_once('-').unwrap_or((columns, "0"));
-    digits(line) && digits(from) && digits(to)
+    is_number(line) && is_number(from) && is_number(to)
 }
 
 #[cfg(test)]
